@@ -1,0 +1,132 @@
+// The entry point of every /api and /apis request: parse the path, negotiate
+// the format, dispatch to the verb's handler, and turn every failure into a
+// metav1.Status. Kept off express on purpose: this is the hot path.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { notFound } from '../shared/api/errors.ts';
+import { aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
+import { readBody } from './http/body.ts';
+import { negotiate, type ResponseFormat } from './http/codec.ts';
+import { sendError, sendJson } from './http/respond.ts';
+import { httpWatchTransport } from './http/watch-transports.ts';
+import { parseRequest, type RequestInfo } from './request-info.ts';
+import { toScale } from './registry/scale.ts';
+import type { ApiContext, ApiRequest, ApiResponse } from './handlers/context.ts';
+import { handleCreate } from './handlers/create.ts';
+import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
+import { handleGet } from './handlers/get.ts';
+import { handleList } from './handlers/list.ts';
+import { handlePatch } from './handlers/patch.ts';
+import { handleUpdate } from './handlers/update.ts';
+import { checkWatchParams, runWatch } from './handlers/watch.ts';
+import type { RequestMetrics } from './metrics.ts';
+
+/** Observes one finished request for metrics. */
+type Observe = (verb: string, resource: string, code: number, seconds: number) => void;
+
+async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | undefined> {
+  const { verb, subresource } = r.info;
+  switch (verb) {
+    case 'get': {
+      const res = await handleGet(ctx, r);
+      return subresource === 'scale' ? { status: 200, json: JSON.stringify(toScale(JSON.parse(res.json))) } : res;
+    }
+    case 'list':
+      return handleList(ctx, r);
+    case 'watch':
+      checkWatchParams({ rt: r.info.resource, namespace: r.info.namespace, name: r.info.name, query: r.query });
+      await runWatch(ctx, { rt: r.info.resource, namespace: r.info.namespace, name: r.info.name, query: r.query }, httpWatchTransport(r.res));
+      return undefined;
+    case 'create':
+      return handleCreate(ctx, r);
+    case 'update':
+      return handleUpdate(ctx, r);
+    case 'patch':
+      return handlePatch(ctx, r);
+    case 'delete':
+      return handleDelete(ctx, r);
+    case 'deletecollection':
+      return handleDeleteCollection(ctx, r);
+  }
+}
+
+function discovery(path: ReturnType<typeof parseRequest> & { kind: 'discovery' }, host: string): object {
+  if (path.version !== undefined) {
+    const list = apiResourceList(path.group, path.version);
+    if (list) return list;
+  } else if (path.legacy) {
+    return apiVersions(host);
+  } else if (path.group === '') {
+    return apiGroupList();
+  } else {
+    const g = apiGroup(path.group);
+    if (g) return g;
+  }
+  throw notFound({ group: '', resource: '' }, path.group);
+}
+
+/** Builds the request listener for /api and /apis. */
+export function createApiHandler(ctx: ApiContext, metrics: RequestMetrics): (req: IncomingMessage, res: ServerResponse, url: URL) => void {
+  return (req, res, url) => {
+    const started = process.hrtime.bigint();
+    let verb = req.method?.toLowerCase() ?? 'unknown';
+    let resource = '';
+    let format: ResponseFormat = 'json';
+    const finish = (code: number) => metrics.observe(verb, resource, code, Number(process.hrtime.bigint() - started) / 1e9);
+    const run = async (): Promise<void> => {
+      const parsed = parseRequest(req.method ?? 'GET', url.pathname, isTrue(url.searchParams.get('watch')));
+      format = negotiate(req.headers.accept);
+      if (parsed.kind === 'discovery') {
+        verb = 'get';
+        const aggregated = parsed.version === undefined && (parsed.legacy || parsed.group === '') ? wantsAggregated(req.headers.accept) : undefined;
+        if (aggregated) {
+          const body = JSON.stringify(aggregatedDiscovery(parsed.legacy, aggregated));
+          res.writeHead(200, { 'Content-Type': aggregatedContentType(aggregated), 'Content-Length': Buffer.byteLength(body), Vary: 'Accept' });
+          res.end(body);
+          finish(200);
+          return;
+        }
+        sendJson(res, 200, JSON.stringify(discovery(parsed, req.headers.host ?? '')), format);
+        finish(200);
+        return;
+      }
+      const info: RequestInfo = parsed.info;
+      verb = info.verb;
+      resource = info.subresource ? `${info.resource.plural}/${info.subresource}` : info.resource.plural;
+      if (info.verb === 'watch') metrics.watchOpened();
+      const r: ApiRequest = {
+        info,
+        query: url.searchParams,
+        contentType: req.headers['content-type'],
+        format,
+        body: () => readBody(req),
+        req,
+        res,
+      };
+      try {
+        const out = await dispatch(ctx, r);
+        if (out) {
+          sendJson(res, out.status, out.json, format);
+          finish(out.status);
+        } else {
+          res.on('close', () => {
+            metrics.watchClosed();
+            finish(200);
+          });
+        }
+      } catch (err) {
+        if (info.verb === 'watch') metrics.watchClosed();
+        throw err;
+      }
+    };
+    run().catch((err) => {
+      // Drain what the client sent so the connection stays usable after an early error.
+      if (!req.complete) req.resume();
+      finish(sendError(res, err, ctx.log, format));
+    });
+  };
+}
+
+function isTrue(v: string | null): boolean {
+  return v === 'true' || v === '1';
+}
+

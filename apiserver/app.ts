@@ -1,0 +1,125 @@
+// Assembles the apiserver: the store, the HTTP server (API requests on the
+// hot path, express for health, version and metrics), WebSocket watches, and
+// the bootstrap namespaces. `startApiserver` is what `ksim apiserver` runs.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import express from 'express';
+import { WebSocketServer } from 'ws';
+import type { Logger } from 'pino';
+import { StatusError } from '../shared/api/errors.ts';
+import { createMetricsRegistry } from '../shared/metrics/registry.ts';
+import { createApiHandler } from './api-handler.ts';
+import { ensureBootstrapObjects } from './bootstrap.ts';
+import { wsWatchTransport } from './http/watch-transports.ts';
+import { parseRequest } from './request-info.ts';
+import { checkWatchParams, runWatch } from './handlers/watch.ts';
+import type { ApiContext } from './handlers/context.ts';
+import { LevelBackend } from './storage/level-backend.ts';
+import { Store, type CompactionPolicy } from './storage/store.ts';
+import { createApiMetrics } from './metrics.ts';
+import { versionInfo } from './version.ts';
+
+/** How to run an apiserver. */
+export interface ApiserverOptions {
+  dataDir: string;
+  port: number;
+  host: string;
+  log: Logger;
+  compaction?: Partial<CompactionPolicy>;
+  bookmarkIntervalMs?: number;
+}
+
+/** A running apiserver. */
+export interface RunningApiserver {
+  port: number;
+  store: Store;
+  close(): Promise<void>;
+}
+
+/** Opens the data dir, bootstraps, and serves until `close`. */
+export async function startApiserver(opts: ApiserverOptions): Promise<RunningApiserver> {
+  const { log } = opts;
+  const backend = await LevelBackend.open(path.join(opts.dataDir, 'db'));
+  const store = await Store.open(backend, {
+    compaction: opts.compaction,
+    onFatal: (err) => {
+      log.fatal({ err }, 'storage failed; exiting so that no unacknowledged state is served');
+      process.exit(1);
+    },
+  });
+  log.info({ revision: store.revision, objects: store.objectCount() }, 'storage loaded');
+  const ctx: ApiContext = { store, log, now: () => new Date(), newUid: randomUUID, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000 };
+  await ensureBootstrapObjects(ctx);
+
+  const registry = createMetricsRegistry('apiserver');
+  const apiHandler = createApiHandler(ctx, createApiMetrics(registry, store));
+  let ready = true;
+  const app = express();
+  app.disable('x-powered-by');
+  app.get(['/livez', '/healthz'], (_req, res) => void res.type('text/plain').send('ok'));
+  app.get('/readyz', (_req, res) => void res.status(ready ? 200 : 503).type('text/plain').send(ready ? 'ok' : 'shutting down'));
+  app.get('/version', (_req, res) => void res.json(versionInfo()));
+  app.get('/metrics', async (_req, res) => {
+    res.type(registry.contentType).send(await registry.metrics());
+  });
+  app.use((_req, res) => {
+    const err = new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+    res.status(404).json(err.toStatus());
+  });
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/api' || url.pathname.startsWith('/api/') || url.pathname === '/apis' || url.pathname.startsWith('/apis/')) {
+      apiHandler(req, res, url);
+    } else {
+      app(req, res);
+    }
+  });
+  server.keepAliveTimeout = 65_000;
+
+  const wss = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    try {
+      const parsed = parseRequest('GET', url.pathname, true);
+      if (parsed.kind !== 'resource' || parsed.info.verb !== 'watch') throw new StatusError(400, 'BadRequest', 'only watch requests can be upgraded to a WebSocket');
+      const params = { rt: parsed.info.resource, namespace: parsed.info.namespace, name: parsed.info.name, query: url.searchParams };
+      checkWatchParams(params);
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        runWatch(ctx, params, wsWatchTransport(ws)).catch((err) => {
+          log.error({ err }, 'websocket watch failed');
+          ws.close(1011);
+        });
+      });
+    } catch (err) {
+      const status = err instanceof StatusError ? err : new StatusError(500, 'InternalError', 'upgrade failed');
+      const body = JSON.stringify(status.toStatus());
+      socket.end(`HTTP/1.1 ${status.code} ${http.STATUS_CODES[status.code]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    }
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  log.info({ port, host: opts.host, dataDir: opts.dataDir }, 'serving');
+
+  return {
+    port,
+    store,
+    async close() {
+      ready = false;
+      for (const ws of wss.clients) ws.close(1001);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Give in-flight requests a moment to answer; open watches never finish on their own.
+      await new Promise((r) => setTimeout(r, 200));
+      server.closeAllConnections();
+      await closed;
+      await store.close();
+    },
+  };
+}

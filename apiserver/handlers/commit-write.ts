@@ -1,0 +1,17 @@
+// Runs an update-style mutation against the store (or, for dryRun, against
+// the current object only) and shapes the response: 201 when the write
+// created the object, 200 otherwise.
+import type { Mutate } from '../storage/types.ts';
+import type { ApiContext, ApiResponse } from './context.ts';
+
+/** Commits `mutate` at `key`; `view` turns the stored JSON into the response body (e.g. a Scale). */
+export async function commitWrite(ctx: ApiContext, key: string, mutate: Mutate, dryRun: boolean, view: (json: string) => string): Promise<ApiResponse> {
+  if (dryRun) {
+    const cur = ctx.store.get(key);
+    const next = mutate(cur ? JSON.parse(cur.json) : undefined);
+    const json = next === undefined || next === null ? cur!.json : JSON.stringify(next);
+    return { status: cur ? 200 : 201, json: view(json) };
+  }
+  const result = await ctx.store.txn(key, mutate);
+  return { status: result.type === 'ADDED' ? 201 : 200, json: view(result.json!) };
+}

@@ -1,0 +1,35 @@
+// What every verb handler receives: the store and the process's clock and
+// logger (the collaborators), and the parsed request.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { Store } from '../storage/store.ts';
+import type { RequestInfo } from '../request-info.ts';
+import type { ResponseFormat } from '../http/codec.ts';
+
+/** The apiserver's collaborators, shared by every request. */
+export interface ApiContext {
+  store: Store;
+  log: Logger;
+  now: () => Date;
+  newUid: () => string;
+  /** How often open watches that asked for them get a BOOKMARK. */
+  bookmarkIntervalMs: number;
+}
+
+/** One API request, parsed. */
+export interface ApiRequest {
+  info: RequestInfo;
+  query: URLSearchParams;
+  contentType: string | undefined;
+  format: ResponseFormat;
+  /** Reads the body (size-limited). */
+  body(): Promise<Buffer>;
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
+/** A complete response: the status code and a JSON body. Streaming handlers answer themselves and return undefined. */
+export interface ApiResponse {
+  status: number;
+  json: string;
+}

@@ -1,0 +1,72 @@
+// DELETE of one object and of a collection: at once, or marked with a
+// deletionTimestamp while finalizers or a Pod's grace period hold it.
+import { notFound } from '../../shared/api/errors.ts';
+import type { ResourceType } from '../../shared/api/resource-type.ts';
+import { collectionPrefix, objectKey } from '../registry/keys.ts';
+import { planDelete, type DeleteOptions } from '../registry/lifecycle.ts';
+import { strategyFor } from '../registry/strategy.ts';
+import type { Mutate } from '../storage/types.ts';
+import { readDeleteOptions } from './delete-options.ts';
+import { isDryRun } from './dry-run.ts';
+import { listJson } from './list.ts';
+import { buildFilter } from './selectors.ts';
+import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
+
+function deleteMutation(rt: ResourceType, name: string, opts: DeleteOptions, now: Date): Mutate {
+  return (cur) => {
+    if (!cur) throw notFound({ group: rt.group, resource: rt.plural }, name);
+    const plan = planDelete(rt, cur, opts, now);
+    return plan.action === 'delete' ? null : plan.obj;
+  };
+}
+
+function successStatus(rt: ResourceType, json: string): string {
+  const meta = JSON.parse(json).metadata;
+  const details: Record<string, string> = { name: meta.name };
+  if (rt.group) details.group = rt.group;
+  details.kind = rt.plural;
+  details.uid = meta.uid;
+  return JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details });
+}
+
+/** Serves a delete of one object. */
+export async function handleDelete(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
+  const { resource: rt, namespace, name } = r.info;
+  const opts = readDeleteOptions(await r.body(), r.query);
+  const key = objectKey(rt, namespace, name);
+  const mutate = deleteMutation(rt, name, opts, ctx.now());
+  if (isDryRun(r.query)) {
+    const cur = ctx.store.get(key);
+    const next = mutate(cur ? JSON.parse(cur.json) : undefined);
+    return next === null ? { status: 200, json: cur!.json } : { status: 202, json: JSON.stringify(next) };
+  }
+  const result = await ctx.store.txn(key, mutate);
+  if (result.type === 'DELETED') {
+    return { status: 200, json: strategyFor(rt).returnDeletedObject ? result.json! : successStatus(rt, result.json!) };
+  }
+  return { status: 202, json: result.json! };
+}
+
+/** Serves a deletecollection: deletes every object the selectors match, answering with the list of them. */
+export async function handleDeleteCollection(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
+  const rt = r.info.resource;
+  const filter = buildFilter(rt, r.query);
+  const opts = readDeleteOptions(await r.body(), r.query);
+  const dryRun = isDryRun(r.query);
+  const prefix = collectionPrefix(rt, r.info.namespace);
+  const page = ctx.store.list({ bucket: rt.storagePrefix, keyPrefix: prefix, matches: filter.matches });
+  const now = ctx.now();
+  const done = await Promise.all(
+    page.items.map(async (json) => {
+      const meta = JSON.parse(json).metadata;
+      if (dryRun) return json;
+      try {
+        const res = await ctx.store.txn(objectKey(rt, meta.namespace ?? '', meta.name), deleteMutation(rt, meta.name, opts, now));
+        return res.json!;
+      } catch {
+        return undefined; // Deleted by someone else meanwhile: nothing left to do.
+      }
+    }),
+  );
+  return { status: 200, json: listJson(rt, ctx.store.revision, done.filter((j): j is string => j !== undefined)) };
+}

@@ -1,0 +1,35 @@
+// PUT of an object or of its status, finalize or scale subresource.
+import { badRequest } from '../../shared/api/errors.ts';
+import { decodeBody } from '../http/codec.ts';
+import { objectKey } from '../registry/keys.ts';
+import { checkNamespace, checkTypeMeta } from '../registry/lifecycle.ts';
+import { toScale } from '../registry/scale.ts';
+import { isDryRun } from './dry-run.ts';
+import { commitWrite } from './commit-write.ts';
+import { updateMutation } from './write-object.ts';
+import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
+
+/** Serves an update. */
+export async function handleUpdate(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
+  const { resource: rt, namespace, name, subresource } = r.info;
+  const body = decodeBody(await r.body(), r.contentType);
+  if (subresource !== 'scale') {
+    checkTypeMeta(rt, body);
+    checkNamespace(rt, body, namespace);
+    if (body.metadata.name !== name) {
+      throw badRequest(`the name of the object (${body.metadata.name ?? ''}) does not match the name on the URL (${name})`);
+    }
+  }
+  const mutate = updateMutation({
+    rt,
+    name,
+    subresource,
+    incoming: () => body,
+    now: ctx.now(),
+    newUid: ctx.newUid,
+    allowCreate: true,
+  });
+  return commitWrite(ctx, objectKey(rt, namespace, name), mutate, isDryRun(r.query), (json) =>
+    subresource === 'scale' ? JSON.stringify(toScale(JSON.parse(json))) : json,
+  );
+}

@@ -1,0 +1,51 @@
+// The update path shared by PUT and PATCH: turn the client's new version of
+// an object (or of its status, finalize or scale view) into the stored
+// object, inside the store's transaction.
+import { conflict, notFound } from '../../shared/api/errors.ts';
+import type { ResourceType } from '../../shared/api/resource-type.ts';
+import { checkTypeMeta, prepareCreate, prepareUpdate, readyToDelete } from '../registry/lifecycle.ts';
+import { applyScale, toScale } from '../registry/scale.ts';
+import { strategyFor } from '../registry/strategy.ts';
+
+/** What the request supplies: given the current object (or its Scale view), the client's new version. */
+export type Incoming = (current: any) => any;
+
+/** Everything the transaction needs besides the store. */
+export interface WriteRequest {
+  rt: ResourceType;
+  name: string;
+  subresource: string;
+  incoming: Incoming;
+  now: Date;
+  newUid: () => string;
+  /** Called when the object does not exist and the strategy allows create-on-update. */
+  allowCreate: boolean;
+}
+
+/** The store mutation for an update or patch: the object to store, null to delete, undefined for no change. */
+export function updateMutation(w: WriteRequest): (cur: any | undefined) => any | null | undefined {
+  const gr = { group: w.rt.group, resource: w.rt.plural };
+  return (cur) => {
+    if (!cur) {
+      if (!w.allowCreate || w.subresource || !strategyFor(w.rt).allowCreateOnUpdate) throw notFound(gr, w.name);
+      const obj = w.incoming(undefined);
+      prepareCreate(w.rt, obj, w.now, w.newUid());
+      return obj;
+    }
+    let incoming: any;
+    let sub = w.subresource;
+    if (sub === 'scale') {
+      const scale = w.incoming(toScale(cur));
+      const rv = scale?.metadata?.resourceVersion;
+      if (rv && rv !== cur.metadata.resourceVersion) throw conflict(gr, w.name);
+      incoming = applyScale(cur, scale);
+      sub = '';
+    } else {
+      incoming = w.incoming(structuredClone(cur));
+      if (sub === '') checkTypeMeta(w.rt, incoming);
+    }
+    const next = prepareUpdate(w.rt, incoming, cur, sub);
+    if (next && readyToDelete(w.rt, next)) return null;
+    return next;
+  };
+}

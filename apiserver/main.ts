@@ -1,0 +1,60 @@
+// `ksim apiserver`: runs the API server in the foreground until SIGINT or
+// SIGTERM, then closes cleanly (pending writes flushed) and exits 0.
+import { createLogger } from '../shared/log/logger.ts';
+import { FlagError, flagHelp, parseFlags, type FlagSpec } from '../shared/cli/flags.ts';
+import { exitWithParent } from '../shared/cli/parent-watch.ts';
+import { startApiserver } from './app.ts';
+
+const FLAGS = {
+  'data-dir': { type: 'string', default: '.ksim', help: 'directory for the database' },
+  port: { type: 'number', default: 6443, help: 'port to serve on (0 picks a free one)' },
+  'bind-address': { type: 'string', default: '127.0.0.1', help: 'address to listen on' },
+  'compaction-interval': { type: 'number', default: 300, help: 'seconds between change-log compactions (kube: 5 min)' },
+  'watch-window-events': { type: 'number', default: 200000, help: 'most change-log events kept for watch resume' },
+  'bookmark-interval': { type: 'number', default: 60, help: 'seconds between watch bookmarks' },
+  help: { type: 'boolean', help: 'print this help' },
+} satisfies FlagSpec;
+
+/** Runs the apiserver command with `argv` (flags only). */
+export async function apiserverMain(argv: string[]): Promise<void> {
+  let flags;
+  try {
+    flags = parseFlags(argv, FLAGS);
+  } catch (err) {
+    if (err instanceof FlagError) {
+      process.stderr.write(`ksim apiserver: ${err.message}\n${flagHelp(FLAGS)}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (flags.help) {
+    process.stdout.write(`Usage: ksim apiserver [flags]\n${flagHelp(FLAGS)}\n`);
+    return;
+  }
+  const log = createLogger('apiserver');
+  const server = await startApiserver({
+    dataDir: flags['data-dir'],
+    port: flags.port,
+    host: flags['bind-address'],
+    log,
+    compaction: { intervalMs: flags['compaction-interval'] * 1000, maxEvents: flags['watch-window-events'] },
+    bookmarkIntervalMs: flags['bookmark-interval'] * 1000,
+  });
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  const supervisor = Number(process.env.KSIM_SUPERVISOR_PID);
+  if (supervisor) exitWithParent(supervisor, () => stop('supervisor gone'));
+}

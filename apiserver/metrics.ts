@@ -1,0 +1,68 @@
+// The apiserver's own metrics, named as kube-apiserver names them where an
+// equivalent exists: requests by verb/resource/code, request latency, open
+// watches, stored objects and storage size.
+import { prom } from '../shared/metrics/registry.ts';
+import type { Registry } from 'prom-client';
+import type { Store } from './storage/store.ts';
+
+/** What the request path reports. */
+export interface RequestMetrics {
+  observe(verb: string, resource: string, code: number, seconds: number): void;
+  watchOpened(): void;
+  watchClosed(): void;
+}
+
+/** Registers the apiserver's metrics on `registry`, reading storage figures from `store` at scrape time. */
+export function createApiMetrics(registry: Registry, store: Store): RequestMetrics {
+  const requests = new prom.Counter({
+    name: 'apiserver_request_total',
+    help: 'Counter of apiserver requests broken out by verb, resource and HTTP response code.',
+    labelNames: ['verb', 'resource', 'code'],
+    registers: [registry],
+  });
+  const latency = new prom.Histogram({
+    name: 'apiserver_request_duration_seconds',
+    help: 'Response latency distribution in seconds for each verb and resource (watches: their whole life).',
+    labelNames: ['verb', 'resource'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60],
+    registers: [registry],
+  });
+  const watches = new prom.Gauge({
+    name: 'apiserver_longrunning_requests',
+    help: 'Number of open long-running requests (watches).',
+    labelNames: ['verb'],
+    registers: [registry],
+  });
+  new prom.Gauge({
+    name: 'apiserver_storage_objects',
+    help: 'Number of stored objects.',
+    registers: [registry],
+    collect() {
+      this.set(store.objectCount());
+    },
+  });
+  new prom.Gauge({
+    name: 'apiserver_storage_size_bytes',
+    help: 'Size of the storage database on disk in bytes.',
+    registers: [registry],
+    async collect() {
+      this.set(await store.sizeBytes());
+    },
+  });
+  new prom.Gauge({
+    name: 'ksim_storage_revision',
+    help: 'The last committed revision (resourceVersion).',
+    registers: [registry],
+    collect() {
+      this.set(store.revision);
+    },
+  });
+  return {
+    observe(verb, resource, code, seconds) {
+      requests.inc({ verb, resource, code: String(code) });
+      if (verb !== 'watch') latency.observe({ verb, resource }, seconds);
+    },
+    watchOpened: () => watches.inc({ verb: 'WATCH' }),
+    watchClosed: () => watches.dec({ verb: 'WATCH' }),
+  };
+}

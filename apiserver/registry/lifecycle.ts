@@ -1,0 +1,240 @@
+// The object lifecycle rules shared by every kind, as pure functions: what a
+// create fills in, what an update may change (spec vs status, generation,
+// immutable metadata, finalizers), and what a delete does (at once, or
+// graceful with a deletionTimestamp while finalizers or a kubelet finish).
+import { badRequest, conflict, fieldError, invalid, type FieldError } from '../../shared/api/errors.ts';
+import { apiVersionOf, type ResourceType } from '../../shared/api/resource-type.ts';
+import { deepEqual } from '../../shared/util/deep-equal.ts';
+import { validateObjectName } from './names.ts';
+import { strategyFor } from './strategy.ts';
+
+/** kube's RFC 3339 timestamps carry whole seconds. */
+export function timestamp(now: Date): string {
+  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+const GR = (rt: ResourceType) => ({ group: rt.group, resource: rt.plural });
+
+/** Checks the body's apiVersion/kind against the endpoint, filling them in when absent. */
+export function checkTypeMeta(rt: ResourceType, obj: any): void {
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+    throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(obj)}'`);
+  }
+  const want = apiVersionOf(rt);
+  if (obj.apiVersion !== undefined && obj.apiVersion !== want) {
+    throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${want})`);
+  }
+  if (obj.kind !== undefined && obj.kind !== rt.kind) {
+    throw badRequest(`the kind in the data (${obj.kind}) does not match the expected kind (${rt.kind})`);
+  }
+  obj.apiVersion = want;
+  obj.kind = rt.kind;
+  if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
+  if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) {
+    throw invalid(rt.kind, rt.group, '', [fieldError.invalid('metadata', obj.metadata, 'must be an object')]);
+  }
+}
+
+/** Reconciles the namespace in the body with the one in the path. */
+export function checkNamespace(rt: ResourceType, obj: any, pathNamespace: string): void {
+  if (!rt.namespaced) {
+    delete obj.metadata.namespace;
+    return;
+  }
+  if (obj.metadata.namespace && obj.metadata.namespace !== pathNamespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  obj.metadata.namespace = pathNamespace;
+}
+
+function validateMeta(rt: ResourceType, obj: any): FieldError[] {
+  const errs = validateObjectName(obj.metadata, strategyFor(rt).nameRule);
+  const meta = obj.metadata;
+  for (const field of ['labels', 'annotations'] as const) {
+    const v = meta[field];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'object' || Array.isArray(v)) {
+      errs.push(fieldError.invalid(`metadata.${field}`, v, 'must be a map of string keys to string values'));
+      continue;
+    }
+    for (const [k, val] of Object.entries(v)) {
+      if (typeof val !== 'string') errs.push(fieldError.invalid(`metadata.${field}`, val, `value of key "${k}" must be a string`));
+      else if (field === 'labels' && val.length > 63) errs.push(fieldError.invalid(`metadata.labels`, val, 'must be no more than 63 characters'));
+    }
+  }
+  if (meta.finalizers !== undefined && !Array.isArray(meta.finalizers)) {
+    errs.push(fieldError.invalid('metadata.finalizers', meta.finalizers, 'must be a list of strings'));
+  }
+  return errs;
+}
+
+function validateAll(rt: ResourceType, obj: any, old?: any): void {
+  const errs = validateMeta(rt, obj);
+  const kindErrs = strategyFor(rt).validate?.(obj, old) ?? [];
+  errs.push(...kindErrs);
+  if (errs.length > 0) throw invalid(rt.kind, rt.group, obj.metadata.name ?? obj.metadata.generateName ?? '', errs);
+}
+
+/** Fills in what the server owns on create and validates the result. Mutates `obj`. */
+export function prepareCreate(rt: ResourceType, obj: any, now: Date, uid: string): void {
+  const s = strategyFor(rt);
+  const meta = obj.metadata;
+  if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
+  meta.uid = uid;
+  meta.creationTimestamp = timestamp(now);
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  if (s.tracksGeneration) meta.generation = 1;
+  else delete meta.generation;
+  if (s.initialStatus) obj.status = s.initialStatus(obj);
+  s.defaults?.(obj);
+  validateAll(rt, obj);
+}
+
+/**
+ * The object an update should store, given the request's `incoming` object
+ * and the stored `old` one; undefined when nothing changed. `subresource` is
+ * '', 'status' or 'finalize'. Mutates `incoming`.
+ */
+export function prepareUpdate(rt: ResourceType, incoming: any, old: any, subresource: string): any | undefined {
+  const s = strategyFor(rt);
+  const name = old.metadata.name;
+  const rv = incoming.metadata?.resourceVersion;
+  if (rv && rv !== old.metadata.resourceVersion) throw conflict(GR(rt), name);
+  if (incoming.metadata.uid && incoming.metadata.uid !== old.metadata.uid) {
+    throw conflict(GR(rt), name, `Precondition failed: UID in precondition: ${incoming.metadata.uid}, UID in object meta: ${old.metadata.uid}`);
+  }
+  let next: any;
+  if (subresource === 'status') {
+    // The status endpoint changes status only; everything else stays as stored.
+    next = structuredClone(old);
+    next.status = incoming.status;
+  } else if (subresource === 'finalize') {
+    // A Namespace's finalize endpoint changes spec.finalizers only.
+    next = structuredClone(old);
+    next.spec = { ...next.spec, finalizers: incoming.spec?.finalizers ?? [] };
+  } else {
+    next = incoming;
+    const meta = next.metadata;
+    meta.uid = old.metadata.uid;
+    meta.creationTimestamp = old.metadata.creationTimestamp;
+    meta.namespace = old.metadata.namespace;
+    if (old.metadata.deletionTimestamp) {
+      meta.deletionTimestamp = old.metadata.deletionTimestamp;
+      meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+    } else {
+      delete meta.deletionTimestamp;
+      delete meta.deletionGracePeriodSeconds;
+    }
+    if (s.initialStatus && rt.subresources.includes('status')) {
+      if (old.status === undefined) delete next.status;
+      else next.status = old.status;
+    }
+    s.defaults?.(next);
+  }
+  if (s.tracksGeneration) {
+    next.metadata.generation = old.metadata.generation ?? 1;
+    if (subresource === '' && !deepEqual(next.spec, old.spec)) next.metadata.generation++;
+  }
+  if (next.metadata.name !== name) {
+    throw badRequest(`the name of the object (${next.metadata.name}) does not match the name on the URL (${name})`);
+  }
+  const errs: FieldError[] = [];
+  if (old.metadata.deletionTimestamp) {
+    const before = new Set<string>(old.metadata.finalizers ?? []);
+    for (const f of next.metadata.finalizers ?? []) {
+      if (!before.has(f)) errs.push(fieldError.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{"${f}"}`));
+    }
+  }
+  if (errs.length > 0) throw invalid(rt.kind, rt.group, name, errs);
+  validateAll(rt, next, old);
+  next.metadata.resourceVersion = old.metadata.resourceVersion;
+  if (deepEqual(next, old)) return undefined;
+  return next;
+}
+
+/** True when an object being deleted has nothing left holding it. */
+export function readyToDelete(rt: ResourceType, obj: any): boolean {
+  const meta = obj.metadata;
+  if (!meta.deletionTimestamp || (meta.finalizers?.length ?? 0) > 0) return false;
+  if (rt.plural === 'namespaces') return (obj.spec?.finalizers?.length ?? 0) === 0;
+  // A Pod with a grace period is removed by its kubelet (a delete with grace 0).
+  return !(rt.group === '' && rt.plural === 'pods') || (meta.deletionGracePeriodSeconds ?? 0) === 0;
+}
+
+/** The options of a DELETE (metav1.DeleteOptions). */
+export interface DeleteOptions {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  orphanDependents?: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+/** What a DELETE does to `cur`: remove it now, or store it marked for deletion. */
+export type DeletePlan = { action: 'delete' } | { action: 'update'; obj: any };
+
+/** Decides a DELETE, as kube's generic registry does (BeforeDelete + finalizers + graceful pods). */
+export function planDelete(rt: ResourceType, cur: any, opts: DeleteOptions, now: Date): DeletePlan {
+  const name = cur.metadata.name;
+  const pre = opts.preconditions;
+  if (pre?.uid && pre.uid !== cur.metadata.uid) {
+    throw conflict(GR(rt), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cur.metadata.uid}`);
+  }
+  if (pre?.resourceVersion && pre.resourceVersion !== cur.metadata.resourceVersion) {
+    throw conflict(GR(rt), name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${cur.metadata.resourceVersion}`);
+  }
+  const next = structuredClone(cur);
+  const meta = next.metadata;
+  const finalizers = new Set<string>(meta.finalizers ?? []);
+  const policy = opts.propagationPolicy ?? (opts.orphanDependents === true ? 'Orphan' : opts.orphanDependents === false ? 'Background' : undefined);
+  if (policy === 'Orphan') {
+    finalizers.add('orphan');
+    finalizers.delete('foregroundDeletion');
+  } else if (policy === 'Foreground') {
+    finalizers.add('foregroundDeletion');
+    finalizers.delete('orphan');
+  } else if (policy === 'Background') {
+    finalizers.delete('orphan');
+    finalizers.delete('foregroundDeletion');
+  }
+  // Policy finalizers only matter for objects that somebody must clean up after.
+  if (finalizers.size > 0 || meta.finalizers?.length) meta.finalizers = [...finalizers];
+  if (meta.finalizers && meta.finalizers.length === 0) delete meta.finalizers;
+
+  let grace = 0;
+  if (rt.group === '' && rt.plural === 'pods') grace = podGracePeriod(cur, opts);
+  if (rt.group === '' && rt.plural === 'namespaces') {
+    next.status = { ...next.status, phase: 'Terminating' };
+  }
+  const hasFinalizers = (meta.finalizers?.length ?? 0) > 0 || (rt.plural === 'namespaces' && rt.group === '' && (next.spec?.finalizers?.length ?? 0) > 0);
+  if (!hasFinalizers && grace === 0) return { action: 'delete' };
+  if (meta.deletionTimestamp) {
+    // Already terminating: a delete may only shorten the grace period.
+    const current = meta.deletionGracePeriodSeconds ?? 0;
+    if (grace < current) {
+      meta.deletionGracePeriodSeconds = grace;
+      meta.deletionTimestamp = timestamp(new Date(now.getTime() + grace * 1000));
+    }
+    if (!hasFinalizers && meta.deletionGracePeriodSeconds === 0) return { action: 'delete' };
+  } else {
+    meta.deletionTimestamp = timestamp(new Date(now.getTime() + grace * 1000));
+    meta.deletionGracePeriodSeconds = grace;
+  }
+  if (s(rt).tracksGeneration && !deepEqual(meta.deletionTimestamp, cur.metadata.deletionTimestamp)) {
+    meta.generation = (meta.generation ?? 1) + 1;
+  }
+  return { action: 'update', obj: next };
+}
+
+const s = strategyFor;
+
+function podGracePeriod(pod: any, opts: DeleteOptions): number {
+  // An unscheduled or finished Pod has no kubelet to wait for.
+  if (!pod.spec?.nodeName) return 0;
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') return 0;
+  let grace = opts.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+  if (grace < 0) grace = 1;
+  return grace;
+}

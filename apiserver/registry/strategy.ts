@@ -1,0 +1,79 @@
+// Per-kind write rules (kube's RESTCreateStrategy / RESTUpdateStrategy /
+// RESTDeleteStrategy): how names are validated, whether generation is
+// tracked, what status a new object starts with, how deletion behaves.
+import type { FieldError } from '../../shared/api/errors.ts';
+import type { ResourceType } from '../../shared/api/resource-type.ts';
+import type { NameRule } from './names.ts';
+
+/** The write rules of one kind. */
+export interface Strategy {
+  nameRule: NameRule;
+  /** metadata.generation starts at 1 and moves when spec changes. */
+  tracksGeneration: boolean;
+  /** PUT of a missing object creates it. */
+  allowCreateOnUpdate: boolean;
+  /** DELETE answers with the object instead of a Success Status. */
+  returnDeletedObject: boolean;
+  /** The status a newly created object starts with (the client's status is dropped). */
+  initialStatus?: (obj: any) => unknown;
+  /** Kind-specific defaults, applied on create and update. */
+  defaults?: (obj: any) => void;
+  /** Kind-specific validation; `old` is set on update. */
+  validate?: (obj: any, old?: any) => FieldError[];
+}
+
+const base: Strategy = {
+  nameRule: 'subdomain',
+  tracksGeneration: false,
+  allowCreateOnUpdate: false,
+  returnDeletedObject: false,
+};
+
+const workload: Partial<Strategy> = { tracksGeneration: true, initialStatus: () => ({}) };
+
+const overrides: Record<string, Partial<Strategy>> = {
+  '/namespaces': {
+    nameRule: 'label',
+    returnDeletedObject: true,
+    initialStatus: () => ({ phase: 'Active' }),
+    defaults: (ns) => {
+      ns.spec ??= {};
+      ns.spec.finalizers ??= ['kubernetes'];
+      ns.metadata.labels = { ...ns.metadata.labels, 'kubernetes.io/metadata.name': ns.metadata.name };
+    },
+  },
+  '/pods': {
+    tracksGeneration: true,
+    returnDeletedObject: true,
+    initialStatus: () => ({ phase: 'Pending' }),
+  },
+  '/services': { nameRule: 'dns1035', returnDeletedObject: true, initialStatus: () => ({ loadBalancer: {} }) },
+  '/endpoints': { allowCreateOnUpdate: true },
+  '/events': { allowCreateOnUpdate: true },
+  'events.k8s.io/events': { allowCreateOnUpdate: true },
+  'apps/deployments': workload,
+  'apps/replicasets': workload,
+  'apps/daemonsets': workload,
+  'apps/statefulsets': workload,
+  'batch/jobs': workload,
+  'batch/cronjobs': workload,
+  'policy/poddisruptionbudgets': workload,
+  'rbac.authorization.k8s.io/roles': { nameRule: 'path-segment' },
+  'rbac.authorization.k8s.io/rolebindings': { nameRule: 'path-segment' },
+  'rbac.authorization.k8s.io/clusterroles': { nameRule: 'path-segment' },
+  'rbac.authorization.k8s.io/clusterrolebindings': { nameRule: 'path-segment' },
+  'certificates.k8s.io/certificatesigningrequests': { nameRule: 'path-segment', initialStatus: () => ({}) },
+  '/resourcequotas': { initialStatus: () => ({}) },
+};
+
+const cache = new Map<ResourceType, Strategy>();
+
+/** The write rules for `rt`. */
+export function strategyFor(rt: ResourceType): Strategy {
+  let s = cache.get(rt);
+  if (!s) {
+    s = { ...base, ...overrides[`${rt.group}/${rt.plural}`] };
+    cache.set(rt, s);
+  }
+  return s;
+}

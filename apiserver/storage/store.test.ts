@@ -1,0 +1,117 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryBackend } from './memory-backend.ts';
+import { Store } from './store.ts';
+import type { WatchEvent } from './watch-hub.ts';
+
+const B = '/registry/core/configmaps';
+const cm = (ns: string, name: string, labels: Record<string, string> = {}, data = 'x') => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: ns, labels },
+  data: { v: data },
+});
+const put = (store: Store, ns: string, name: string, labels?: Record<string, string>, data?: string) =>
+  store.txn(`${B}/${ns}/${name}`, () => cm(ns, name, labels, data));
+const del = (store: Store, ns: string, name: string) => store.txn(`${B}/${ns}/${name}`, () => null);
+const names = (items: string[]) => items.map((j) => JSON.parse(j).metadata.name);
+
+test('each write gets the next revision and concurrent writes share one commit', async () => {
+  const backend = new MemoryBackend();
+  const store = await Store.open(backend);
+  const results = await Promise.all([put(store, 'a', 'one'), put(store, 'a', 'two'), put(store, 'b', 'three')]);
+  assert.deepEqual(results.map((r) => r.rev), [1, 2, 3]);
+  assert.equal(backend.commits, 1);
+  assert.equal(store.revision, 3);
+  assert.equal(JSON.parse(store.get(`${B}/a/two`)!.json).metadata.resourceVersion, '2');
+  await store.close();
+});
+
+test('a mutate that throws writes nothing and a no-op keeps the revision', async () => {
+  const store = await Store.open(new MemoryBackend());
+  await put(store, 'a', 'one');
+  await assert.rejects(store.txn(`${B}/a/one`, () => {
+    throw new Error('refused');
+  }), /refused/);
+  const noop = await store.txn(`${B}/a/one`, () => undefined);
+  assert.equal(noop.type, 'NOOP');
+  assert.equal(store.revision, 1);
+  await store.close();
+});
+
+test('writes queued behind an uncommitted write see it', async () => {
+  const store = await Store.open(new MemoryBackend());
+  const first = put(store, 'a', 'one');
+  const second = store.txn(`${B}/a/one`, (cur) => {
+    assert.equal(cur.metadata.resourceVersion, '1');
+    return { ...cur, data: { v: 'y' } };
+  });
+  assert.equal((await first).type, 'ADDED');
+  assert.equal((await second).type, 'MODIFIED');
+  await store.close();
+});
+
+test('lists page in key order and can be served at an older revision', async () => {
+  const store = await Store.open(new MemoryBackend());
+  for (const n of ['c', 'a', 'b', 'd']) await put(store, 'ns', n);
+  const first = store.list({ bucket: B, keyPrefix: `${B}/ns/`, limit: 2 });
+  assert.deepEqual(names(first.items), ['a', 'b']);
+  assert.equal(first.remaining, 2);
+  const rev = first.rev;
+  await del(store, 'ns', 'c');
+  await put(store, 'ns', 'bb');
+  await put(store, 'ns', 'd', {}, 'changed');
+  const rest = store.list({ bucket: B, keyPrefix: `${B}/ns/`, startAfter: first.lastKey, atRev: rev });
+  assert.deepEqual(names(rest.items), ['c', 'd']);
+  assert.equal(JSON.parse(rest.items[1]).data.v, 'x');
+  const now = store.list({ bucket: B, keyPrefix: `${B}/ns/` });
+  assert.deepEqual(names(now.items), ['a', 'b', 'bb', 'd']);
+  await store.close();
+});
+
+test('watch replays from a revision, then streams, with selector transitions', async () => {
+  const store = await Store.open(new MemoryBackend());
+  await put(store, 'ns', 'a', { app: 'web' });
+  const from = store.revision;
+  await put(store, 'ns', 'b', { app: 'web' });
+  const seen: WatchEvent[] = [];
+  const all: WatchEvent[] = [];
+  store.watch({ bucket: B, keyPrefix: `${B}/ns/`, matches: (o) => o.metadata.labels?.app === 'web', deliver: (e) => seen.push(...e) }, from);
+  store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (e) => all.push(...e) }, from);
+  await put(store, 'ns', 'a', { app: 'db' });
+  await put(store, 'ns', 'a', { app: 'web' });
+  await del(store, 'ns', 'b');
+  assert.deepEqual(seen.map((e) => `${e.type}:${JSON.parse(e.json).metadata.name}`), ['ADDED:b', 'DELETED:a', 'ADDED:a', 'DELETED:b']);
+  assert.deepEqual(all.map((e) => e.type), ['ADDED', 'MODIFIED', 'MODIFIED', 'DELETED']);
+  assert.deepEqual(all.map((e) => e.rev), [2, 3, 4, 5]);
+  await store.close();
+});
+
+test('compaction makes older revisions Gone for watch and list', async () => {
+  const store = await Store.open(new MemoryBackend());
+  for (let i = 0; i < 5; i++) await put(store, 'ns', `n${i}`);
+  await store.compact(3);
+  assert.throws(() => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, 2), (e: any) => e.code === 410);
+  assert.throws(() => store.list({ bucket: B, keyPrefix: `${B}/`, atRev: 2 }), (e: any) => e.code === 410);
+  const events: WatchEvent[] = [];
+  store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (e) => events.push(...e) }, 3);
+  assert.deepEqual(events.map((e) => e.rev), [4, 5]);
+  await store.close();
+});
+
+test('a reopened store has every object, the revision and the log window', async () => {
+  const backend = new MemoryBackend();
+  let store = await Store.open(backend);
+  await put(store, 'ns', 'a');
+  await put(store, 'ns', 'b');
+  await put(store, 'ns', 'a', {}, 'y');
+  await store.close();
+  store = await Store.open(backend);
+  assert.equal(store.revision, 3);
+  assert.equal(JSON.parse(store.get(`${B}/ns/a`)!.json).data.v, 'y');
+  const events: WatchEvent[] = [];
+  store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (e) => events.push(...e) }, 1);
+  assert.deepEqual(events.map((e) => `${e.type}@${e.rev}`), ['ADDED@2', 'MODIFIED@3']);
+  assert.equal((await put(store, 'ns', 'c')).rev, 4);
+  await store.close();
+});

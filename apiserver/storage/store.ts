@@ -1,0 +1,358 @@
+// The store: the single source of truth inside the apiserver. Writes are
+// sequenced in memory (one global revision counter), group-committed to the
+// backend in one synced batch per tick, and only then made visible to reads
+// and watches and acknowledged. Reads are served from memory at the last
+// committed revision, or at an older one inside the change-log window.
+import { gone } from '../../shared/api/errors.ts';
+import { ChangeLog } from './change-log.ts';
+import { bucketOf, compareKeys, lowerBound, ObjectIndex } from './object-index.ts';
+import { WatchHub, viewOf, type WatchEvent, type Watcher } from './watch-hub.ts';
+import type { ChangeEvent, Entry, Mutate, PersistenceBackend, TxnResult } from './types.ts';
+
+/** How long the change log is kept. */
+export interface CompactionPolicy {
+  /** Every interval, compact to the revision seen one interval ago (kube-apiserver's etcd-compaction-interval, 5 min). */
+  intervalMs: number;
+  /** Never hold more than this many events, whatever their age. */
+  maxEvents: number;
+}
+
+/** A list request against one bucket. */
+export interface ListOptions {
+  bucket: string;
+  /** Only keys with this prefix (bucket + "/" for all, or a namespace). */
+  keyPrefix: string;
+  /** Continue after this key (exclusive). */
+  startAfter?: string;
+  /** Serve the list as of this revision (must be inside the window); default the latest. */
+  atRev?: number;
+  limit?: number;
+  matches?: (obj: any) => boolean;
+}
+
+/** A page of a list. */
+export interface ListResult {
+  rev: number;
+  items: string[];
+  /** The last key returned, when more items may follow. */
+  lastKey?: string;
+  /** How many matching-by-key items remain after this page (before selector filtering). */
+  remaining?: number;
+}
+
+interface PendingWrite {
+  event?: ChangeEvent;
+  rev: number;
+  json: string | undefined;
+  type: TxnResult['type'];
+  resolve: (r: TxnResult) => void;
+}
+
+const DEFAULT_COMPACTION: CompactionPolicy = { intervalMs: 5 * 60_000, maxEvents: 200_000 };
+
+/** See the file comment. */
+export class Store {
+  private readonly index = new ObjectIndex();
+  private readonly log = new ChangeLog();
+  private readonly hub = new WatchHub();
+  /** Sequenced but not yet committed writes, by key (null = deleted). */
+  private readonly pending = new Map<string, { rev: number; json: string | null }>();
+  private queue: PendingWrite[] = [];
+  private writing = false;
+  private flushScheduled = false;
+  private committedRev = 0;
+  private assignedRev = 0;
+  private compactedRev = 0;
+  /** Lists older than this cannot be rebuilt (previous versions lost at a restart). */
+  private snapshotFloor = 0;
+  private revWaiters: { rev: number; resolve: () => void }[] = [];
+  private compactionTimer?: NodeJS.Timeout;
+  private lastTickRev = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly backend: PersistenceBackend,
+    private readonly policy: CompactionPolicy,
+    private readonly onFatal: (err: unknown) => void,
+  ) {}
+
+  /** Loads everything from `backend` and starts compaction. */
+  static async open(
+    backend: PersistenceBackend,
+    opts: { compaction?: Partial<CompactionPolicy>; onFatal?: (err: unknown) => void } = {},
+  ): Promise<Store> {
+    const policy = { ...DEFAULT_COMPACTION, ...opts.compaction };
+    const store = new Store(backend, policy, opts.onFatal ?? ((err) => { throw err; }));
+    await store.load();
+    store.compactionTimer = setInterval(() => void store.compactTick(), policy.intervalMs);
+    store.compactionTimer.unref();
+    return store;
+  }
+
+  private async load(): Promise<void> {
+    const meta = await this.backend.loadMeta();
+    await this.backend.loadObjects((key, rev, json) => this.index.set(key, { rev, json }));
+    this.compactedRev = meta.compacted;
+    this.snapshotFloor = meta.compacted;
+    const latest = new Map<string, ChangeEvent>();
+    let lastRev = meta.compacted;
+    await this.backend.loadLog(meta.compacted, (ev) => {
+      if (ev.prevRev > 0) {
+        const before = latest.get(ev.key);
+        if (before && before.rev === ev.prevRev) ev.prev = before.json;
+        else {
+          ev.prevUnknown = true;
+          this.snapshotFloor = Math.max(this.snapshotFloor, ev.rev);
+        }
+      }
+      latest.set(ev.key, ev);
+      this.log.append(ev);
+      lastRev = ev.rev;
+    });
+    this.committedRev = this.assignedRev = Math.max(meta.rev, lastRev);
+    this.lastTickRev = this.committedRev;
+  }
+
+  /** The last committed revision: the resourceVersion of a list served now. */
+  get revision(): number {
+    return this.committedRev;
+  }
+
+  /** The revision below which history is gone. */
+  get compactedRevision(): number {
+    return this.compactedRev;
+  }
+
+  /** Number of open watchers. */
+  get watcherCount(): number {
+    return this.hub.size;
+  }
+
+  /** Number of live objects, in one bucket or in all. */
+  objectCount(bucket?: string): number {
+    return this.index.size(bucket);
+  }
+
+  /** The committed entry at `key`. */
+  get(key: string): Entry | undefined {
+    return this.index.get(key);
+  }
+
+  /** Resolves true once `rev` is committed, false after `timeoutMs`. */
+  waitForRevision(rev: number, timeoutMs: number): Promise<boolean> {
+    if (rev <= this.committedRev) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = { rev, resolve: () => resolve(true) };
+      this.revWaiters.push(waiter);
+      setTimeout(() => {
+        const i = this.revWaiters.indexOf(waiter);
+        if (i >= 0) {
+          this.revWaiters.splice(i, 1);
+          resolve(false);
+        }
+      }, timeoutMs).unref();
+    });
+  }
+
+  /**
+   * Reads the latest version of `key` (including uncommitted writes ahead of
+   * it), lets `mutate` decide, and commits the decision durably. `mutate` runs
+   * synchronously and may throw a StatusError to refuse the write.
+   */
+  txn(key: string, mutate: Mutate): Promise<TxnResult> {
+    if (this.closed) return Promise.reject(new Error('store is closed'));
+    let resolve!: (r: TxnResult) => void;
+    let reject!: (e: unknown) => void;
+    const done = new Promise<TxnResult>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    try {
+      const current = this.latest(key);
+      const next = mutate(current ? JSON.parse(current.json) : undefined);
+      if (next === undefined) {
+        this.enqueue({ rev: current?.rev ?? this.assignedRev, json: current?.json, type: 'NOOP', resolve });
+      } else if (next === null) {
+        if (!current) throw new Error(`store: delete of missing key ${key}`);
+        const rev = ++this.assignedRev;
+        const obj = JSON.parse(current.json);
+        obj.metadata.resourceVersion = String(rev);
+        const json = JSON.stringify(obj);
+        const event: ChangeEvent = { rev, type: 'DELETED', key, json, prevRev: current.rev, prev: current.json };
+        this.pending.set(key, { rev, json: null });
+        this.enqueue({ event, rev, json, type: 'DELETED', resolve });
+      } else {
+        const rev = ++this.assignedRev;
+        next.metadata ??= {};
+        next.metadata.resourceVersion = String(rev);
+        const json = JSON.stringify(next);
+        const type = current ? 'MODIFIED' : 'ADDED';
+        const event: ChangeEvent = { rev, type, key, json, prevRev: current?.rev ?? 0, prev: current?.json };
+        this.pending.set(key, { rev, json });
+        this.enqueue({ event, rev, json, type, resolve });
+      }
+    } catch (err) {
+      reject(err);
+    }
+    return done;
+  }
+
+  private latest(key: string): Entry | undefined {
+    const p = this.pending.get(key);
+    if (p) return p.json === null ? undefined : { rev: p.rev, json: p.json };
+    return this.index.get(key);
+  }
+
+  private enqueue(w: PendingWrite): void {
+    this.queue.push(w);
+    if (!this.writing && !this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => void this.flush());
+    }
+  }
+
+  private async flush(): Promise<void> {
+    this.flushScheduled = false;
+    if (this.writing || this.queue.length === 0) return;
+    this.writing = true;
+    const batch = this.queue;
+    this.queue = [];
+    const events = batch.flatMap((w) => (w.event ? [w.event] : []));
+    try {
+      if (events.length > 0) await this.backend.commit(events.map((event) => ({ event })), events[events.length - 1].rev);
+    } catch (err) {
+      // A failed synced write leaves memory ahead of disk: stop rather than serve lies.
+      this.onFatal(err);
+      return;
+    }
+    for (const ev of events) this.apply(ev);
+    if (events.length > 0) this.committedRev = events[events.length - 1].rev;
+    this.hub.dispatch(events);
+    for (const w of batch) w.resolve({ type: w.type, rev: w.rev, json: w.json });
+    this.wakeRevisionWaiters();
+    this.trimWindow();
+    this.writing = false;
+    if (this.queue.length > 0) void this.flush();
+  }
+
+  private apply(ev: ChangeEvent): void {
+    if (ev.type === 'DELETED') this.index.delete(ev.key);
+    else this.index.set(ev.key, { rev: ev.rev, json: ev.json });
+    this.log.append(ev);
+    const p = this.pending.get(ev.key);
+    if (p && p.rev === ev.rev) this.pending.delete(ev.key);
+  }
+
+  private wakeRevisionWaiters(): void {
+    if (this.revWaiters.length === 0) return;
+    const ready = this.revWaiters.filter((w) => w.rev <= this.committedRev);
+    this.revWaiters = this.revWaiters.filter((w) => w.rev > this.committedRev);
+    for (const w of ready) w.resolve();
+  }
+
+  /** Lists a bucket, at the latest revision or at `atRev` inside the window. */
+  list(opts: ListOptions): ListResult {
+    const rev = opts.atRev ?? this.committedRev;
+    if (rev < this.snapshotFloor) throw gone(`The resourceVersion for the provided list is too old.`);
+    const { keys, from, to } = this.index.keysWithPrefix(opts.bucket, opts.keyPrefix);
+    const start = opts.startAfter !== undefined ? Math.max(from, lowerBound(keys, opts.startAfter, true)) : from;
+    const historical = rev < this.committedRev ? this.versionsAt(rev, opts) : undefined;
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
+    const items: string[] = [];
+    let lastKey: string | undefined;
+    let i = start;
+    const extra = historical?.extraKeys ?? [];
+    let j = 0;
+    while (i < to || j < extra.length) {
+      if (items.length >= limit) {
+        return { rev, items, lastKey, remaining: to - i + (extra.length - j) };
+      }
+      const key = j >= extra.length || (i < to && compareKeys(keys[i], extra[j]) < 0) ? keys[i++] : extra[j++];
+      const json = historical?.versions.has(key) ? historical.versions.get(key) : this.index.get(key)?.json;
+      if (json == null) continue;
+      if (opts.matches && !opts.matches(JSON.parse(json))) continue;
+      items.push(json);
+      lastKey = key;
+    }
+    return { rev, items };
+  }
+
+  /** The version at `rev` of every key changed since then, and the keys deleted since. */
+  private versionsAt(rev: number, opts: ListOptions): { versions: Map<string, string | null>; extraKeys: string[] } {
+    const versions = new Map<string, string | null>();
+    for (const ev of this.log.since(rev)) {
+      if (versions.has(ev.key) || bucketOf(ev.key) !== opts.bucket || !ev.key.startsWith(opts.keyPrefix)) continue;
+      if (ev.prevUnknown) throw gone(`The resourceVersion for the provided list is too old.`);
+      versions.set(ev.key, ev.prevRev === 0 ? null : (ev.prev ?? null));
+    }
+    const extraKeys = [...versions]
+      .filter(([key, json]) => json !== null && !this.index.get(key) && (opts.startAfter === undefined || compareKeys(key, opts.startAfter) > 0))
+      .map(([key]) => key)
+      .sort(compareKeys);
+    return { versions, extraKeys };
+  }
+
+  /**
+   * Registers `watcher` and replays what it missed: every event after
+   * `fromRev`. Throws 410 Gone when `fromRev` is older than the window.
+   * Returns the function that unregisters it.
+   */
+  watch(watcher: Watcher, fromRev: number): () => void {
+    if (fromRev < this.compactedRev) throw gone(`too old resource version: ${fromRev} (${this.compactedRev + 1})`);
+    const replay: WatchEvent[] = [];
+    const parsed = { get: (json: string) => JSON.parse(json) };
+    for (const ev of this.log.since(fromRev)) {
+      if (ev.rev > this.committedRev) break;
+      const view = viewOf(watcher, ev, parsed);
+      if (view) replay.push(view);
+    }
+    if (replay.length > 0) watcher.deliver(replay);
+    this.hub.add(watcher);
+    return () => this.hub.remove(watcher);
+  }
+
+  /** Every open watcher (the apiserver sends them bookmarks). */
+  watchers(): Iterable<Watcher> {
+    return this.hub.all();
+  }
+
+  /** Compacts the change log through `rev`. */
+  async compact(rev: number): Promise<void> {
+    const target = Math.min(rev, this.committedRev);
+    if (target <= this.compactedRev) return;
+    this.log.trimThrough(target);
+    this.compactedRev = target;
+    this.snapshotFloor = Math.max(this.snapshotFloor, target);
+    await this.backend.compact(target);
+  }
+
+  private async compactTick(): Promise<void> {
+    const target = this.lastTickRev;
+    this.lastTickRev = this.committedRev;
+    await this.compact(target).catch((err) => this.onFatal(err));
+  }
+
+  /** Keeps the window within maxEvents, trimming in steps of a tenth so compaction stays rare. */
+  private trimWindow(): void {
+    const max = this.policy.maxEvents;
+    if (this.log.length <= max + Math.ceil(max / 10)) return;
+    const target = this.log.revAt(this.log.length - max - 1);
+    if (target !== undefined) void this.compact(target).catch((err) => this.onFatal(err));
+  }
+
+  /** Bytes on disk. */
+  sizeBytes(): Promise<number> {
+    return this.backend.sizeBytes();
+  }
+
+  /** Waits for in-flight writes, then closes the backend. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.compactionTimer);
+    while (this.writing || this.queue.length > 0 || this.flushScheduled) {
+      await new Promise((r) => setTimeout(r, 5));
+      if (!this.writing && this.queue.length > 0) await this.flush();
+    }
+    await this.backend.close();
+  }
+}

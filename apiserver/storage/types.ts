@@ -1,0 +1,65 @@
+// The vocabulary of the storage layer: stored entries, change events and the
+// persistence interface a backend (LevelDB today, etcd later) implements.
+
+/** The kind of change a revision made to one key. */
+export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** An object as stored: its serialized JSON (metadata.resourceVersion included) and the revision that wrote it. */
+export interface Entry {
+  rev: number;
+  json: string;
+}
+
+/** One entry of the change log: what revision `rev` did to `key`. */
+export interface ChangeEvent {
+  rev: number;
+  type: EventType;
+  key: string;
+  /** The object after the change; for DELETED, the last state with resourceVersion = rev. */
+  json: string;
+  /** The revision of the previous version of this key, 0 when the key did not exist. */
+  prevRev: number;
+  /** The previous version's JSON, when it is known (always, except across a restart at the window's edge). */
+  prev?: string;
+  /** True when the key existed before this change but its previous version is no longer known. */
+  prevUnknown?: boolean;
+}
+
+/**
+ * The decision a transaction's mutate function returns: the object to store,
+ * null to delete the key, or undefined to leave it as it is.
+ */
+export type Mutate = (current: any | undefined) => any | null | undefined;
+
+/** What a committed transaction did. */
+export interface TxnResult {
+  type: EventType | 'NOOP';
+  rev: number;
+  /** The stored JSON after the change (for DELETED, the deleted object; for NOOP, the current one if any). */
+  json: string | undefined;
+}
+
+/** A write to persist: an object put or delete plus its change-log record, applied atomically with the revision. */
+export interface PersistOp {
+  event: ChangeEvent;
+}
+
+/**
+ * Durable persistence under the in-memory store. Everything above this
+ * interface (indexes, watch fan-out, snapshots) is backend-independent.
+ */
+export interface PersistenceBackend {
+  /** Reads every live object, calling `onObject` in key order. */
+  loadObjects(onObject: (key: string, rev: number, json: string) => void): Promise<void>;
+  /** Reads the change log from `afterRev` (exclusive) to the end. */
+  loadLog(afterRev: number, onEvent: (event: ChangeEvent) => void): Promise<void>;
+  /** The last committed revision and the compaction point stored on disk. */
+  loadMeta(): Promise<{ rev: number; compacted: number }>;
+  /** Persists one group of changes atomically and durably (synced) before resolving. */
+  commit(ops: PersistOp[], rev: number): Promise<void>;
+  /** Forgets change-log entries up to and including `rev`. */
+  compact(rev: number): Promise<void>;
+  /** Approximate bytes on disk. */
+  sizeBytes(): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,40 @@
+// DIR/cluster.json: what `ksim up` is running (component, pid, state,
+// endpoint), written by the supervisor and read by `ksim status` and chaos.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** One supervised component. */
+export interface ComponentState {
+  name: string;
+  pid: number;
+  state: 'running' | 'exited';
+  endpoint: string;
+  log: string;
+  exitCode?: number;
+  signal?: string;
+}
+
+/** The whole file. */
+export interface ClusterState {
+  supervisorPid: number;
+  server: string;
+  components: ComponentState[];
+}
+
+const FILE = 'cluster.json';
+
+/** Writes the state atomically (rename), so a reader never sees half a file. */
+export function writeClusterState(dataDir: string, state: ClusterState): void {
+  const tmp = path.join(dataDir, `${FILE}.${process.pid}.tmp`);
+  fs.writeFileSync(tmp, JSON.stringify(state, null, 2));
+  fs.renameSync(tmp, path.join(dataDir, FILE));
+}
+
+/** Reads the state, or undefined when no cluster was started in `dataDir`. */
+export function readClusterState(dataDir: string): ClusterState | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dataDir, FILE), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,38 @@
+// Dispatches `ksim <command>` to the command's module.
+const USAGE = `Usage: ksim <command> [flags]
+
+Commands:
+  up          start a whole cluster (apiserver and components) in the foreground
+  status      show the components of a running cluster
+  apiserver   run the API server alone
+
+Run "ksim <command> --help" for a command's flags.
+`;
+
+/** Runs the ksim command line. */
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'apiserver': {
+      const { apiserverMain } = await import('../apiserver/main.ts');
+      return apiserverMain(rest);
+    }
+    case 'up': {
+      const { upMain } = await import('./up.ts');
+      return upMain(rest);
+    }
+    case 'status': {
+      const { statusMain } = await import('./status.ts');
+      return statusMain(rest);
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return;
+    default:
+      process.stderr.write(`ksim: unknown command "${command}"\n\n${USAGE}`);
+      process.exit(2);
+  }
+}

@@ -1,0 +1,53 @@
+// `ksim status --data-dir DIR`: one line per component with its pid, whether
+// it is alive (checked now, not just as recorded) and its endpoint.
+import path from 'node:path';
+import { FlagError, flagHelp, parseFlags, type FlagSpec } from '../shared/cli/flags.ts';
+import { readClusterState } from './cluster-state.ts';
+
+const FLAGS = {
+  'data-dir': { type: 'string', default: '.ksim', help: 'the cluster data directory' },
+  help: { type: 'boolean', help: 'print this help' },
+} satisfies FlagSpec;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `ksim status`; exits 1 when no cluster state is found. */
+export async function statusMain(argv: string[]): Promise<void> {
+  let flags;
+  try {
+    flags = parseFlags(argv, FLAGS);
+  } catch (err) {
+    if (!(err instanceof FlagError)) throw err;
+    process.stderr.write(`ksim status: ${err.message}\n${flagHelp(FLAGS)}\n`);
+    process.exit(2);
+  }
+  if (flags.help) {
+    process.stdout.write(`Usage: ksim status [flags]\n${flagHelp(FLAGS)}\n`);
+    return;
+  }
+  const dataDir = path.resolve(flags['data-dir']);
+  const state = readClusterState(dataDir);
+  if (!state) {
+    process.stderr.write(`ksim status: no cluster has been started in ${dataDir}\n`);
+    process.exit(1);
+  }
+  const rows = [['COMPONENT', 'PID', 'STATE', 'ENDPOINT']];
+  for (const c of state.components) {
+    const running = c.state === 'running' && alive(c.pid);
+    let health = running ? 'running' : c.state === 'running' ? 'dead' : `exited(${c.exitCode ?? c.signal ?? '?'})`;
+    if (running && c.endpoint) {
+      const ok = await fetch(`${c.endpoint}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+      if (!ok) health = 'unhealthy';
+    }
+    rows.push([c.name, String(c.pid), health, c.endpoint]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  for (const r of rows) process.stdout.write(r.map((cell, i) => cell.padEnd(widths[i])).join('   ').trimEnd() + '\n');
+}

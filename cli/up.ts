@@ -1,0 +1,128 @@
+// `ksim up`: the supervisor. Starts the apiserver, waits for /readyz, writes
+// DIR/kubeconfig, then starts the other components, and stays in the
+// foreground until SIGINT/SIGTERM, when it stops every child and exits 0.
+// It restarts nothing by itself: a chaos experiment wants to see a death.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeKubeconfig } from '../shared/client/kubeconfig-file.ts';
+import { FlagError, flagHelp, parseFlags, type FlagSpec } from '../shared/cli/flags.ts';
+import { writeClusterState, type ComponentState } from './cluster-state.ts';
+
+const FLAGS = {
+  'data-dir': { type: 'string', default: '.ksim', help: 'directory for the database, kubeconfig and logs' },
+  port: { type: 'number', default: 6443, help: 'apiserver port' },
+  nodes: { type: 'number', default: 3, help: 'number of simulated nodes' },
+  speed: { type: 'number', default: 1, help: 'divide every control-plane duration by this' },
+  'bind-address': { type: 'string', default: '127.0.0.1', help: 'apiserver listen address' },
+  help: { type: 'boolean', help: 'print this help' },
+} satisfies FlagSpec;
+
+const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ksim.mjs');
+const READY_TIMEOUT_MS = 30_000;
+
+interface Child {
+  state: ComponentState;
+  proc: ChildProcess;
+  exited: Promise<void>;
+}
+
+function startChild(name: string, args: string[], dataDir: string, endpoint: string): Child {
+  const logDir = path.join(dataDir, 'logs');
+  fs.mkdirSync(logDir, { recursive: true });
+  const out = fs.openSync(path.join(logDir, `${name}.log`), 'a');
+  const proc = spawn(process.execPath, [CLI, name, ...args], {
+    stdio: ['ignore', out, out],
+    env: { ...process.env, KSIM_SUPERVISOR_PID: String(process.pid) },
+  });
+  fs.closeSync(out);
+  const state: ComponentState = { name, pid: proc.pid ?? 0, state: 'running', endpoint, log: path.join(logDir, `${name}.log`) };
+  const exited = new Promise<void>((resolve) => {
+    proc.on('exit', (code, signal) => {
+      state.state = 'exited';
+      state.exitCode = code ?? undefined;
+      state.signal = signal ?? undefined;
+      resolve();
+    });
+  });
+  return { state, proc, exited };
+}
+
+async function waitReady(url: string, child: Child): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.state.state === 'exited') throw new Error(`${child.state.name} exited (code ${child.state.exitCode}); see ${child.state.log}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${child.state.name} was not ready within ${READY_TIMEOUT_MS / 1000}s; see ${child.state.log}`);
+}
+
+/** Runs `ksim up`. */
+export async function upMain(argv: string[]): Promise<void> {
+  let flags;
+  try {
+    flags = parseFlags(argv, FLAGS);
+  } catch (err) {
+    if (!(err instanceof FlagError)) throw err;
+    process.stderr.write(`ksim up: ${err.message}\n${flagHelp(FLAGS)}\n`);
+    process.exit(2);
+  }
+  if (flags.help) {
+    process.stdout.write(`Usage: ksim up [flags]\n${flagHelp(FLAGS)}\n`);
+    return;
+  }
+  const dataDir = path.resolve(flags['data-dir']);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const host = flags['bind-address'] === '0.0.0.0' ? '127.0.0.1' : flags['bind-address'];
+  const server = `http://${host}:${flags.port}`;
+  const children: Child[] = [];
+  const save = () => writeClusterState(dataDir, { supervisorPid: process.pid, server, components: children.map((c) => c.state) });
+
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    // Stop in reverse start order: components first, the apiserver last.
+    for (const c of [...children].reverse()) {
+      if (c.state.state === 'running') c.proc.kill('SIGTERM');
+      const killer = setTimeout(() => c.proc.kill('SIGKILL'), 10_000);
+      await c.exited;
+      clearTimeout(killer);
+    }
+    save();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  const apiserver = startChild('apiserver', ['--data-dir', dataDir, '--port', String(flags.port), '--bind-address', flags['bind-address']], dataDir, server);
+  children.push(apiserver);
+  save();
+  apiserver.exited.then(() => {
+    save();
+    if (!stopping) process.stderr.write(`ksim: apiserver exited (code ${apiserver.state.exitCode}); see ${apiserver.state.log}\n`);
+  });
+  try {
+    await waitReady(`${server}/readyz`, apiserver);
+  } catch (err) {
+    process.stderr.write(`ksim up: ${(err as Error).message}\n`);
+    await stopAll(1);
+    return;
+  }
+  const kubeconfig = path.join(dataDir, 'kubeconfig');
+  await writeKubeconfig(kubeconfig, server);
+  save();
+  process.stdout.write(
+    `ksim is up: apiserver at ${server} (pid ${apiserver.state.pid}), data in ${dataDir}\n` +
+      `Simulated nodes requested: ${flags.nodes} (the node simulator is not part of this build yet)\n` +
+      `To use it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get namespaces\n` +
+      `Logs: ${path.join(dataDir, 'logs')}. Stop with Ctrl-C.\n`,
+  );
+}

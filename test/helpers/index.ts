@@ -1,0 +1,20 @@
+// Shared helpers for end-to-end tests: free ports, temp dirs, a real
+// apiserver process, kubeconfigs, kubectl/helm and a raw HTTP client.
+// Import from here: `import { startApiserver, kubectl } from '../helpers/index.ts'`.
+export { freePort } from './free-port.ts';
+export { tempDir, removeTempDir } from './temp-dir.ts';
+export { onExit } from './cleanup.ts';
+export { spawnTracked, type TrackedProcess, type ExitStatus } from './processes.ts';
+export { startApiserver, type Apiserver, type ApiserverOptions } from './apiserver.ts';
+export { writeKubeconfig, kubeconfigObject, type KubeconfigAuth } from './kubeconfig.ts';
+export { kubectl, helm, homeFor, type ToolOptions, type ToolResult } from './kubectl.ts';
+export {
+  api,
+  WatchHttpError,
+  type ApiClient,
+  type ApiOptions,
+  type ApiResponse,
+  type WatchEvent,
+  type WatchStream,
+} from './api.ts';
+export { repoRoot, ksimCli, kubectlBin, helmBin } from './paths.ts';
