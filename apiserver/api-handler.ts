@@ -5,7 +5,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notFound } from '../shared/api/errors.ts';
 import { aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
 import { readBody } from './http/body.ts';
-import { negotiate, type ResponseFormat } from './http/codec.ts';
+import { negotiate, type Negotiated, type ResponseFormat } from './http/codec.ts';
+import { renderList, renderObject, watchView } from './http/views.ts';
 import { sendError, sendJson } from './http/respond.ts';
 import { httpWatchTransport } from './http/watch-transports.ts';
 import { parseRequest, type RequestInfo } from './request-info.ts';
@@ -17,7 +18,7 @@ import { handleGet } from './handlers/get.ts';
 import { handleList } from './handlers/list.ts';
 import { handlePatch } from './handlers/patch.ts';
 import { handleUpdate } from './handlers/update.ts';
-import { checkWatchParams, runWatch } from './handlers/watch.ts';
+import { bookmarkObject, checkWatchParams, runWatch } from './handlers/watch.ts';
 import type { RequestMetrics } from './metrics.ts';
 
 /** Observes one finished request for metrics. */
@@ -28,14 +29,21 @@ async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | u
   switch (verb) {
     case 'get': {
       const res = await handleGet(ctx, r);
-      return subresource === 'scale' ? { status: 200, json: JSON.stringify(toScale(JSON.parse(res.json))) } : res;
+      if (subresource === 'scale') return { status: 200, json: JSON.stringify(toScale(JSON.parse(res.json))) };
+      return r.view === 'object' ? res : { status: 200, json: renderObject(r.view, r.info.resource, res.json, r.query, ctx.now()) };
     }
-    case 'list':
-      return handleList(ctx, r);
-    case 'watch':
-      checkWatchParams({ rt: r.info.resource, namespace: r.info.namespace, name: r.info.name, query: r.query });
-      await runWatch(ctx, { rt: r.info.resource, namespace: r.info.namespace, name: r.info.name, query: r.query }, httpWatchTransport(r.res));
+    case 'list': {
+      const res = await handleList(ctx, r);
+      return r.view === 'object' || !res.list ? res : { status: 200, json: renderList(r.view, r.info.resource, res.list, r.query, ctx.now()) };
+    }
+    case 'watch': {
+      const rt = r.info.resource;
+      const params = { rt, namespace: r.info.namespace, name: r.info.name, query: r.query };
+      checkWatchParams(params);
+      const view = watchView(r.view, rt, r.query, ctx.now, (rev, end) => bookmarkObject(rt, rev, end));
+      await runWatch(ctx, { ...params, view }, httpWatchTransport(r.res));
       return undefined;
+    }
     case 'create':
       return handleCreate(ctx, r);
     case 'update':
@@ -71,10 +79,12 @@ export function createApiHandler(ctx: ApiContext, metrics: RequestMetrics): (req
     let verb = req.method?.toLowerCase() ?? 'unknown';
     let resource = '';
     let format: ResponseFormat = 'json';
+    let negotiated: Negotiated = { format: 'json', view: 'object' };
     const finish = (code: number) => metrics.observe(verb, resource, code, Number(process.hrtime.bigint() - started) / 1e9);
     const run = async (): Promise<void> => {
       const parsed = parseRequest(req.method ?? 'GET', url.pathname, isTrue(url.searchParams.get('watch')));
-      format = negotiate(req.headers.accept);
+      negotiated = negotiate(req.headers.accept);
+      format = negotiated.format;
       if (parsed.kind === 'discovery') {
         verb = 'get';
         const aggregated = parsed.version === undefined && (parsed.legacy || parsed.group === '') ? wantsAggregated(req.headers.accept) : undefined;
@@ -98,6 +108,7 @@ export function createApiHandler(ctx: ApiContext, metrics: RequestMetrics): (req
         query: url.searchParams,
         contentType: req.headers['content-type'],
         format,
+        view: negotiated.view,
         body: () => readBody(req),
         req,
         res,

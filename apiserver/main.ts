@@ -1,7 +1,7 @@
 // `ksim apiserver`: runs the API server in the foreground until SIGINT or
 // SIGTERM, then closes cleanly (pending writes flushed) and exits 0.
 import { createLogger } from '../shared/log/logger.ts';
-import { FlagError, flagHelp, parseFlags, type FlagSpec } from '../shared/cli/flags.ts';
+import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
 import { exitWithParent } from '../shared/cli/parent-watch.ts';
 import { startApiserver } from './app.ts';
 
@@ -17,20 +17,8 @@ const FLAGS = {
 
 /** Runs the apiserver command with `argv` (flags only). */
 export async function apiserverMain(argv: string[]): Promise<void> {
-  let flags;
-  try {
-    flags = parseFlags(argv, FLAGS);
-  } catch (err) {
-    if (err instanceof FlagError) {
-      process.stderr.write(`ksim apiserver: ${err.message}\n${flagHelp(FLAGS)}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
-  if (flags.help) {
-    process.stdout.write(`Usage: ksim apiserver [flags]\n${flagHelp(FLAGS)}\n`);
-    return;
-  }
+  const flags = parseCommandFlags('apiserver', argv, FLAGS);
+  if (!flags) return;
   const log = createLogger('apiserver');
   const server = await startApiserver({
     dataDir: flags['data-dir'],

@@ -1,7 +1,7 @@
 // `ksim status --data-dir DIR`: one line per component with its pid, whether
 // it is alive (checked now, not just as recorded) and its endpoint.
 import path from 'node:path';
-import { FlagError, flagHelp, parseFlags, type FlagSpec } from '../shared/cli/flags.ts';
+import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
 import { readClusterState } from './cluster-state.ts';
 
 const FLAGS = {
@@ -20,18 +20,8 @@ function alive(pid: number): boolean {
 
 /** Runs `ksim status`; exits 1 when no cluster state is found. */
 export async function statusMain(argv: string[]): Promise<void> {
-  let flags;
-  try {
-    flags = parseFlags(argv, FLAGS);
-  } catch (err) {
-    if (!(err instanceof FlagError)) throw err;
-    process.stderr.write(`ksim status: ${err.message}\n${flagHelp(FLAGS)}\n`);
-    process.exit(2);
-  }
-  if (flags.help) {
-    process.stdout.write(`Usage: ksim status [flags]\n${flagHelp(FLAGS)}\n`);
-    return;
-  }
+  const flags = parseCommandFlags('status', argv, FLAGS);
+  if (!flags) return;
   const dataDir = path.resolve(flags['data-dir']);
   const state = readClusterState(dataDir);
   if (!state) {

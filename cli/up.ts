@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeKubeconfig } from '../shared/client/kubeconfig-file.ts';
-import { FlagError, flagHelp, parseFlags, type FlagSpec } from '../shared/cli/flags.ts';
+import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
 import { writeClusterState, type ComponentState } from './cluster-state.ts';
 
 const FLAGS = {
@@ -66,18 +66,8 @@ async function waitReady(url: string, child: Child): Promise<void> {
 
 /** Runs `ksim up`. */
 export async function upMain(argv: string[]): Promise<void> {
-  let flags;
-  try {
-    flags = parseFlags(argv, FLAGS);
-  } catch (err) {
-    if (!(err instanceof FlagError)) throw err;
-    process.stderr.write(`ksim up: ${err.message}\n${flagHelp(FLAGS)}\n`);
-    process.exit(2);
-  }
-  if (flags.help) {
-    process.stdout.write(`Usage: ksim up [flags]\n${flagHelp(FLAGS)}\n`);
-    return;
-  }
+  const flags = parseCommandFlags('up', argv, FLAGS);
+  if (!flags) return;
   const dataDir = path.resolve(flags['data-dir']);
   fs.mkdirSync(dataDir, { recursive: true });
   const host = flags['bind-address'] === '0.0.0.0' ? '127.0.0.1' : flags['bind-address'];

@@ -4,7 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Store } from '../storage/store.ts';
 import type { RequestInfo } from '../request-info.ts';
-import type { ResponseFormat } from '../http/codec.ts';
+import type { ResponseFormat, ResponseView } from '../http/codec.ts';
+import type { ListPage } from '../http/views.ts';
 
 /** The apiserver's collaborators, shared by every request. */
 export interface ApiContext {
@@ -22,6 +23,7 @@ export interface ApiRequest {
   query: URLSearchParams;
   contentType: string | undefined;
   format: ResponseFormat;
+  view: ResponseView;
   /** Reads the body (size-limited). */
   body(): Promise<Buffer>;
   req: IncomingMessage;
@@ -32,4 +34,6 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   json: string;
+  /** Set by list: the page behind `json`, for the Table and metadata views. */
+  list?: ListPage;
 }

@@ -35,7 +35,7 @@ export async function handleList(ctx: ApiContext, r: ApiRequest): Promise<ApiRes
 
   let namespace = r.info.namespace;
   if (filter.namespace !== undefined) {
-    if (namespace && namespace !== filter.namespace) return { status: 200, json: listJson(rt, ctx.store.revision, []) };
+    if (namespace && namespace !== filter.namespace) return { status: 200, json: listJson(rt, ctx.store.revision, []), list: { items: [], rev: ctx.store.revision } };
     namespace = filter.namespace;
   }
   const prefix = collectionPrefix(rt, namespace);
@@ -64,10 +64,10 @@ export async function handleList(ctx: ApiContext, r: ApiRequest): Promise<ApiRes
     // A name pins the key: a range of one.
     const key = prefix + filter.name;
     const page = ctx.store.list({ bucket: rt.storagePrefix, keyPrefix: key, atRev, matches: (o) => o?.metadata?.name === filter.name && (!filter.matches || filter.matches(o)) });
-    return { status: 200, json: listJson(rt, page.rev, page.items) };
+    return { status: 200, json: listJson(rt, page.rev, page.items), list: { items: page.items, rev: page.rev } };
   }
   const page = ctx.store.list({ bucket: rt.storagePrefix, keyPrefix: prefix, startAfter, atRev, limit, matches: filter.matches });
   const cont = page.lastKey !== undefined ? encodeContinue({ rev: page.rev, afterKey: page.lastKey.slice(prefix.length) }) : undefined;
   const remaining = cont && !filter.matches ? page.remaining : undefined;
-  return { status: 200, json: listJson(rt, page.rev, page.items, cont, remaining) };
+  return { status: 200, json: listJson(rt, page.rev, page.items, cont, remaining), list: { items: page.items, rev: page.rev, continue: cont, remaining } };
 }

@@ -10,6 +10,7 @@ import { collectionPrefix, objectKey } from '../registry/keys.ts';
 import type { WatchEvent, Watcher } from '../storage/watch-hub.ts';
 import { parseResourceVersion, waitForRevision } from './resource-version.ts';
 import { buildFilter } from './selectors.ts';
+import type { WatchView } from '../http/views.ts';
 import type { ApiContext } from './context.ts';
 
 /** Where a watch's events go: an HTTP response or a WebSocket. */
@@ -31,15 +32,18 @@ export interface WatchParams {
   namespace: string;
   name: string;
   query: URLSearchParams;
+  /** How event objects are rendered (objects, Table rows, metadata only). */
+  view?: WatchView;
 }
 
 function eventLine(type: string, json: string): string {
   return `{"type":"${type}","object":${json}}`;
 }
 
-function bookmarkLine(rt: ResourceType, rev: number, initialEventsEnd: boolean): string {
+/** The object of a BOOKMARK event: only the kind and the resourceVersion (plus the watch-list end marker). */
+export function bookmarkObject(rt: ResourceType, rev: number, initialEventsEnd: boolean): string {
   const annotations = initialEventsEnd ? ',"annotations":{"k8s.io/initial-events-end":"true"}' : '';
-  return eventLine('BOOKMARK', `{"kind":"${rt.kind}","apiVersion":"${apiVersionOf(rt)}","metadata":{"resourceVersion":"${rev}","creationTimestamp":null${annotations}}}`);
+  return `{"kind":"${rt.kind}","apiVersion":"${apiVersionOf(rt)}","metadata":{"resourceVersion":"${rev}","creationTimestamp":null${annotations}}}`;
 }
 
 /** kube-apiserver picks a watch timeout in [min-request-timeout, 2x) when the client sets none. */
@@ -68,6 +72,7 @@ export function checkWatchParams(p: WatchParams): void {
 /** Runs a watch until the client goes away, the timeout passes or the server stops. */
 export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTransport): Promise<void> {
   const { rt, query: q } = p;
+  const view: WatchView = p.view ?? { object: (json) => json, bookmark: (rev, end) => bookmarkObject(rt, rev, end) };
   const filter = buildFilter(rt, q);
   let namespace = p.namespace;
   if (filter.namespace !== undefined) namespace = filter.namespace;
@@ -110,7 +115,7 @@ export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTranspor
       const lines: string[] = [];
       for (const ev of events) {
         if (ev.rev <= minRev) continue;
-        lines.push(eventLine(ev.type, ev.json));
+        lines.push(eventLine(ev.type, view.object(ev.json)));
         lastRev = ev.rev;
       }
       if (lines.length === 0) return;
@@ -138,8 +143,8 @@ export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTranspor
     // Initial state and registration happen in one synchronous step: no event can fall between them.
     const page = ctx.store.list({ bucket: rt.storagePrefix, keyPrefix: pinned ?? prefix, matches: pinned ? (o) => o?.metadata?.name === name && (!filter.matches || filter.matches(o)) : filter.matches });
     fromRev = page.rev;
-    const lines = page.items.map((json) => eventLine('ADDED', json));
-    if (watchList) lines.push(bookmarkLine(rt, page.rev, true));
+    const lines = page.items.map((json) => eventLine('ADDED', view.object(json)));
+    if (watchList) lines.push(eventLine('BOOKMARK', view.bookmark(page.rev, true)));
     if (lines.length > 0) t.send(lines);
     lastRev = page.rev;
   } else {
@@ -159,7 +164,7 @@ export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTranspor
       if (closed) return;
       // Everything committed so far has been delivered to this watcher: the current revision is a safe resume point.
       lastRev = Math.max(lastRev, ctx.store.revision);
-      t.send([bookmarkLine(rt, lastRev, false)]);
+      t.send([eventLine('BOOKMARK', view.bookmark(lastRev, false))]);
     };
     timers.push(setInterval(tick, ctx.bookmarkIntervalMs));
   }

@@ -45,21 +45,39 @@ export function parseYaml(body: Buffer | string): any {
 /** The response encodings the server can produce. */
 export type ResponseFormat = 'json' | 'yaml';
 
+/** What a read returns: the objects themselves, kube's Table, or only their metadata. */
+export type ResponseView = 'object' | 'Table' | 'PartialObjectMetadata';
+
+/** The outcome of content negotiation. */
+export interface Negotiated {
+  format: ResponseFormat;
+  view: ResponseView;
+}
+
+const META_VERSIONS = ['v1', 'v1beta1'];
+
 /**
- * Picks the response format from an Accept header: JSON for anything that
- * allows it (including protobuf-first lists, which kube clients send with a
- * JSON fallback), YAML when asked, 406 when nothing acceptable remains.
+ * Picks the response from an Accept header, first acceptable entry wins:
+ * kube's Table and PartialObjectMetadata(List) transformations, JSON, YAML.
+ * Protobuf is skipped (kube clients always list JSON after it); 406 when
+ * nothing acceptable remains.
  */
-export function negotiate(accept: string | undefined): ResponseFormat {
-  if (!accept) return 'json';
-  let sawYaml = false;
+export function negotiate(accept: string | undefined): Negotiated {
+  if (!accept) return { format: 'json', view: 'object' };
   for (const part of accept.split(',')) {
-    const [type, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    if (params.some((p) => p.startsWith('as=') )) continue; // Table and other transformations: not served here
-    if (type === 'application/json' || type === '*/*' || type === 'application/*' || type === 'application/json-patch+json') return 'json';
-    if (type === 'application/yaml') sawYaml = true;
+    const [rawType, ...rawParams] = part.split(';').map((s) => s.trim());
+    const type = rawType.toLowerCase();
+    const params = new Map(rawParams.map((p) => p.split('=').map((x) => x.trim()) as [string, string]));
+    const as = params.get('as');
+    if (as) {
+      if (type !== 'application/json' || params.get('g') !== 'meta.k8s.io' || !META_VERSIONS.includes(params.get('v') ?? '')) continue;
+      if (as === 'Table') return { format: 'json', view: 'Table' };
+      if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') return { format: 'json', view: 'PartialObjectMetadata' };
+      continue;
+    }
+    if (type === 'application/json' || type === '*/*' || type === 'application/*') return { format: 'json', view: 'object' };
+    if (type === 'application/yaml') return { format: 'yaml', view: 'object' };
   }
-  if (sawYaml) return 'yaml';
   throw notAcceptable(['application/json', 'application/yaml']);
 }
 

@@ -49,3 +49,24 @@ export function flagHelp(spec: FlagSpec): string {
     .map(([name, s]) => `  --${name}${s.type === 'boolean' ? '' : ' ' + s.type.toUpperCase()}  ${s.help}${s.default !== undefined ? ` (default ${s.default})` : ''}`)
     .join('\n');
 }
+
+/**
+ * Parses the flags of `ksim <command>` for a CLI entry point: prints the
+ * error and the flag list and exits 2 on a bad flag; prints usage and returns
+ * undefined for --help (the spec must declare a boolean `help`).
+ */
+export function parseCommandFlags<S extends FlagSpec>(command: string, argv: string[], spec: S): FlagValues<S> | undefined {
+  let flags: FlagValues<S>;
+  try {
+    flags = parseFlags(argv, spec);
+  } catch (err) {
+    if (!(err instanceof FlagError)) throw err;
+    process.stderr.write(`ksim ${command}: ${err.message}\n${flagHelp(spec)}\n`);
+    process.exit(2);
+  }
+  if ((flags as Record<string, unknown>).help) {
+    process.stdout.write(`Usage: ksim ${command} [flags]\n${flagHelp(spec)}\n`);
+    return undefined;
+  }
+  return flags;
+}

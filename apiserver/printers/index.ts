@@ -1,0 +1,111 @@
+// Server-side printing: turns objects of a served kind into the
+// meta.k8s.io/v1 Table kube-apiserver returns for
+// `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`. Like kube, every
+// column is included (wide ones at priority 1) and kubectl picks what to show.
+import type { ResourceType } from '../../shared/api/resource-type.ts';
+import { apiVersionOf } from '../../shared/api/resource-type.ts';
+import { configMapPrinter, namespacePrinter, resourceQuotaPrinter, secretPrinter, serviceAccountPrinter } from './core.ts';
+import { csrPrinter, leasePrinter, podDisruptionBudgetPrinter } from './cluster.ts';
+import { cronJobPrinter, jobPrinter } from './batch.ts';
+import { defaultPrinter } from './default.ts';
+import { eventPrinter, eventsV1Printer } from './events.ts';
+import { nodePrinter } from './nodes.ts';
+import { podPrinter } from './pods.ts';
+import { clusterRoleBindingPrinter, roleBindingPrinter } from './rbac.ts';
+import { endpointsPrinter, servicePrinter } from './services.ts';
+import type { Printer, Table, TableListMeta, TableRow } from './types.ts';
+import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from './workloads.ts';
+
+export type { Cell, Printer, Table, TableColumnDefinition, TableListMeta, TableRow, TableRowCondition } from './types.ts';
+/** kube's duration.HumanDuration / ShortHumanDuration, for other components that print ages. */
+export { humanDuration, shortHumanDuration } from './duration.ts';
+
+/** Printers keyed by "group/Kind" (core group: "/Kind"). */
+const PRINTERS = new Map<string, Printer>([
+  ['/Namespace', namespacePrinter],
+  ['/Pod', podPrinter],
+  ['/Node', nodePrinter],
+  ['/Service', servicePrinter],
+  ['/Endpoints', endpointsPrinter],
+  ['/ConfigMap', configMapPrinter],
+  ['/Secret', secretPrinter],
+  ['/ServiceAccount', serviceAccountPrinter],
+  ['/Event', eventPrinter],
+  ['/ResourceQuota', resourceQuotaPrinter],
+  ['apps/Deployment', deploymentPrinter],
+  ['apps/ReplicaSet', replicaSetPrinter],
+  ['apps/DaemonSet', daemonSetPrinter],
+  ['apps/StatefulSet', statefulSetPrinter],
+  ['batch/Job', jobPrinter],
+  ['batch/CronJob', cronJobPrinter],
+  ['coordination.k8s.io/Lease', leasePrinter],
+  ['events.k8s.io/Event', eventsV1Printer],
+  ['rbac.authorization.k8s.io/RoleBinding', roleBindingPrinter],
+  ['rbac.authorization.k8s.io/ClusterRoleBinding', clusterRoleBindingPrinter],
+  ['certificates.k8s.io/CertificateSigningRequest', csrPrinter],
+  ['policy/PodDisruptionBudget', podDisruptionBudgetPrinter],
+]);
+
+/** The printer kube uses for a kind; the default Name / Created At table when it has none (Role, LimitRange...). */
+export function printerFor(rt: Pick<ResourceType, 'group' | 'kind'>): Printer {
+  return PRINTERS.get(`${rt.group}/${rt.kind}`) ?? defaultPrinter;
+}
+
+/** What each row embeds: kube's includeObject query parameter (default Metadata). */
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+/** Options for {@link tableFor}. */
+export interface TableOptions {
+  /** The clock every age and duration is measured against. */
+  now: Date;
+  includeObject: IncludeObject;
+  /**
+   * The list's metadata (resourceVersion, continue, remainingItemCount). For a
+   * single-object GET pass the object's resourceVersion, as kube does.
+   */
+  listMeta?: TableListMeta;
+}
+
+/**
+ * The meta.k8s.io/v1 Table for `objects` of kind `rt` (one object for a GET
+ * or a watch event, the items for a list), with kube's columns and cells.
+ */
+export function tableFor(rt: ResourceType, objects: any[], opts: TableOptions): Table {
+  const printer = printerFor(rt);
+  const ctx = { now: opts.now };
+  const rows: TableRow[] = objects.map((obj) => {
+    const printed = printer.row(obj, ctx);
+    const row: TableRow = { cells: printed.cells };
+    if (printed.conditions && printed.conditions.length > 0) row.conditions = printed.conditions.map((c) => ({ ...c }));
+    const embedded = embed(rt, obj, opts.includeObject);
+    if (embedded !== undefined) row.object = embedded;
+    return row;
+  });
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: listMetadata(opts.listMeta),
+    columnDefinitions: printer.columns.map((c) => ({ ...c })),
+    rows,
+  };
+}
+
+function embed(rt: ResourceType, obj: any, include: IncludeObject): unknown {
+  switch (include) {
+    case 'None':
+      return undefined;
+    case 'Object':
+      return { kind: rt.kind, apiVersion: apiVersionOf(rt), ...obj };
+    default:
+      return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj?.metadata ?? {} };
+  }
+}
+
+/** ListMeta as kube serialises it: empty fields left out. */
+function listMetadata(meta: TableListMeta | undefined): TableListMeta {
+  const out: TableListMeta = {};
+  if (meta?.resourceVersion) out.resourceVersion = meta.resourceVersion;
+  if (meta?.continue) out.continue = meta.continue;
+  if (meta?.remainingItemCount !== undefined && meta.remainingItemCount !== null) out.remainingItemCount = meta.remainingItemCount;
+  return out;
+}

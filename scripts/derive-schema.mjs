@@ -1,0 +1,707 @@
+// Derives shared/api/schema/types.json: one machine-readable schema of the API
+// types ksim serves (JSON shape, required lists, merge keys, list/map types,
+// enums, group-version-kinds and protobuf field numbers), taken as data from
+// Kubernetes' published OpenAPI v2 document and its generated.proto files.
+// Descriptions are deliberately left out. Run by hand against a local copy of
+// the sources; CI never runs it (the output is committed).
+//
+//   node scripts/derive-schema.mjs \
+//     --swagger <swagger.json | GITDIR@REF:path> \
+//     --api <k8s.io/api checkout dir | GITDIR@REF> \
+//     --apimachinery <k8s.io/apimachinery checkout dir | GITDIR@REF> \
+//     [--origin 'text recorded verbatim in source.origin' ...] [--out DIR]
+//
+// A GITDIR@REF input is read with `git --git-dir=GITDIR show REF:path`, so a
+// bare mirror works. A kubernetes/kubernetes checkout works too: pass
+// <kk>/staging/src/k8s.io/api and <kk>/staging/src/k8s.io/apimachinery.
+//
+// The committed types.json came from (see its "source" for hashes):
+//   --swagger  kubernetes-sigs/reference-docs@58cd75edc564e7ff9d47acd987be6ab0f466e7d8:gen-apidocs/config/v1_35/swagger.json
+//              (kube-apiserver v1.35's OpenAPI v2, generated with OpenAPIEnums on, as a live server serves it;
+//               kubernetes/kubernetes' own api/openapi-spec/swagger.json is the same without enum lists)
+//   --api           kubernetes/api@v0.35.0 (9afe7de0a56c582b06ca094f7309015bc84657a7)
+//   --apimachinery  kubernetes/apimachinery@v0.35.0 (72d71eac265e06713c6d83d7034aac609450243f)
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// ---------------------------------------------------------------------------
+// What to include: the kinds ksim serves, their lists, and the kinds the API
+// needs around them (subresources, reviews, meta types). Everything reachable
+// from these through $ref or protobuf message fields is included too.
+
+/** [group, version, kind, hasList] */
+const ROOT_KINDS = [
+  ['', 'v1', 'Namespace', true],
+  ['', 'v1', 'Pod', true],
+  ['', 'v1', 'Node', true],
+  ['', 'v1', 'Service', true],
+  ['', 'v1', 'Endpoints', true],
+  ['', 'v1', 'ConfigMap', true],
+  ['', 'v1', 'Secret', true],
+  ['', 'v1', 'ServiceAccount', true],
+  ['', 'v1', 'Event', true],
+  ['', 'v1', 'ResourceQuota', true],
+  ['', 'v1', 'LimitRange', true],
+  ['', 'v1', 'Binding', false],
+  ['apps', 'v1', 'Deployment', true],
+  ['apps', 'v1', 'ReplicaSet', true],
+  ['apps', 'v1', 'DaemonSet', true],
+  ['apps', 'v1', 'StatefulSet', true],
+  ['apps', 'v1', 'ControllerRevision', true],
+  ['batch', 'v1', 'Job', true],
+  ['batch', 'v1', 'CronJob', true],
+  ['coordination.k8s.io', 'v1', 'Lease', true],
+  ['events.k8s.io', 'v1', 'Event', true],
+  ['rbac.authorization.k8s.io', 'v1', 'Role', true],
+  ['rbac.authorization.k8s.io', 'v1', 'RoleBinding', true],
+  ['rbac.authorization.k8s.io', 'v1', 'ClusterRole', true],
+  ['rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', true],
+  ['certificates.k8s.io', 'v1', 'CertificateSigningRequest', true],
+  ['policy', 'v1', 'PodDisruptionBudget', true],
+  ['policy', 'v1', 'Eviction', false],
+  ['autoscaling', 'v1', 'Scale', false],
+  ['authentication.k8s.io', 'v1', 'TokenRequest', false],
+  ['authentication.k8s.io', 'v1', 'SelfSubjectReview', false],
+  ['authorization.k8s.io', 'v1', 'SelfSubjectAccessReview', false],
+  ['authorization.k8s.io', 'v1', 'SelfSubjectRulesReview', false],
+  ['authorization.k8s.io', 'v1', 'SubjectAccessReview', false],
+  ['discovery.k8s.io', 'v1', 'EndpointSlice', true],
+  ['scheduling.k8s.io', 'v1', 'PriorityClass', true],
+  ['', 'v1', 'Status', false],
+  ['', 'v1', 'DeleteOptions', false],
+  ['', 'v1', 'WatchEvent', false],
+];
+
+/** Definitions without a group-version-kind that the API still needs by name. */
+const ROOT_NAMES = [
+  'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Patch',
+];
+
+/** Protobuf messages with no OpenAPI definition that still appear on the wire. */
+const ROOT_PROTO_MESSAGES = [
+  'k8s.io.apimachinery.pkg.runtime.Unknown',
+  'k8s.io.apimachinery.pkg.runtime.TypeMeta',
+  'k8s.io.apimachinery.pkg.apis.meta.v1.Duration',
+];
+
+/** One-line descriptions of our own for the top-level kinds (Kubernetes' texts are left out). */
+const KIND_DESCRIPTIONS = {
+  Namespace: 'A scope for names; most objects live in exactly one namespace.',
+  Pod: 'A group of containers scheduled together onto one node.',
+  Node: 'A worker machine that runs pods.',
+  Service: 'A stable name and virtual address for a set of pods.',
+  Endpoints: 'The addresses that implement a service (superseded by EndpointSlice).',
+  ConfigMap: 'Non-secret configuration data as key/value pairs.',
+  Secret: 'Sensitive data as key/value pairs, base64-encoded in JSON.',
+  ServiceAccount: 'An identity for processes that run in pods.',
+  Event: 'A report of something that happened to an object.',
+  ResourceQuota: 'Limits on the total resources used in a namespace.',
+  LimitRange: 'Per-object resource defaults and limits in a namespace.',
+  Binding: 'Binds a pod to a node (the pods/binding subresource).',
+  Deployment: 'Declarative updates for pods through replica sets.',
+  ReplicaSet: 'Keeps a number of identical pods running.',
+  DaemonSet: 'Runs one copy of a pod on each matching node.',
+  StatefulSet: 'Pods with stable identities and storage, ordered.',
+  ControllerRevision: 'An immutable snapshot of a controller template.',
+  Job: 'Runs pods until a number of them complete.',
+  CronJob: 'Creates jobs on a schedule.',
+  Lease: 'A lightweight lock held by one holder for a duration.',
+  Role: 'Namespaced RBAC permissions.',
+  RoleBinding: 'Grants a role to subjects within a namespace.',
+  ClusterRole: 'Cluster-wide RBAC permissions.',
+  ClusterRoleBinding: 'Grants a cluster role to subjects cluster-wide.',
+  CertificateSigningRequest: 'A request to have a certificate signed.',
+  PodDisruptionBudget: 'Limits voluntary disruptions of a set of pods.',
+  Eviction: 'Evicts a pod, subject to disruption budgets (pods/eviction).',
+  Scale: 'The replica count of a scalable resource (the scale subresource).',
+  TokenRequest: 'Requests a token for a service account.',
+  SelfSubjectReview: 'Returns the user information of the caller.',
+  SelfSubjectAccessReview: 'Asks whether the caller may perform an action.',
+  SelfSubjectRulesReview: 'Lists the actions the caller may perform in a namespace.',
+  SubjectAccessReview: 'Asks whether a given user may perform an action.',
+  EndpointSlice: 'A subset of the endpoints that implement a service.',
+  PriorityClass: 'A named pod priority value.',
+  Status: 'The result of an operation that does not return an object.',
+  DeleteOptions: 'Options for a delete request.',
+  WatchEvent: 'One event in a watch stream.',
+};
+
+/**
+ * The types whose JSON form is not their protobuf message: what each looks
+ * like in JSON and how its message fields are read. Facts from
+ * k8s.io/apimachinery (MarshalJSON / OpenAPISchemaType / OpenAPIV3OneOfTypes).
+ */
+const SPECIALS = {
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Time': {
+    special: 'Time',
+    jsonNote: 'RFC 3339 in UTC with second precision, e.g. "2006-01-02T15:04:05Z"; null when zero. Proto: seconds and nanos since the Unix epoch (nanos are dropped in JSON).',
+  },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime': {
+    special: 'MicroTime',
+    jsonNote: 'RFC 3339 in UTC with exactly six fractional digits, e.g. "2006-01-02T15:04:05.000000Z". Proto: seconds and nanos since the Unix epoch.',
+  },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Duration': {
+    special: 'Duration',
+    synthetic: true,
+    type: 'string',
+    jsonNote: 'A Go duration string, e.g. "1h2m3.5s". Proto: int64 nanoseconds. OpenAPI has no definition for it: fields of this type are written inline as type string.',
+  },
+  'io.k8s.apimachinery.pkg.api.resource.Quantity': {
+    special: 'Quantity',
+    v3OneOf: ['string', 'number'],
+    jsonNote: 'A string such as "100m", "1Gi" or "1e3" (a JSON number is accepted on input). Proto: the canonical string in field 1.',
+  },
+  'io.k8s.apimachinery.pkg.util.intstr.IntOrString': {
+    special: 'IntOrString',
+    v3OneOf: ['integer', 'string'],
+    jsonNote: 'A JSON number (int32) or a JSON string. Proto: type (0 = Int, 1 = String) selects intVal or strVal.',
+  },
+  'io.k8s.apimachinery.pkg.runtime.RawExtension': {
+    special: 'RawExtension',
+    jsonNote: 'Any JSON value (usually a whole object with apiVersion and kind), embedded as is. Proto: raw holds the embedded object serialized (JSON text, or a protobuf-encoded object).',
+  },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1': {
+    special: 'FieldsV1',
+    jsonNote: 'A JSON object of field-set entries ("f:name", "k:{...}", "v:...", "i:N", "."), embedded as is. Proto: Raw holds the same JSON text as bytes.',
+  },
+  'io.k8s.apimachinery.pkg.runtime.Unknown': {
+    special: 'Unknown',
+    synthetic: true,
+    type: 'object',
+    jsonNote: 'Protobuf only: the envelope after the 4-byte magic "k8s\\u0000" of every application/vnd.kubernetes.protobuf body. typeMeta names the kind; raw is the object message itself.',
+  },
+};
+
+// ---------------------------------------------------------------------------
+// Inputs
+
+function parseArgs(argv) {
+  const args = { origin: [], out: join(root, 'shared/api/schema') };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--swagger') args.swagger = next();
+    else if (a === '--api') args.api = next();
+    else if (a === '--apimachinery') args.apimachinery = next();
+    else if (a === '--origin') args.origin.push(next());
+    else if (a === '--out') args.out = resolve(next());
+    else throw new Error(`unknown argument ${a}`);
+  }
+  for (const k of ['swagger', 'api', 'apimachinery']) {
+    if (!args[k]) throw new Error(`--${k} is required (see the comment at the top of this script)`);
+  }
+  return args;
+}
+
+/**
+ * A source of files: a directory, or GITDIR@REF read with git show.
+ * Returns { read(path) -> string | undefined, describe }.
+ */
+function openSource(spec) {
+  const at = spec.lastIndexOf('@');
+  if (at > 0 && !existsSync(spec)) {
+    const gitDir = spec.slice(0, at);
+    const ref = spec.slice(at + 1);
+    const git = (...a) => execFileSync('git', ['--git-dir', gitDir, ...a], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const commit = git('rev-parse', `${ref}^{commit}`).trim();
+    return {
+      describe: { ref, commit },
+      read(path) {
+        try {
+          return git('show', `${commit}:${path}`);
+        } catch {
+          return undefined;
+        }
+      },
+    };
+  }
+  if (!existsSync(spec) || !statSync(spec).isDirectory()) throw new Error(`not a directory or GITDIR@REF: ${spec}`);
+  return {
+    describe: {},
+    read(path) {
+      const p = join(spec, path);
+      return existsSync(p) ? readFileSync(p, 'utf8') : undefined;
+    },
+  };
+}
+
+function readSwagger(spec) {
+  const m = /^(.*)@([^@:]+):(.+)$/.exec(spec);
+  let text;
+  let describe = {};
+  if (!existsSync(spec) && m) {
+    const src = openSource(`${m[1]}@${m[2]}`);
+    text = src.read(m[3]);
+    if (text === undefined) throw new Error(`no ${m[3]} at ${m[2]}`);
+    describe = { ...src.describe, path: m[3] };
+  } else {
+    text = readFileSync(spec, 'utf8');
+  }
+  describe.sha256 = createHash('sha256').update(text).digest('hex');
+  return { doc: JSON.parse(text), describe };
+}
+
+// ---------------------------------------------------------------------------
+// Protobuf: a small parser for the proto2 subset go-to-protobuf writes.
+
+const PROTO_SCALARS = {
+  double: 'fixed64',
+  float: 'fixed32',
+  int32: 'varint',
+  int64: 'varint',
+  uint32: 'varint',
+  uint64: 'varint',
+  sint32: 'varint',
+  sint64: 'varint',
+  bool: 'varint',
+  fixed32: 'fixed32',
+  fixed64: 'fixed64',
+  sfixed32: 'fixed32',
+  sfixed64: 'fixed64',
+  string: 'bytes',
+  bytes: 'bytes',
+};
+
+/** Parses one generated.proto into [{ name: full message name, fields: [...] }]. */
+function parseProto(text, file) {
+  const src = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
+  const pkg = /\bpackage\s+([\w.]+)\s*;/.exec(src)?.[1];
+  if (!pkg) throw new Error(`${file}: no package`);
+  const tokens = src.match(/map\s*<[^>]*>|[\w.]+|[{};=<>,[\]]|"[^"]*"/g) ?? [];
+  const messages = [];
+  const stack = [];
+  let i = 0;
+  const resolveType = (t, scope) => {
+    if (PROTO_SCALARS[t]) return t;
+    if (t.startsWith('.')) return t.slice(1);
+    if (t.startsWith('k8s.io.')) return t;
+    // Same package (go-to-protobuf writes no nested messages).
+    return `${scope}.${t}`;
+  };
+  while (i < tokens.length) {
+    const t = tokens[i];
+    if (t === 'message') {
+      const name = tokens[i + 1];
+      const full = stack.length ? `${stack[stack.length - 1].name}.${name}` : `${pkg}.${name}`;
+      const msg = { name: full, fields: [] };
+      messages.push(msg);
+      stack.push(msg);
+      i += 3; // message Name {
+      continue;
+    }
+    if (t === '}') {
+      stack.pop();
+      i++;
+      continue;
+    }
+    if (t === 'enum' || t === 'oneof') throw new Error(`${file}: ${t} is not handled`);
+    if (stack.length && (t === 'optional' || t === 'repeated' || t === 'required' || t.startsWith('map'))) {
+      const msg = stack[stack.length - 1];
+      let label = 'optional';
+      let j = i;
+      if (t === 'optional' || t === 'repeated' || t === 'required') {
+        label = t;
+        j++;
+      }
+      const typeTok = tokens[j];
+      const name = tokens[j + 1];
+      if (tokens[j + 2] !== '=') throw new Error(`${file}: cannot read field near ${tokens.slice(i, i + 6).join(' ')}`);
+      const n = Number(tokens[j + 3]);
+      let k = j + 4;
+      if (tokens[k] === '[') while (tokens[k] !== ']') k++;
+      while (tokens[k] !== ';') k++;
+      const field = { name, n };
+      const mm = /^map\s*<\s*([\w.]+)\s*,\s*([\w.]+)\s*>$/.exec(typeTok);
+      if (mm) {
+        field.map = { key: resolveType(mm[1], pkg), value: resolveType(mm[2], pkg) };
+      } else {
+        field.type = resolveType(typeTok, pkg);
+        if (label === 'repeated') field.repeated = true;
+      }
+      msg.fields.push(field);
+      i = k + 1;
+      continue;
+    }
+    if (t === 'syntax' || t === 'package' || t === 'import' || t === 'option' || t === 'reserved') {
+      while (tokens[i] !== ';') i++;
+      i++;
+      continue;
+    }
+    i++;
+  }
+  return messages;
+}
+
+/** The proto file that holds a message, from its package. */
+function protoFileOf(pkg) {
+  if (pkg.startsWith('k8s.io.api.')) {
+    // k8s.io.api.rbac.v1 -> rbac/v1/generated.proto
+    return { source: 'api', path: `${pkg.slice('k8s.io.api.'.length).replace(/\./g, '/')}/generated.proto` };
+  }
+  if (pkg.startsWith('k8s.io.apimachinery.')) {
+    return { source: 'apimachinery', path: `${pkg.slice('k8s.io.apimachinery.'.length).replace(/\./g, '/')}/generated.proto` };
+  }
+  throw new Error(`no proto file known for package ${pkg}`);
+}
+
+const openApiToProto = (name) => name.replace(/^io\.k8s\./, 'k8s.io.');
+const protoToOpenApi = (name) => name.replace(/^k8s\.io\./, 'io.k8s.');
+const packageOf = (full) => full.slice(0, full.lastIndexOf('.'));
+
+// ---------------------------------------------------------------------------
+// OpenAPI -> schema
+
+const refName = (ref) => ref.replace(/^#\/definitions\//, '');
+
+/** Converts a property schema (or items / additionalProperties) to a SchemaField, without proto. */
+function toField(p, where, problems) {
+  const f = {};
+  if (p.$ref) {
+    f.type = 'ref';
+    f.ref = refName(p.$ref);
+  } else if (p.type) {
+    f.type = p.type;
+  } else {
+    problems.push(`${where}: no type and no $ref`);
+    f.type = 'object';
+  }
+  if (p.format) f.format = p.format;
+  if (p.enum) f.enum = p.enum;
+  if (p.items) f.items = toField(p.items, `${where}[]`, problems);
+  if (p.additionalProperties && typeof p.additionalProperties === 'object') {
+    f.additionalProperties = toField(p.additionalProperties, `${where}{}`, problems);
+  }
+  if (p['x-kubernetes-patch-merge-key']) f.mergeKey = p['x-kubernetes-patch-merge-key'];
+  if (p['x-kubernetes-patch-strategy']) f.patchStrategy = p['x-kubernetes-patch-strategy'];
+  if (p['x-kubernetes-list-type']) f.listType = p['x-kubernetes-list-type'];
+  if (p['x-kubernetes-list-map-keys']) f.listMapKeys = p['x-kubernetes-list-map-keys'];
+  if (p['x-kubernetes-map-type']) f.mapType = p['x-kubernetes-map-type'];
+  const known = new Set([
+    'description', '$ref', 'type', 'format', 'enum', 'items', 'additionalProperties',
+    'x-kubernetes-patch-merge-key', 'x-kubernetes-patch-strategy', 'x-kubernetes-list-type',
+    'x-kubernetes-list-map-keys', 'x-kubernetes-map-type',
+  ]);
+  for (const k of Object.keys(p)) if (!known.has(k)) problems.push(`${where}: key ${k} dropped`);
+  return f;
+}
+
+/** Field refs of a SchemaField tree. */
+function* refsOf(f) {
+  if (!f) return;
+  if (f.ref) yield f.ref;
+  yield* refsOf(f.items);
+  yield* refsOf(f.additionalProperties);
+}
+
+// ---------------------------------------------------------------------------
+// Proto <-> JSON field checks
+
+/** The protobuf facts of one message field, in the shape stored in types.json. */
+function protoFact(pf, via) {
+  const out = { n: pf.n };
+  if (via?.length) out.via = via;
+  if (pf.map) {
+    const v = pf.map.value;
+    out.wire = 'bytes';
+    out.type = 'map';
+    out.map = PROTO_SCALARS[v] ? { key: pf.map.key, value: v } : { key: pf.map.key, value: 'message', message: v };
+    return out;
+  }
+  if (PROTO_SCALARS[pf.type]) {
+    out.wire = PROTO_SCALARS[pf.type];
+    out.type = pf.type;
+  } else {
+    out.wire = 'bytes';
+    out.type = 'message';
+    out.message = pf.type;
+  }
+  if (pf.repeated) out.repeated = true;
+  return out;
+}
+
+/**
+ * Pairs JSON property names with the fields of a proto message. Names match
+ * exactly, else case-insensitively (BoundObjectReference.uid is proto uID).
+ * A Go struct embedded with json:",inline" is one message-typed proto field
+ * (e.g. Volume.volumeSource = 2) whose own fields are JSON properties of the
+ * outer object; those are matched through it, with `via` giving the path.
+ */
+function matchProto(props, msg, protoMessage, via = []) {
+  const assigned = new Map();
+  const embedded = [];
+  let rest = new Set(props);
+  let leftover = [];
+  for (const pf of msg.fields) {
+    const exact = rest.has(pf.name) ? pf.name : undefined;
+    const loose = exact ?? [...rest].find((p) => p.toLowerCase() === pf.name.toLowerCase());
+    if (loose !== undefined) {
+      assigned.set(loose, { pf, via });
+      rest.delete(loose);
+    } else {
+      leftover.push(pf);
+    }
+  }
+  const stillLeft = [];
+  for (const pf of leftover) {
+    const sub = pf.type && !pf.repeated && !PROTO_SCALARS[pf.type] ? protoMessage(pf.type) : undefined;
+    if (sub && rest.size) {
+      const inner = matchProto([...rest], sub, protoMessage, [...via, pf.n]);
+      if (inner.assigned.size) {
+        embedded.push({ n: pf.n, name: pf.name, message: pf.type, ...(via.length ? { via } : {}) });
+        embedded.push(...inner.embedded);
+        for (const [k, v] of inner.assigned) {
+          assigned.set(k, v);
+          rest.delete(k);
+        }
+        continue;
+      }
+    }
+    stillLeft.push(pf);
+  }
+  return { assigned, embedded, leftover: stillLeft };
+}
+
+/** Does the JSON shape of a field agree with its protobuf field? Returns a problem text or ''. */
+function checkCompat(jf, pf, types) {
+  const scalarOk = (j, t) => {
+    if (j.type === 'ref') {
+      const target = types.get(j.ref);
+      return t === openApiToProto(j.ref) || (target?.special && t === openApiToProto(j.ref));
+    }
+    switch (j.type) {
+      case 'string':
+        if (j.format === 'byte') return t === 'bytes';
+        return t === 'string' || (t === 'k8s.io.apimachinery.pkg.apis.meta.v1.Duration' && !j.format);
+      case 'integer':
+        return j.format === 'int64' ? t === 'int64' : j.format === 'int32' ? t === 'int32' : t === 'int32' || t === 'int64';
+      case 'number':
+        return t === 'double' || t === 'float';
+      case 'boolean':
+        return t === 'bool';
+      case 'object':
+        return t === 'k8s.io.apimachinery.pkg.runtime.RawExtension';
+      case 'array':
+        // A named slice type ([]string with its own proto message, e.g. ExtraValue).
+        return !PROTO_SCALARS[t];
+      default:
+        return false;
+    }
+  };
+  if (pf.map) {
+    if (jf.type !== 'object' || !jf.additionalProperties) return 'proto map but JSON is not a map';
+    if (pf.map.key !== 'string') return `map key ${pf.map.key}`;
+    return scalarOk(jf.additionalProperties, pf.map.value) ? '' : `map value ${pf.map.value} vs JSON ${JSON.stringify(jf.additionalProperties)}`;
+  }
+  if (pf.repeated) {
+    if (jf.type !== 'array') return 'proto repeated but JSON is not an array';
+    return scalarOk(jf.items, pf.type) ? '' : `items ${pf.type} vs JSON ${JSON.stringify(jf.items)}`;
+  }
+  return scalarOk(jf, pf.type) ? '' : `${pf.type} vs JSON ${JSON.stringify({ type: jf.type, format: jf.format, ref: jf.ref })}`;
+}
+
+/** The OpenAPI half of a type: JSON shape, gvk, required, extensions. `d` is undefined for proto-only messages. */
+function openApiPart(name, d, servedGVs, problems) {
+  const special = SPECIALS[name];
+  const t = { type: d?.type ?? special?.type ?? 'object' };
+  if (d?.format) t.format = d.format;
+  if (special) {
+    t.special = special.special;
+    if (special.v3OneOf) t.v3OneOf = special.v3OneOf;
+    t.jsonNote = special.jsonNote;
+  }
+  if (!d) t.synthetic = true;
+  if (d && !d.type) problems.push(`${name}: definition has no type`);
+  const gvks = (d?.['x-kubernetes-group-version-kind'] ?? []).filter((g) => servedGVs.has(`${g.group}/${g.version}`));
+  if (gvks.length) {
+    t.gvk = gvks.map((g) => ({ group: g.group, version: g.version, kind: g.kind }));
+    const kind = gvks[0].kind;
+    const desc = KIND_DESCRIPTIONS[kind] ?? (kind.endsWith('List') ? `A list of ${kind.slice(0, -4)} objects.` : undefined);
+    if (desc) t.description = desc;
+  }
+  if (d?.required) t.required = d.required;
+  if (d?.['x-kubernetes-map-type']) t.mapType = d['x-kubernetes-map-type'];
+  if (d?.['x-kubernetes-unions']) t.unions = d['x-kubernetes-unions'];
+  t.fields = {};
+  for (const [prop, p] of Object.entries(d?.properties ?? {})) t.fields[prop] = toField(p, `${name}.${prop}`, problems);
+  return t;
+}
+
+/**
+ * The protobuf half of a type: puts `proto` on each JSON field (or
+ * `protoFields` on special types and list wrappers). Returns the message
+ * names it refers to, so the walk can include them.
+ */
+function protoPart(t, name, protoOnly, msg, protoMessage, notes, problems) {
+  t.proto = msg.name;
+  const refs = [];
+  const addRefs = (pf) => {
+    for (const r of [pf.type, pf.map?.value]) if (r && !PROTO_SCALARS[r]) refs.push(r);
+  };
+  if (t.special || protoOnly) {
+    const protoFields = Object.fromEntries(msg.fields.map((pf) => [pf.name, protoFact(pf)]));
+    msg.fields.forEach(addRefs);
+    if (t.special) {
+      t.protoFields = protoFields;
+    } else if (msg.fields.length === 1 && msg.fields[0].repeated && msg.fields[0].name === 'items') {
+      // A named Go slice such as ExtraValue.
+      const it = msg.fields[0].type;
+      t.type = 'array';
+      t.special = 'ListWrapper';
+      t.items = PROTO_SCALARS[it] ? { type: jsonTypeOfProtoScalar(it) } : { type: 'ref', ref: protoToOpenApi(it) };
+      t.jsonNote = 'A named Go slice: a plain JSON array; in protobuf a message whose repeated field 1 holds the items.';
+      t.protoFields = protoFields;
+    } else {
+      // runtime.TypeMeta: plain scalar fields named as in JSON.
+      for (const pf of msg.fields) {
+        if (pf.repeated || pf.map || !PROTO_SCALARS[pf.type]) problems.push(`${name}: proto-only field ${pf.name} is not a scalar`);
+        t.fields[pf.name] = { type: jsonTypeOfProtoScalar(pf.type), proto: protoFact(pf) };
+      }
+    }
+    return refs;
+  }
+  const { assigned, embedded, leftover } = matchProto(Object.keys(t.fields), msg, protoMessage);
+  for (const [prop, a] of assigned) {
+    t.fields[prop].proto = protoFact(a.pf, a.via);
+    if (a.pf.name !== prop) notes.push(`${name}.${prop}: proto field is named ${a.pf.name}`);
+    addRefs(a.pf);
+  }
+  if (embedded.length) {
+    t.protoEmbedded = embedded;
+    for (const e of embedded) notes.push(`${name}: proto field ${e.name} = ${e.n} (${e.message}) is inlined in JSON`);
+  }
+  for (const prop of Object.keys(t.fields)) {
+    if (!assigned.has(prop) && prop !== 'apiVersion' && prop !== 'kind') problems.push(`${name}.${prop}: JSON field with no proto field`);
+  }
+  for (const pf of leftover) problems.push(`${name}: proto field ${pf.name} = ${pf.n} has no JSON field`);
+  return refs;
+}
+
+// ---------------------------------------------------------------------------
+
+function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const { doc, describe: swaggerDesc } = readSwagger(args.swagger);
+  const sources = { api: openSource(args.api), apimachinery: openSource(args.apimachinery) };
+  const defs = doc.definitions;
+  const problems = [];
+  const notes = [];
+
+  // Served group-versions: gvk lists (DeleteOptions, WatchEvent) are cut to these.
+  const servedGVs = new Set(ROOT_KINDS.map(([g, v]) => `${g}/${v}`));
+
+  // Find root definitions by gvk.
+  const byGvk = new Map();
+  for (const [name, d] of Object.entries(defs)) {
+    for (const gvk of d['x-kubernetes-group-version-kind'] ?? []) byGvk.set(`${gvk.group}/${gvk.version}/${gvk.kind}`, name);
+  }
+  const roots = [...ROOT_NAMES];
+  for (const [g, v, k, list] of ROOT_KINDS) {
+    const name = byGvk.get(`${g}/${v}/${k}`);
+    if (!name) throw new Error(`no definition has gvk ${g}/${v}/${k}`);
+    roots.push(name);
+    if (list) {
+      const listName = byGvk.get(`${g}/${v}/${k}List`);
+      if (!listName) throw new Error(`no definition has gvk ${g}/${v}/${k}List`);
+      roots.push(listName);
+    }
+  }
+
+  // Proto messages, loaded per package on demand.
+  const protoMessages = new Map();
+  const loadedPkgs = new Set();
+  const protoFiles = {};
+  const loadPkg = (pkg) => {
+    if (loadedPkgs.has(pkg)) return;
+    loadedPkgs.add(pkg);
+    const { source, path } = protoFileOf(pkg);
+    const text = sources[source].read(path);
+    if (text === undefined) {
+      problems.push(`no proto file ${source}:${path}`);
+      return;
+    }
+    protoFiles[`${source}:${path}`] = createHash('sha256').update(text).digest('hex');
+    for (const m of parseProto(text, path)) protoMessages.set(m.name, m);
+  };
+  const protoMessage = (full) => {
+    loadPkg(packageOf(full));
+    return protoMessages.get(full);
+  };
+
+  // Walk: OpenAPI refs and proto message fields.
+  const types = new Map();
+  const queue = [...roots.map((n) => ({ openapi: n })), ...ROOT_PROTO_MESSAGES.map((m) => ({ proto: m }))];
+  while (queue.length) {
+    const item = queue.shift();
+    const name = item.openapi ?? protoToOpenApi(item.proto);
+    if (types.has(name)) continue;
+    const t = openApiPart(name, defs[name], servedGVs, problems);
+    types.set(name, t);
+    for (const f of Object.values(t.fields)) for (const r of refsOf(f)) queue.push({ openapi: r });
+    const protoName = openApiToProto(name);
+    const msg = protoMessage(protoName);
+    if (msg) {
+      const more = protoPart(t, name, !defs[name], msg, protoMessage, notes, problems);
+      for (const m of more) queue.push({ proto: m });
+    } else if (name !== 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch') {
+      problems.push(`${name}: no proto message ${protoName}`);
+    }
+  }
+
+  // JSON/proto agreement, now that every type is known.
+  for (const [name, t] of types) {
+    if (t.special || t.synthetic) continue;
+    const msg = protoMessages.get(t.proto);
+    if (!msg) continue;
+    for (const [prop, f] of Object.entries(t.fields)) {
+      if (!f.proto) continue;
+      let m = msg;
+      for (const n of f.proto.via ?? []) m = protoMessages.get(m.fields.find((x) => x.n === n).type);
+      const pf = m.fields.find((x) => x.n === f.proto.n);
+      const why = checkCompat(f, pf, types);
+      if (why) notes.push(`${name}.${prop}: ${why}`);
+    }
+  }
+
+  // Stable output: types sorted by name, fields in the order OpenAPI lists them (alphabetical).
+  const out = {
+    source: {
+      kubernetes: 'v1.35',
+      origin: args.origin,
+      swagger: swaggerDesc,
+      api: sources.api.describe,
+      apimachinery: sources.apimachinery.describe,
+      protoFiles,
+      note: 'Facts only: field names, types, formats, required lists, x-kubernetes-* extensions, enums, gvks and protobuf field numbers. Kubernetes description texts are left out.',
+    },
+    types: Object.fromEntries([...types.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+  };
+  mkdirSync(args.out, { recursive: true });
+  const file = join(args.out, 'types.json');
+  writeFileSync(file, JSON.stringify(out) + '\n');
+
+  console.log(`derive-schema: ${types.size} types -> ${file} (${statSync(file).size} bytes)`);
+  for (const n of notes) console.log(`  note: ${n}`);
+  for (const p of problems) console.log(`  problem: ${p}`);
+  // A problem is something this script does not know how to map: look before committing.
+  if (problems.length) process.exitCode = 1;
+}
+
+/** The JSON type a proto scalar is written as. */
+function jsonTypeOfProtoScalar(t) {
+  if (t === 'bool') return 'boolean';
+  if (t === 'string' || t === 'bytes') return 'string';
+  if (t === 'double' || t === 'float') return 'number';
+  return 'integer';
+}
+
+main();
