@@ -1,0 +1,141 @@
+// A work queue of keys with client-go's guarantees: a key waiting in the
+// queue is held once however often it is added; a key is never handed to two
+// workers at once (an add while it is processed is replayed after done());
+// failed keys come back after a rate-limited delay; delayed adds.
+import { realClock, type Clock } from '../clock/clock.ts';
+import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiters.ts';
+
+/** Hooks for queue metrics. */
+export interface QueueMetrics {
+  added(): void;
+  depth(n: number): void;
+  retried(): void;
+  latency(seconds: number): void;
+}
+
+/** Options of a queue. */
+export interface WorkQueueOptions {
+  clock?: Clock;
+  rateLimiter?: RateLimiter;
+  metrics?: QueueMetrics;
+}
+
+/** See the file comment. */
+export class WorkQueue {
+  private queue: string[] = [];
+  private head = 0;
+  private readonly dirty = new Set<string>();
+  private readonly processing = new Set<string>();
+  private readonly addedAt = new Map<string, number>();
+  private readonly waiting = new Map<string, { at: number; cancel: () => void }>();
+  private getters: ((key: string | undefined) => void)[] = [];
+  private shuttingDown = false;
+  private readonly clock: Clock;
+  private readonly limiter: RateLimiter;
+
+  constructor(private readonly opts: WorkQueueOptions = {}) {
+    this.clock = opts.clock ?? realClock;
+    this.limiter = opts.rateLimiter ?? defaultControllerRateLimiter(this.clock);
+  }
+
+  /** Number of keys waiting (not counting those being processed). */
+  get length(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** Queues `key` unless it is already waiting. */
+  add(key: string): void {
+    if (this.shuttingDown || this.dirty.has(key)) return;
+    this.opts.metrics?.added();
+    this.dirty.add(key);
+    if (!this.addedAt.has(key)) this.addedAt.set(key, this.clock.now());
+    if (this.processing.has(key)) return;
+    const getter = this.getters.shift();
+    if (getter) this.handOut(key, getter);
+    else {
+      this.queue.push(key);
+      this.opts.metrics?.depth(this.length);
+    }
+  }
+
+  /** Queues `key` after `ms`; of several pending delayed adds of one key, the earliest wins. */
+  addAfter(key: string, ms: number): void {
+    if (this.shuttingDown) return;
+    if (ms <= 0) return this.add(key);
+    const at = this.clock.now() + ms;
+    const previous = this.waiting.get(key);
+    if (previous && previous.at <= at) return;
+    previous?.cancel();
+    const cancel = this.clock.setTimeout(() => {
+      this.waiting.delete(key);
+      this.add(key);
+    }, ms);
+    this.waiting.set(key, { at, cancel });
+  }
+
+  /** Queues `key` after its rate-limited retry delay. */
+  addRateLimited(key: string): void {
+    this.opts.metrics?.retried();
+    this.addAfter(key, this.limiter.when(key));
+  }
+
+  /** Clears `key`'s failure history (call after a successful sync). */
+  forget(key: string): void {
+    this.limiter.forget(key);
+  }
+
+  /** How many times `key` has been retried since it last succeeded. */
+  retries(key: string): number {
+    return this.limiter.retries(key);
+  }
+
+  /** The next key to process, or undefined once the queue shuts down. */
+  get(): Promise<string | undefined> {
+    if (this.length > 0) {
+      const key = this.queue[this.head++];
+      if (this.head > 1024 && this.head * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.head);
+        this.head = 0;
+      }
+      this.opts.metrics?.depth(this.length);
+      return Promise.resolve(this.take(key));
+    }
+    if (this.shuttingDown) return Promise.resolve(undefined);
+    return new Promise((resolve) => this.getters.push(resolve));
+  }
+
+  private take(key: string): string {
+    this.dirty.delete(key);
+    this.processing.add(key);
+    const at = this.addedAt.get(key);
+    this.addedAt.delete(key);
+    if (at !== undefined) this.opts.metrics?.latency((this.clock.now() - at) / 1000);
+    return key;
+  }
+
+  private handOut(key: string, getter: (key: string | undefined) => void): void {
+    getter(this.take(key));
+  }
+
+  /** Marks `key` finished; if it was added meanwhile, it is queued again. */
+  done(key: string): void {
+    this.processing.delete(key);
+    if (this.dirty.has(key)) {
+      this.dirty.delete(key);
+      this.add(key);
+    }
+  }
+
+  /** Stops handing out keys; waiting getters get undefined. */
+  shutdown(): void {
+    this.shuttingDown = true;
+    for (const w of this.waiting.values()) w.cancel();
+    this.waiting.clear();
+    for (const g of this.getters.splice(0)) g(undefined);
+  }
+
+  /** True after shutdown(). */
+  get isShuttingDown(): boolean {
+    return this.shuttingDown;
+  }
+}
