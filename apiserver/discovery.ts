@@ -8,6 +8,7 @@ import { STANDARD_VERBS, type ResourceType } from '../shared/api/resource-type.t
 const SERVED_SUBRESOURCES: Record<string, { verbs: string[]; kind?: string; group?: string; version?: string }> = {
   status: { verbs: ['get', 'patch', 'update'] },
   scale: { verbs: ['get', 'patch', 'update'], kind: 'Scale', group: 'autoscaling', version: 'v1' },
+  binding: { verbs: ['create'], kind: 'Binding' },
 };
 
 function resourceEntries(rt: ResourceType): object[] {

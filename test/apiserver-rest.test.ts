@@ -210,6 +210,21 @@ describe('updates and patches', () => {
   });
 });
 
+describe('pods/binding', () => {
+  test('binding assigns a Pod to a node once, with PodScheduled=True', async () => {
+    await c.request('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'tobind' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+    const path = '/api/v1/namespaces/default/pods/tobind/binding';
+    const res = await c.request('POST', path, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'tobind' }, target: { kind: 'Node', name: 'node-2' } });
+    assert.equal(res.status, 201);
+    const pod = (await c.request('GET', '/api/v1/namespaces/default/pods/tobind')).body;
+    assert.equal(pod.spec.nodeName, 'node-2');
+    assert.equal(pod.status.conditions.find((x: any) => x.type === 'PodScheduled').status, 'True');
+    const again = await c.request('POST', path, { metadata: { name: 'tobind' }, target: { kind: 'Node', name: 'node-3' } });
+    assert.equal(again.status, 409);
+    assert.match(again.body.message, /is already assigned to node "node-2"/);
+  });
+});
+
 describe('delete', () => {
   test('finalizers hold an object with a deletionTimestamp until they are removed', async () => {
     const path = '/api/v1/namespaces/default/configmaps/held';

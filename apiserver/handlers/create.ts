@@ -7,6 +7,7 @@ import { objectKey } from '../registry/keys.ts';
 import { checkNamespace, checkTypeMeta, prepareCreate } from '../registry/lifecycle.ts';
 import { admitNamespace } from './namespace-lifecycle.ts';
 import { isDryRun } from './dry-run.ts';
+import { handleBinding } from './subresources/binding.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -24,6 +25,7 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   const { resource: rt, namespace, name, subresource } = r.info;
   const gr = { group: rt.group, resource: rt.plural };
   if (name && !subresource) throw methodNotAllowed('create', gr);
+  if (subresource === 'binding' && rt.group === '' && rt.plural === 'pods') return handleBinding(ctx, r);
   if (subresource) throw methodNotAllowed(`create on ${subresource}`, gr);
   const obj = decodeBody(await r.body(), r.contentType);
   checkTypeMeta(rt, obj);
