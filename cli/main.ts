@@ -5,6 +5,8 @@ Commands:
   up          start a whole cluster (apiserver and components) in the foreground
   status      show the components of a running cluster
   apiserver   run the API server alone
+  controller-manager
+              run the controllers (Deployments, ReplicaSets, ...) against an apiserver
 
 Run "ksim <command> --help" for a command's flags.
 `;
@@ -16,6 +18,10 @@ export async function main(argv: string[]): Promise<void> {
     case 'apiserver': {
       const { apiserverMain } = await import('../apiserver/main.ts');
       return apiserverMain(rest);
+    }
+    case 'controller-manager': {
+      const { controllerManagerMain } = await import('../controller-manager/main.ts');
+      return controllerManagerMain(rest);
     }
     case 'up': {
       const { upMain } = await import('./up.ts');

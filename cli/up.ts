@@ -4,6 +4,7 @@
 // It restarts nothing by itself: a chaos experiment wants to see a death.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeKubeconfig } from '../shared/client/kubeconfig-file.ts';
@@ -18,6 +19,23 @@ const FLAGS = {
   'bind-address': { type: 'string', default: '127.0.0.1', help: 'apiserver listen address' },
   help: { type: 'boolean', help: 'print this help' },
 } satisfies FlagSpec;
+
+/** The components `ksim up` starts after the apiserver, in order, with their flags. */
+const COMPONENTS: { name: string; args: (c: { kubeconfig: string; speed: number; nodes: number }) => string[] }[] = [
+  { name: 'controller-manager', args: (c) => ['--kubeconfig', c.kubeconfig, '--speed', String(c.speed)] },
+];
+
+/** A port free right now on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ksim.mjs');
 const READY_TIMEOUT_MS = 30_000;
@@ -108,10 +126,19 @@ export async function upMain(argv: string[]): Promise<void> {
   }
   const kubeconfig = path.join(dataDir, 'kubeconfig');
   await writeKubeconfig(kubeconfig, server);
+  for (const component of COMPONENTS) {
+    const port = await freePort();
+    const child = startChild(component.name, [...component.args({ kubeconfig, speed: flags.speed, nodes: flags.nodes }), '--port', String(port)], dataDir, `http://127.0.0.1:${port}`);
+    children.push(child);
+    child.exited.then(() => {
+      save();
+      if (!stopping) process.stderr.write(`ksim: ${component.name} exited (code ${child.state.exitCode}); see ${child.state.log}\n`);
+    });
+  }
   save();
   process.stdout.write(
     `ksim is up: apiserver at ${server} (pid ${apiserver.state.pid}), data in ${dataDir}\n` +
-      `Simulated nodes requested: ${flags.nodes} (the node simulator is not part of this build yet)\n` +
+      `Components: ${children.map((c) => c.state.name).join(', ')}; \`ksim status --data-dir ${dataDir}\` shows them\n` +
       `To use it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get namespaces\n` +
       `Logs: ${path.join(dataDir, 'logs')}. Stop with Ctrl-C.\n`,
   );

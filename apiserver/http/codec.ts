@@ -2,9 +2,10 @@
 // responses (JSON, YAML) with kube's errors for what it cannot read or write.
 import YAML from 'yaml';
 import { badRequest, notAcceptable, unsupportedMediaType } from '../../shared/api/errors.ts';
+import { decodeKubeProtobuf, ProtobufDecodeError } from '../../shared/api/protobuf/index.ts';
 
 /** Media types a request body may use for create and update. */
-export const BODY_TYPES = ['application/json', 'application/yaml'];
+export const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
 /** Media types a PATCH body may use. */
 export const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
@@ -19,7 +20,18 @@ export function decodeBody(body: Buffer, contentType: string | undefined): any {
   const type = mediaType(contentType) || 'application/json';
   if (type === 'application/json') return parseJson(body);
   if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') return parseYaml(body);
+  if (type === 'application/vnd.kubernetes.protobuf') return parseProtobuf(body);
   throw unsupportedMediaType(type, BODY_TYPES);
+}
+
+/** Decodes a Kubernetes protobuf body (the "k8s\0" envelope) into its JSON form, with a 400 on failure. */
+export function parseProtobuf(body: Buffer): any {
+  try {
+    return decodeKubeProtobuf(body).object;
+  } catch (err) {
+    if (err instanceof ProtobufDecodeError) throw badRequest(`the body of the request could not be decoded as protobuf: ${err.message}`);
+    throw err;
+  }
 }
 
 /** Parses JSON with kube's 400 message on failure. */

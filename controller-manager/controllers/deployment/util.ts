@@ -1,0 +1,205 @@
+// The arithmetic of Deployments as pure functions, following kube's
+// deployment util: surge and unavailability from int-or-percent values,
+// revisions and their annotations, template hashing, finding the new and old
+// ReplicaSets, and sums over ReplicaSets.
+import { deepEqual } from '../../../shared/util/deep-equal.ts';
+
+export const REVISION = 'deployment.kubernetes.io/revision';
+export const REVISION_HISTORY = 'deployment.kubernetes.io/revision-history';
+export const DESIRED_REPLICAS = 'deployment.kubernetes.io/desired-replicas';
+export const MAX_REPLICAS = 'deployment.kubernetes.io/max-replicas';
+export const POD_TEMPLATE_HASH = 'pod-template-hash';
+
+/** Annotations a Deployment does not pass on to its ReplicaSets. */
+const NOT_COPIED = new Set([
+  'kubectl.kubernetes.io/last-applied-configuration',
+  REVISION,
+  REVISION_HISTORY,
+  DESIRED_REPLICAS,
+  MAX_REPLICAS,
+  'deprecated.deployment.rollback.to',
+]);
+
+/** An int-or-percent scaled against `total`, rounding up or down as kube does. */
+export function scaledValue(v: number | string | undefined, total: number, roundUp: boolean): number {
+  if (v === undefined || v === null) return 0;
+  if (typeof v === 'number') return v;
+  const m = /^(\d+)%$/.exec(v);
+  if (!m) {
+    const n = Number(v);
+    if (Number.isInteger(n)) return n;
+    throw new Error(`invalid value for IntOrString: invalid value "${v}"`);
+  }
+  const exact = (Number(m[1]) * total) / 100;
+  return roundUp ? Math.ceil(exact) : Math.floor(exact);
+}
+
+/** kube's ResolveFenceposts: maxSurge rounds up, maxUnavailable down, and both 0 means unavailable 1. */
+export function fenceposts(d: any): { surge: number; unavailable: number } {
+  const ru = d.spec?.strategy?.rollingUpdate ?? {};
+  const replicas = d.spec?.replicas ?? 1;
+  const surge = scaledValue(ru.maxSurge ?? '25%', replicas, true);
+  let unavailable = scaledValue(ru.maxUnavailable ?? '25%', replicas, false);
+  if (surge === 0 && unavailable === 0) unavailable = 1;
+  return { surge, unavailable };
+}
+
+/** True for the RollingUpdate strategy (the default). */
+export function isRolling(d: any): boolean {
+  return (d.spec?.strategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
+}
+
+/** MaxSurge(d): 0 unless rolling. */
+export function maxSurge(d: any): number {
+  return isRolling(d) ? fenceposts(d).surge : 0;
+}
+
+/** MaxUnavailable(d): 0 unless rolling with replicas, never above replicas. */
+export function maxUnavailable(d: any): number {
+  const replicas = d.spec?.replicas ?? 1;
+  if (!isRolling(d) || replicas === 0) return 0;
+  return Math.min(fenceposts(d).unavailable, replicas);
+}
+
+/** spec.replicas of a ReplicaSet (0 when absent in our objects, which the apiserver always defaults). */
+export const specReplicas = (rs: any): number => rs?.spec?.replicas ?? 0;
+
+/** Sum of spec.replicas. */
+export const replicaCount = (rss: any[]): number => rss.reduce((n, rs) => n + specReplicas(rs), 0);
+/** Sum of status.replicas. */
+export const actualReplicaCount = (rss: any[]): number => rss.reduce((n, rs) => n + (rs?.status?.replicas ?? 0), 0);
+/** Sum of status.readyReplicas. */
+export const readyReplicaCount = (rss: any[]): number => rss.reduce((n, rs) => n + (rs?.status?.readyReplicas ?? 0), 0);
+/** Sum of status.availableReplicas. */
+export const availableReplicaCount = (rss: any[]): number => rss.reduce((n, rs) => n + (rs?.status?.availableReplicas ?? 0), 0);
+
+/** ReplicaSets that still have Pods, or want some. */
+export function activeReplicaSets(rss: (any | undefined)[]): any[] {
+  return rss.filter((rs) => rs && specReplicas(rs) > 0);
+}
+
+/** The revision a ReplicaSet carries, 0 when none. */
+export function revisionOf(obj: any): number {
+  const v = Number(obj?.metadata?.annotations?.[REVISION] ?? 0);
+  return Number.isFinite(v) ? v : 0;
+}
+
+/** The highest revision among `rss`. */
+export function maxRevision(rss: any[]): number {
+  return rss.reduce((m, rs) => Math.max(m, revisionOf(rs)), 0);
+}
+
+const created = (o: any) => Date.parse(o.metadata?.creationTimestamp ?? '') || 0;
+
+/** Oldest first, then by name, as ReplicaSetsByCreationTimestamp sorts. */
+export function byCreation(a: any, b: any): number {
+  return created(a) - created(b) || (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
+}
+
+/** Drops null, {} and [] recursively: Go's omitempty makes them the same as absent. */
+function withoutEmpty(v: any): any {
+  if (Array.isArray(v)) return v.map(withoutEmpty);
+  if (v && typeof v === 'object') {
+    const out: any = {};
+    for (const [k, x] of Object.entries(v)) {
+      const y = withoutEmpty(x);
+      if (y === null || y === undefined) continue;
+      if (typeof y === 'object' && Object.keys(y).length === 0) continue;
+      out[k] = y;
+    }
+    return out;
+  }
+  return v;
+}
+
+/** Templates equal once the pod-template-hash label is ignored (and empty values count as absent). */
+export function equalIgnoringHash(a: any, b: any): boolean {
+  const strip = (t: any) => {
+    const c = withoutEmpty(structuredClone(t ?? {}));
+    if (c.metadata?.labels) delete c.metadata.labels[POD_TEMPLATE_HASH];
+    return withoutEmpty(c);
+  };
+  return deepEqual(strip(a), strip(b));
+}
+
+/** The ReplicaSet whose template is the Deployment's (the oldest such, if several). */
+export function findNewReplicaSet(d: any, rss: any[]): any | undefined {
+  return [...rss].sort(byCreation).find((rs) => equalIgnoringHash(rs.spec?.template, d.spec?.template));
+}
+
+const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** A JSON rendering with sorted keys: the same template always hashes the same. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v)
+      .filter((k) => (v as any)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as any)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/**
+ * The pod-template-hash: FNV-1a (32 bit) of the template plus the collision
+ * count, its decimal digits mapped onto kube's safe alphabet (rand.SafeEncodeString).
+ * kube hashes its Go struct dump, so values differ from a real cluster's; the shape is the same.
+ */
+export function podTemplateHash(template: any, collisionCount?: number): string {
+  let text = canonical(template);
+  if (collisionCount) text += String(collisionCount);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return String(h)
+    .split('')
+    .map((c) => SAFE_ALPHABET[c.charCodeAt(0) % SAFE_ALPHABET.length])
+    .join('');
+}
+
+/** The annotations a Deployment's ReplicaSet should carry (kube's SetNewReplicaSetAnnotations + replica annotations). */
+export function replicaSetAnnotations(d: any, rs: any, newRevision: number): Record<string, string> {
+  const out: Record<string, string> = { ...rs.metadata?.annotations };
+  for (const [k, v] of Object.entries(d.metadata?.annotations ?? {})) if (!NOT_COPIED.has(k)) out[k] = v as string;
+  const old = revisionOf(rs);
+  if (old < newRevision) {
+    out[REVISION] = String(newRevision);
+    if (old > 0) out[REVISION_HISTORY] = out[REVISION_HISTORY] ? `${out[REVISION_HISTORY]},${old}` : String(old);
+  }
+  out[DESIRED_REPLICAS] = String(d.spec?.replicas ?? 1);
+  out[MAX_REPLICAS] = String((d.spec?.replicas ?? 1) + maxSurge(d));
+  return out;
+}
+
+/** NewRSNewReplicas: how big the new ReplicaSet may be now. */
+export function newReplicaSetReplicas(d: any, allRSs: any[], newRS: any): number {
+  const replicas = d.spec?.replicas ?? 1;
+  if (!isRolling(d)) return replicas;
+  const current = replicaCount(allRSs);
+  const maxTotal = replicas + maxSurge(d);
+  if (current >= maxTotal) return specReplicas(newRS);
+  const up = Math.min(maxTotal - current, replicas - specReplicas(newRS));
+  return specReplicas(newRS) + up;
+}
+
+/** A ReplicaSet's share of a proportional scale (kube's GetProportion). */
+export function proportion(rs: any, d: any, toAdd: number, added: number): number {
+  if (!rs || specReplicas(rs) === 0 || toAdd === 0 || toAdd === added) return 0;
+  const fraction = replicaSetFraction(rs, d);
+  const allowed = toAdd - added;
+  return toAdd > 0 ? Math.min(fraction, allowed) : Math.max(fraction, allowed);
+}
+
+function replicaSetFraction(rs: any, d: any): number {
+  const replicas = d.spec?.replicas ?? 1;
+  if (replicas === 0) return -specReplicas(rs);
+  const deploymentReplicas = replicas + maxSurge(d);
+  const annotated = Number(rs.metadata?.annotations?.[MAX_REPLICAS]);
+  const base = Number.isFinite(annotated) && annotated > 0 ? annotated : (d.status?.replicas ?? 0);
+  if (base === 0) return 0;
+  return Math.round((specReplicas(rs) * deploymentReplicas) / base) - specReplicas(rs);
+}

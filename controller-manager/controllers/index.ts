@@ -1,0 +1,11 @@
+// The controllers the controller-manager runs, by name (the names kube's
+// --controllers flag uses).
+import type { ControllerContext, ControllerParts } from '../context.ts';
+import { deploymentController } from './deployment/controller.ts';
+import { replicaSetController } from './replicaset/controller.ts';
+
+/** Constructors of every controller, in start order. */
+export const CONTROLLERS: Record<string, (ctx: ControllerContext) => ControllerParts> = {
+  deployment: deploymentController,
+  replicaset: replicaSetController,
+};

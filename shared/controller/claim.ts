@@ -1,0 +1,49 @@
+// Adoption and release, as kube's ControllerRefManager does them: an owner
+// claims the candidates its selector matches that have no controller
+// (adopting them with a controller ownerReference) and lets go of those it
+// controls that no longer match. Used by every workload controller.
+import { StatusError } from '../api/errors.ts';
+import { controllerOf, controllerRef } from './owner-refs.ts';
+
+/** What claiming needs to know and do. */
+export interface ClaimSpec {
+  owner: any;
+  ownerApiVersion: string;
+  ownerKind: string;
+  candidates: any[];
+  selects: (obj: any) => boolean;
+  /** Applies a strategic merge patch to a candidate. */
+  patch: (obj: any, patch: unknown) => Promise<unknown>;
+}
+
+/** Returns the candidates the owner controls after adopting and releasing. */
+export async function claim(spec: ClaimSpec): Promise<any[]> {
+  const { owner } = spec;
+  const uid = owner.metadata.uid;
+  const owned: any[] = [];
+  const writes: Promise<void>[] = [];
+  for (const obj of spec.candidates) {
+    const ref = controllerOf(obj);
+    const matches = spec.selects(obj);
+    if (ref?.uid === uid) {
+      if (matches) owned.push(obj);
+      else if (!owner.metadata.deletionTimestamp) {
+        writes.push(ignoreNotFound(spec.patch(obj, { metadata: { ownerReferences: [{ $patch: 'delete', uid }], uid: obj.metadata.uid } })));
+      }
+    } else if (!ref && matches && !owner.metadata.deletionTimestamp && !obj.metadata.deletionTimestamp) {
+      writes.push(ignoreNotFound(spec.patch(obj, { metadata: { ownerReferences: [controllerRef(owner, spec.ownerApiVersion, spec.ownerKind)], uid: obj.metadata.uid } })));
+      owned.push(obj);
+    }
+  }
+  await Promise.all(writes);
+  return owned;
+}
+
+/** Awaits `p`, treating 404 Not Found as success (the object is gone already). */
+export async function ignoreNotFound(p: Promise<unknown>): Promise<void> {
+  try {
+    await p;
+  } catch (err) {
+    if (!(err instanceof StatusError && err.code === 404)) throw err;
+  }
+}
