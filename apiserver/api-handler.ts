@@ -116,7 +116,7 @@ export function createApiHandler(ctx: ApiContext, metrics: RequestMetrics): (req
       try {
         const out = await dispatch(ctx, r);
         if (out) {
-          sendJson(res, out.status, out.json, format);
+          sendJson(res, out.status, out.json, format, out.warnings);
           finish(out.status);
         } else {
           res.on('close', () => {

@@ -11,7 +11,11 @@ import type { Logger } from 'pino';
 import { StatusError } from '../shared/api/errors.ts';
 import { createMetricsRegistry } from '../shared/metrics/registry.ts';
 import { createApiHandler } from './api-handler.ts';
-import { ensureBootstrapObjects } from './bootstrap.ts';
+import { ensureBootstrapObjects, KUBERNETES_SERVICE_IP } from './bootstrap.ts';
+import { AdmissionChain } from './admission/types.ts';
+import { DEFAULT_SERVICE_RANGES, serviceAllocation } from './admission/service-allocation.ts';
+import { defaultTolerationSeconds, priorityAdmission, serviceAccountDefault } from './admission/pod-defaults.ts';
+import { handleOpenApi, warmOpenApi } from './openapi/handler.ts';
 import { wsWatchTransport } from './http/watch-transports.ts';
 import { parseRequest } from './request-info.ts';
 import { checkWatchParams, runWatch } from './handlers/watch.ts';
@@ -50,12 +54,12 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     },
   });
   log.info({ revision: store.revision, objects: store.objectCount() }, 'storage loaded');
-  const ctx: ApiContext = { store, log, now: () => new Date(), newUid: randomUUID, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000 };
-  await ensureBootstrapObjects(ctx);
+  const admission = buildAdmission(store);
+  const ctx: ApiContext = { store, log, admission, now: () => new Date(), newUid: randomUUID, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000 };
 
   const registry = createMetricsRegistry('apiserver');
   const apiHandler = createApiHandler(ctx, createApiMetrics(registry, store));
-  let ready = true;
+  let ready = false;
   const app = express();
   app.disable('x-powered-by');
   app.get(['/livez', '/healthz'], (_req, res) => void res.type('text/plain').send('ok'));
@@ -71,6 +75,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (handleOpenApi(req, res, url)) return;
     if (url.pathname === '/api' || url.pathname.startsWith('/api/') || url.pathname === '/apis' || url.pathname.startsWith('/apis/')) {
       apiHandler(req, res, url);
     } else {
@@ -105,7 +110,11 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     server.listen(opts.port, opts.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  await ensureBootstrapObjects(ctx, port);
+  ready = true;
   log.info({ port, host: opts.host, dataDir: opts.dataDir }, 'serving');
+  // Build the OpenAPI documents now rather than on kubectl's first write.
+  setImmediate(() => warmOpenApi());
 
   return {
     port,
@@ -122,4 +131,25 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       await store.close();
     },
   };
+}
+
+/** The admission chain, seeded with what the store already holds. */
+function buildAdmission(store: Store): AdmissionChain {
+  const services = store.list({ bucket: '/registry/core/services', keyPrefix: '/registry/core/services/' }).items.map((j) => JSON.parse(j));
+  const PC = '/registry/scheduling.k8s.io/priorityclasses';
+  const lookup = (name: string) => {
+    const e = store.get(`${PC}/${name}`);
+    return e ? JSON.parse(e.json) : undefined;
+  };
+  const globalDefault = () =>
+    store
+      .list({ bucket: PC, keyPrefix: `${PC}/` })
+      .items.map((j) => JSON.parse(j))
+      .find((pc) => pc.globalDefault === true);
+  return new AdmissionChain([
+    serviceAllocation(DEFAULT_SERVICE_RANGES, [...services, { spec: { clusterIPs: [KUBERNETES_SERVICE_IP] } }]),
+    serviceAccountDefault,
+    defaultTolerationSeconds,
+    priorityAdmission(lookup, globalDefault),
+  ]);
 }

@@ -1,11 +1,12 @@
 // Runs an update-style mutation against the store (or, for dryRun, against
 // the current object only) and shapes the response: 201 when the write
 // created the object, 200 otherwise.
+import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { Mutate } from '../storage/types.ts';
 import type { ApiContext, ApiResponse } from './context.ts';
 
 /** Commits `mutate` at `key`; `view` turns the stored JSON into the response body (e.g. a Scale). */
-export async function commitWrite(ctx: ApiContext, key: string, mutate: Mutate, dryRun: boolean, view: (json: string) => string): Promise<ApiResponse> {
+export async function commitWrite(ctx: ApiContext, rt: ResourceType, key: string, mutate: Mutate, dryRun: boolean, view: (json: string) => string): Promise<ApiResponse> {
   if (dryRun) {
     const cur = ctx.store.get(key);
     const next = mutate(cur ? JSON.parse(cur.json) : undefined);
@@ -13,5 +14,7 @@ export async function commitWrite(ctx: ApiContext, key: string, mutate: Mutate, 
     return { status: cur ? 200 : 201, json: view(json) };
   }
   const result = await ctx.store.txn(key, mutate);
+  // An update that removed the last finalizer deleted the object.
+  if (result.type === 'DELETED') ctx.admission.deleted(rt, JSON.parse(result.json!));
   return { status: result.type === 'ADDED' ? 201 : 200, json: view(result.json!) };
 }

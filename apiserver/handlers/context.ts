@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Store } from '../storage/store.ts';
+import type { AdmissionChain } from '../admission/types.ts';
 import type { RequestInfo } from '../request-info.ts';
 import type { ResponseFormat, ResponseView } from '../http/codec.ts';
 import type { ListPage } from '../http/views.ts';
@@ -13,6 +14,8 @@ export interface ApiContext {
   log: Logger;
   now: () => Date;
   newUid: () => string;
+  /** Mutating and validating admission, run inside each write's transaction. */
+  admission: AdmissionChain;
   /** How often open watches that asked for them get a BOOKMARK. */
   bookmarkIntervalMs: number;
 }
@@ -36,4 +39,6 @@ export interface ApiResponse {
   json: string;
   /** Set by list: the page behind `json`, for the Table and metadata views. */
   list?: ListPage;
+  /** Warnings for the client (sent as `Warning: 299 - "..."` headers). */
+  warnings?: string[];
 }

@@ -2,11 +2,11 @@
 // validate, store. A generateName collision is retried on the server, as kube
 // does since 1.32, never returned to the client.
 import { alreadyExists, methodNotAllowed, StatusError } from '../../shared/api/errors.ts';
-import { decodeBody } from '../http/codec.ts';
 import { objectKey } from '../registry/keys.ts';
 import { checkNamespace, checkTypeMeta, prepareCreate } from '../registry/lifecycle.ts';
 import { admitNamespace } from './namespace-lifecycle.ts';
 import { isDryRun } from './dry-run.ts';
+import { decodeObject } from './decode-object.ts';
 import { handleBinding } from './subresources/binding.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
@@ -27,7 +27,7 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   if (name && !subresource) throw methodNotAllowed('create', gr);
   if (subresource === 'binding' && rt.group === '' && rt.plural === 'pods') return handleBinding(ctx, r);
   if (subresource) throw methodNotAllowed(`create on ${subresource}`, gr);
-  const obj = decodeBody(await r.body(), r.contentType);
+  const { obj, warnings } = await decodeObject(r, rt);
   checkTypeMeta(rt, obj);
   checkNamespace(rt, obj, namespace);
   admitNamespace(ctx.store, rt, namespace);
@@ -39,14 +39,16 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     const key = objectKey(rt, namespace, obj.metadata.name);
     if (dryRun) {
       if (ctx.store.get(key)) throw alreadyExists(gr, obj.metadata.name);
-      return { status: 201, json: JSON.stringify(obj) };
+      return { status: 201, json: JSON.stringify(obj), warnings };
     }
     try {
       const result = await ctx.store.txn(key, (cur) => {
         if (cur) throw alreadyExists(gr, obj.metadata.name);
-        return obj;
+        const admitted = structuredClone(obj);
+        ctx.admission.admit('CREATE', rt, admitted);
+        return admitted;
       });
-      return { status: 201, json: result.json! };
+      return { status: 201, json: result.json!, warnings };
     } catch (err) {
       const retry = generate && err instanceof StatusError && err.reason === 'AlreadyExists' && attempt + 1 < GENERATE_NAME_ATTEMPTS;
       if (!retry) throw err;

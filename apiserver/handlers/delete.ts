@@ -42,6 +42,7 @@ export async function handleDelete(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   }
   const result = await ctx.store.txn(key, mutate);
   if (result.type === 'DELETED') {
+    ctx.admission.deleted(rt, JSON.parse(result.json!));
     return { status: 200, json: strategyFor(rt).returnDeletedObject ? result.json! : successStatus(rt, result.json!) };
   }
   return { status: 202, json: result.json! };
@@ -62,6 +63,7 @@ export async function handleDeleteCollection(ctx: ApiContext, r: ApiRequest): Pr
       if (dryRun) return json;
       try {
         const res = await ctx.store.txn(objectKey(rt, meta.namespace ?? '', meta.name), deleteMutation(rt, meta.name, opts, now));
+        if (res.type === 'DELETED') ctx.admission.deleted(rt, JSON.parse(res.json!));
         return res.json!;
       } catch {
         return undefined; // Deleted by someone else meanwhile: nothing left to do.

@@ -7,6 +7,7 @@ import { mediaType, parseJson, PATCH_TYPES } from '../http/codec.ts';
 import { objectKey } from '../registry/keys.ts';
 import { toScale } from '../registry/scale.ts';
 import { isDryRun } from './dry-run.ts';
+import { checkPatched } from './decode-object.ts';
 import { commitWrite } from './commit-write.ts';
 import { updateMutation } from './write-object.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
@@ -42,6 +43,7 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
       apply = (cur) => applyStrategicMergePatch(cur, patch, schema);
     }
   }
+  const warnings: string[] = [];
   const mutate = updateMutation({
     rt,
     name,
@@ -54,6 +56,9 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
         patchFailure(err);
       }
       if (out === null || typeof out !== 'object' || Array.isArray(out)) throw new StatusError(422, 'Invalid', 'the patched object is not a JSON object');
+      const checked = checkPatched(r, rt, out, subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : undefined);
+      out = checked.obj;
+      warnings.push(...checked.warnings);
       if (subresource !== 'scale') {
         out.metadata ??= {};
         if (out.metadata.name !== name) throw badRequest(`the name of the object (${out.metadata.name ?? ''}) does not match the name on the URL (${name})`);
@@ -63,8 +68,10 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
     now: ctx.now(),
     newUid: ctx.newUid,
     allowCreate: false,
+    admission: isDryRun(r.query) ? undefined : ctx.admission,
   });
-  return commitWrite(ctx, objectKey(rt, namespace, name), mutate, isDryRun(r.query), (json) =>
+  const res = await commitWrite(ctx, rt, objectKey(rt, namespace, name), mutate, isDryRun(r.query), (json) =>
     subresource === 'scale' ? JSON.stringify(toScale(JSON.parse(json))) : json,
   );
+  return { ...res, warnings: [...new Set(warnings)] };
 }

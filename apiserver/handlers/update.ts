@@ -1,6 +1,6 @@
 // PUT of an object or of its status, finalize or scale subresource.
 import { badRequest } from '../../shared/api/errors.ts';
-import { decodeBody } from '../http/codec.ts';
+import { decodeObject } from './decode-object.ts';
 import { objectKey } from '../registry/keys.ts';
 import { checkNamespace, checkTypeMeta } from '../registry/lifecycle.ts';
 import { toScale } from '../registry/scale.ts';
@@ -12,7 +12,8 @@ import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 /** Serves an update. */
 export async function handleUpdate(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
   const { resource: rt, namespace, name, subresource } = r.info;
-  const body = decodeBody(await r.body(), r.contentType);
+  const scaleKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+  const { obj: body, warnings } = await decodeObject(r, rt, subresource === 'scale' ? scaleKind : undefined);
   if (subresource !== 'scale') {
     checkTypeMeta(rt, body);
     checkNamespace(rt, body, namespace);
@@ -28,8 +29,10 @@ export async function handleUpdate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     now: ctx.now(),
     newUid: ctx.newUid,
     allowCreate: true,
+    admission: isDryRun(r.query) ? undefined : ctx.admission,
   });
-  return commitWrite(ctx, objectKey(rt, namespace, name), mutate, isDryRun(r.query), (json) =>
+  const res = await commitWrite(ctx, rt, objectKey(rt, namespace, name), mutate, isDryRun(r.query), (json) =>
     subresource === 'scale' ? JSON.stringify(toScale(JSON.parse(json))) : json,
   );
+  return { ...res, warnings };
 }

@@ -6,6 +6,7 @@ import type { ResourceType } from '../../shared/api/resource-type.ts';
 import { checkTypeMeta, prepareCreate, prepareUpdate, readyToDelete } from '../registry/lifecycle.ts';
 import { applyScale, toScale } from '../registry/scale.ts';
 import { strategyFor } from '../registry/strategy.ts';
+import type { AdmissionChain } from '../admission/types.ts';
 
 /** What the request supplies: given the current object (or its Scale view), the client's new version. */
 export type Incoming = (current: any) => any;
@@ -20,6 +21,7 @@ export interface WriteRequest {
   newUid: () => string;
   /** Called when the object does not exist and the strategy allows create-on-update. */
   allowCreate: boolean;
+  admission?: AdmissionChain;
 }
 
 /** The store mutation for an update or patch: the object to store, null to delete, undefined for no change. */
@@ -30,6 +32,7 @@ export function updateMutation(w: WriteRequest): (cur: any | undefined) => any |
       if (!w.allowCreate || w.subresource || !strategyFor(w.rt).allowCreateOnUpdate) throw notFound(gr, w.name);
       const obj = w.incoming(undefined);
       prepareCreate(w.rt, obj, w.now, w.newUid());
+      w.admission?.admit('CREATE', w.rt, obj);
       return obj;
     }
     let incoming: any;
@@ -44,7 +47,7 @@ export function updateMutation(w: WriteRequest): (cur: any | undefined) => any |
       incoming = w.incoming(structuredClone(cur));
       if (sub === '') checkTypeMeta(w.rt, incoming);
     }
-    const next = prepareUpdate(w.rt, incoming, cur, sub);
+    const next = prepareUpdate(w.rt, incoming, cur, sub, w.admission ? (obj, old) => w.admission!.admit('UPDATE', w.rt, obj, old) : undefined);
     if (next && readyToDelete(w.rt, next)) return null;
     return next;
   };

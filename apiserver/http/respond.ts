@@ -4,11 +4,14 @@ import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { internalError, StatusError } from '../../shared/api/errors.ts';
 import { encode, type ResponseFormat } from './codec.ts';
+import { warningHeaderValue } from '../validation/index.ts';
 
 /** Writes `json` with `status` in `format`. */
-export function sendJson(res: ServerResponse, status: number, json: string, format: ResponseFormat = 'json'): void {
+export function sendJson(res: ServerResponse, status: number, json: string, format: ResponseFormat = 'json', warnings: string[] = []): void {
   const { body, contentType } = encode(json, format);
-  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-cache, private' });
+  const headers: Record<string, string | number | string[]> = { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-cache, private' };
+  if (warnings.length) headers.Warning = warnings.map(warningHeaderValue);
+  res.writeHead(status, headers);
   res.end(body);
 }
 

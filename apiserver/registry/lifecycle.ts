@@ -89,6 +89,7 @@ export function prepareCreate(rt: ResourceType, obj: any, now: Date, uid: string
   else delete meta.generation;
   if (s.initialStatus) obj.status = s.initialStatus(obj);
   s.defaults?.(obj);
+  s.prepareCreate?.(obj, uid);
   validateAll(rt, obj);
 }
 
@@ -97,7 +98,7 @@ export function prepareCreate(rt: ResourceType, obj: any, now: Date, uid: string
  * and the stored `old` one; undefined when nothing changed. `subresource` is
  * '', 'status' or 'finalize'. Mutates `incoming`.
  */
-export function prepareUpdate(rt: ResourceType, incoming: any, old: any, subresource: string): any | undefined {
+export function prepareUpdate(rt: ResourceType, incoming: any, old: any, subresource: string, admit?: (obj: any, old: any) => void): any | undefined {
   const s = strategyFor(rt);
   const name = old.metadata.name;
   const rv = incoming.metadata?.resourceVersion;
@@ -148,6 +149,8 @@ export function prepareUpdate(rt: ResourceType, incoming: any, old: any, subreso
     }
   }
   if (errs.length > 0) throw invalid(rt.kind, rt.group, name, errs);
+  admit?.(next, old);
+  if (subresource === '') s.prepareUpdate?.(next, old);
   validateAll(rt, next, old);
   next.metadata.resourceVersion = old.metadata.resourceVersion;
   if (deepEqual(next, old)) return undefined;

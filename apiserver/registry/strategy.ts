@@ -4,6 +4,15 @@
 import type { FieldError } from '../../shared/api/errors.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { NameRule } from './names.ts';
+import { kindRules, patchServiceAllocatedValues, prepareDaemonSetUpdate, prepareJobCreate } from './kinds/index.ts';
+
+function chain(a?: (obj: any) => void, b?: (obj: any) => void): ((obj: any) => void) | undefined {
+  if (!a || !b) return a ?? b;
+  return (obj) => {
+    a(obj);
+    b(obj);
+  };
+}
 
 /** The write rules of one kind. */
 export interface Strategy {
@@ -20,6 +29,10 @@ export interface Strategy {
   defaults?: (obj: any) => void;
   /** Kind-specific validation; `old` is set on update. */
   validate?: (obj: any, old?: any) => FieldError[];
+  /** Create-only preparation that needs the new uid (a Job's generated selector). */
+  prepareCreate?: (obj: any, uid: string) => void;
+  /** Update-only preparation before validation (keep allocated values, bump template generations). */
+  prepareUpdate?: (obj: any, old: any) => void;
 }
 
 const base: Strategy = {
@@ -47,15 +60,15 @@ const overrides: Record<string, Partial<Strategy>> = {
     returnDeletedObject: true,
     initialStatus: () => ({ phase: 'Pending' }),
   },
-  '/services': { nameRule: 'dns1035', returnDeletedObject: true, initialStatus: () => ({ loadBalancer: {} }) },
+  '/services': { nameRule: 'dns1035', returnDeletedObject: true, initialStatus: () => ({ loadBalancer: {} }), prepareUpdate: patchServiceAllocatedValues },
   '/endpoints': { allowCreateOnUpdate: true },
   '/events': { allowCreateOnUpdate: true },
   'events.k8s.io/events': { allowCreateOnUpdate: true },
   'apps/deployments': workload,
   'apps/replicasets': workload,
-  'apps/daemonsets': workload,
-  'apps/statefulsets': workload,
-  'batch/jobs': workload,
+  'apps/daemonsets': { ...workload, prepareUpdate: prepareDaemonSetUpdate },
+  'apps/statefulsets': { ...workload, nameRule: 'label' },
+  'batch/jobs': { ...workload, prepareCreate: prepareJobCreate },
   'batch/cronjobs': workload,
   'policy/poddisruptionbudgets': workload,
   'rbac.authorization.k8s.io/roles': { nameRule: 'path-segment' },
@@ -72,7 +85,10 @@ const cache = new Map<ResourceType, Strategy>();
 export function strategyFor(rt: ResourceType): Strategy {
   let s = cache.get(rt);
   if (!s) {
-    s = { ...base, ...overrides[`${rt.group}/${rt.plural}`] };
+    const key = `${rt.group}/${rt.plural}`;
+    const own = overrides[key] ?? {};
+    const rule = kindRules[key] ?? {};
+    s = { ...base, ...own, defaults: chain(own.defaults, rule.defaults), validate: rule.validate as Strategy['validate'] };
     cache.set(rt, s);
   }
   return s;

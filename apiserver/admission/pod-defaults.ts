@@ -1,0 +1,56 @@
+// The admission plugins kube runs on every Pod that ksim models:
+// ServiceAccount (spec.serviceAccountName defaults to "default"),
+// DefaultTolerationSeconds (300 s NoExecute tolerations for not-ready and
+// unreachable nodes) and Priority (spec.priority from the PriorityClass).
+import { fieldError, forbidden, invalid } from '../../shared/api/errors.ts';
+import type { AdmissionPlugin } from './types.ts';
+
+const isPod = (rt: { group: string; plural: string }) => rt.group === '' && rt.plural === 'pods';
+
+/** ServiceAccount admission's defaulting (no token volume: ksim does not mount tokens). */
+export const serviceAccountDefault: AdmissionPlugin = {
+  name: 'ServiceAccount',
+  admit(op, rt, pod) {
+    if (op !== 'CREATE' || !isPod(rt) || !pod.spec) return;
+    pod.spec.serviceAccountName ||= pod.spec.serviceAccount || 'default';
+    pod.spec.serviceAccount = pod.spec.serviceAccountName;
+  },
+};
+
+/** DefaultTolerationSeconds with kube's default of 300 seconds. */
+export const defaultTolerationSeconds: AdmissionPlugin = {
+  name: 'DefaultTolerationSeconds',
+  admit(op, rt, pod) {
+    if (op !== 'CREATE' || !isPod(rt) || !pod.spec) return;
+    const tolerations: any[] = (pod.spec.tolerations ??= []);
+    for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
+      const covered = tolerations.some((t) => (t.key === key || (!t.key && t.operator === 'Exists')) && (!t.effect || t.effect === 'NoExecute'));
+      if (!covered) tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
+    }
+  },
+};
+
+/** The PriorityClasses kube creates itself. */
+export const SYSTEM_PRIORITY_CLASSES: Record<string, number> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
+
+/** Priority admission: resolves spec.priorityClassName through `lookup` (the stored PriorityClasses). */
+export function priorityAdmission(lookup: (name: string) => any | undefined, globalDefault: () => any | undefined): AdmissionPlugin {
+  return {
+    name: 'Priority',
+    admit(op, rt, pod) {
+      if (op !== 'CREATE' || !isPod(rt) || !pod.spec) return;
+      const name: string | undefined = pod.spec.priorityClassName;
+      const pc = name ? lookup(name) : globalDefault();
+      if (name && !pc) {
+        throw forbidden(`pods "${pod.metadata?.name ?? ''}" is forbidden: no PriorityClass with name ${name} was found`, { kind: 'pods' });
+      }
+      const value = pc?.value ?? 0;
+      if (pod.spec.priority !== undefined && pod.spec.priority !== null && pod.spec.priority !== value) {
+        throw invalid('Pod', '', pod.metadata?.name ?? '', [fieldError.forbidden('spec.priority', 'the integer value of priority must not be provided in pod spec; priority admission controller computed ' + value + ' from the given PriorityClass name')]);
+      }
+      pod.spec.priority = value;
+      if (pc) pod.spec.priorityClassName = pc.metadata.name;
+      pod.spec.preemptionPolicy ??= pc?.preemptionPolicy ?? 'PreemptLowerPriority';
+    },
+  };
+}

@@ -1,0 +1,784 @@
+// PodSpec defaulting and validation (k8s.io/kubernetes pkg/apis/core/v1
+// defaults.go and pkg/apis/core/validation ValidatePodSpec and friends),
+// used by Pods and by every workload's spec.template.
+import { canonicalQuantity, canonicalizeResourceList } from './quantity.ts';
+import { child, fe, index, isObj, type FieldError } from './field.ts';
+import { validateResourceRequirements } from './resources.ts';
+import {
+  configMapKeyProblems,
+  dns1123Label,
+  dns1123Subdomain,
+  envVarNameProblems,
+  inclusiveRange,
+  portNameProblems,
+  portNumOrName,
+  portNumProblems,
+  qualifiedName,
+  validIP,
+  validateLabels,
+} from './validators.ts';
+import { isLabelValue } from '../../../shared/labels/index.ts';
+import { nameProblems } from '../names.ts';
+
+// ---------------------------------------------------------------- defaulting
+
+const NAME_COMPONENT = '[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*';
+const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
+const DOMAIN = `(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*|\\[[a-fA-F0-9:]+\\])(?::[0-9]+)?`;
+const REFERENCE = new RegExp(
+  `^((?:${DOMAIN}/)?${NAME_COMPONENT}(?:/${NAME_COMPONENT})*)(?::([\\w][\\w.-]{0,127}))?(?:@([A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}))?$`,
+);
+
+/** The tag kube's parsers.ParseImageName finds ("latest" when neither tag nor digest), or "" when the reference does not parse. */
+export function imageTag(image: string): string {
+  const m = REFERENCE.exec(image);
+  if (!m || m[1].length > 255 || /^[a-f0-9]{64}$/.test(image)) return '';
+  if (m[2]) return m[2];
+  return m[3] ? '' : 'latest';
+}
+
+/** The pull policy kube defaults for an image: Always for :latest (or no tag), else IfNotPresent. */
+export function defaultPullPolicy(image: unknown): string {
+  return typeof image === 'string' && imageTag(image) === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+function defaultHTTPGet(h: any): void {
+  if (!isObj(h)) return;
+  if (!h.path) h.path = '/';
+  if (!h.scheme) h.scheme = 'HTTP';
+}
+
+function defaultProbe(p: any): void {
+  if (!isObj(p)) return;
+  if (!p.timeoutSeconds) p.timeoutSeconds = 1;
+  if (!p.periodSeconds) p.periodSeconds = 10;
+  if (!p.successThreshold) p.successThreshold = 1;
+  if (!p.failureThreshold) p.failureThreshold = 3;
+  defaultHTTPGet(p.httpGet);
+}
+
+function defaultFieldRef(ref: any): void {
+  if (isObj(ref) && !ref.apiVersion) ref.apiVersion = 'v1';
+}
+
+function defaultResourceFieldRef(ref: any): void {
+  if (!isObj(ref)) return;
+  // Quantity is a struct, so a missing divisor is serialized as "0".
+  ref.divisor = ref.divisor === undefined || ref.divisor === null ? '0' : canonicalQuantity(ref.divisor);
+}
+
+/** SetDefaults_Container plus the generated defaults of its sub-structures. */
+export function defaultContainer(c: any): void {
+  if (!isObj(c)) return;
+  if (!c.imagePullPolicy) c.imagePullPolicy = defaultPullPolicy(c.image);
+  if (!c.terminationMessagePath) c.terminationMessagePath = '/dev/termination-log';
+  if (!c.terminationMessagePolicy) c.terminationMessagePolicy = 'File';
+  if (!isObj(c.resources)) c.resources = {};
+  canonicalizeResourceList(c.resources.limits);
+  canonicalizeResourceList(c.resources.requests);
+  for (const p of Array.isArray(c.ports) ? c.ports : []) if (isObj(p) && !p.protocol) p.protocol = 'TCP';
+  for (const e of Array.isArray(c.env) ? c.env : []) {
+    defaultFieldRef(e?.valueFrom?.fieldRef);
+    defaultResourceFieldRef(e?.valueFrom?.resourceFieldRef);
+  }
+  defaultProbe(c.livenessProbe);
+  defaultProbe(c.readinessProbe);
+  defaultProbe(c.startupProbe);
+  defaultHTTPGet(c.lifecycle?.postStart?.httpGet);
+  defaultHTTPGet(c.lifecycle?.preStop?.httpGet);
+}
+
+const VOLUME_SOURCES = [
+  'emptyDir', 'hostPath', 'gitRepo', 'gcePersistentDisk', 'awsElasticBlockStore', 'secret', 'nfs', 'iscsi',
+  'glusterfs', 'flocker', 'persistentVolumeClaim', 'rbd', 'cinder', 'cephfs', 'quobyte', 'downwardAPI', 'fc',
+  'flexVolume', 'configMap', 'azureFile', 'vsphereVolume', 'photonPersistentDisk', 'portworxVolume', 'azureDisk',
+  'storageos', 'projected', 'scaleIO', 'csi', 'ephemeral', 'image',
+];
+
+function defaultDownwardAPIItems(items: unknown): void {
+  for (const it of Array.isArray(items) ? items : []) {
+    defaultFieldRef(it?.fieldRef);
+    defaultResourceFieldRef(it?.resourceFieldRef);
+  }
+}
+
+/** SetDefaults_Volume and the defaults of each volume source. */
+export function defaultVolume(v: any): void {
+  if (!isObj(v)) return;
+  if (!VOLUME_SOURCES.some((k) => v[k] !== undefined && v[k] !== null)) v.emptyDir = {};
+  if (isObj(v.emptyDir) && v.emptyDir.sizeLimit !== undefined) v.emptyDir.sizeLimit = canonicalQuantity(v.emptyDir.sizeLimit);
+  if (isObj(v.hostPath) && v.hostPath.type === undefined) v.hostPath.type = '';
+  for (const k of ['secret', 'configMap', 'downwardAPI', 'projected']) {
+    if (isObj(v[k]) && (v[k].defaultMode === undefined || v[k].defaultMode === null)) v[k].defaultMode = 420;
+  }
+  if (isObj(v.downwardAPI)) defaultDownwardAPIItems(v.downwardAPI.items);
+  for (const s of Array.isArray(v.projected?.sources) ? v.projected.sources : []) {
+    if (isObj(s?.serviceAccountToken) && !s.serviceAccountToken.expirationSeconds) s.serviceAccountToken.expirationSeconds = 3600;
+    if (isObj(s?.downwardAPI)) defaultDownwardAPIItems(s.downwardAPI.items);
+  }
+  const claimSpec = v.ephemeral?.volumeClaimTemplate?.spec;
+  if (isObj(claimSpec)) {
+    if (!claimSpec.volumeMode) claimSpec.volumeMode = 'Filesystem';
+    canonicalizeResourceList(claimSpec.resources?.requests);
+    canonicalizeResourceList(claimSpec.resources?.limits);
+  }
+  if (isObj(v.image) && !v.image.pullPolicy) v.image.pullPolicy = defaultPullPolicy(v.image.reference);
+}
+
+/** SetDefaults_PodSpec plus the generated defaults of containers and volumes. */
+export function defaultPodSpec(spec: any): void {
+  if (!isObj(spec)) return;
+  if (!spec.dnsPolicy) spec.dnsPolicy = 'ClusterFirst';
+  if (!spec.restartPolicy) spec.restartPolicy = 'Always';
+  if (!isObj(spec.securityContext)) spec.securityContext = {};
+  if (spec.terminationGracePeriodSeconds === undefined || spec.terminationGracePeriodSeconds === null) spec.terminationGracePeriodSeconds = 30;
+  if (!spec.schedulerName) spec.schedulerName = 'default-scheduler';
+  for (const key of ['containers', 'initContainers', 'ephemeralContainers']) {
+    for (const c of Array.isArray(spec[key]) ? spec[key] : []) defaultContainer(c);
+  }
+  for (const v of Array.isArray(spec.volumes) ? spec.volumes : []) defaultVolume(v);
+  canonicalizeResourceList(spec.overhead);
+  if (isObj(spec.resources)) {
+    canonicalizeResourceList(spec.resources.limits);
+    canonicalizeResourceList(spec.resources.requests);
+  }
+}
+
+/** Defaults of a PodTemplateSpec: Go's zero-value metadata and spec, then the PodSpec's. */
+export function defaultPodTemplateSpec(tpl: any): void {
+  if (!isObj(tpl)) return;
+  if (!isObj(tpl.metadata)) tpl.metadata = {};
+  if (!isObj(tpl.spec)) tpl.spec = {};
+  defaultPodSpec(tpl.spec);
+}
+
+/** `ComputePodQOS`: BestEffort, Burstable or Guaranteed. */
+export function podQOSClass(spec: any): string {
+  const requests = new Map<string, number>();
+  const limits = new Map<string, number>();
+  let guaranteed = true;
+  const add = (m: Map<string, number>, name: string, v: unknown): boolean => {
+    const n = quantityNumber(v);
+    if (!(n > 0)) return false;
+    m.set(name, (m.get(name) ?? 0) + n);
+    return true;
+  };
+  if (isObj(spec?.resources) && (isObj(spec.resources.requests) || isObj(spec.resources.limits))) {
+    for (const name of ['cpu', 'memory']) {
+      add(requests, name, spec.resources.requests?.[name]);
+      if (!add(limits, name, spec.resources.limits?.[name])) guaranteed = false;
+    }
+  } else {
+    const all = [...(Array.isArray(spec?.containers) ? spec.containers : []), ...(Array.isArray(spec?.initContainers) ? spec.initContainers : [])];
+    for (const c of all) {
+      const found = new Set<string>();
+      for (const name of ['cpu', 'memory']) {
+        add(requests, name, c?.resources?.requests?.[name]);
+        if (add(limits, name, c?.resources?.limits?.[name])) found.add(name);
+      }
+      if (found.size < 2) guaranteed = false;
+    }
+  }
+  if (requests.size === 0 && limits.size === 0) return 'BestEffort';
+  if (guaranteed) {
+    for (const [name, r] of requests) if (limits.get(name) !== r) guaranteed = false;
+  }
+  return guaranteed && requests.size === limits.size ? 'Guaranteed' : 'Burstable';
+}
+
+function quantityNumber(v: unknown): number {
+  const s = canonicalQuantity(v);
+  if (typeof s !== 'string') return NaN;
+  const m = /^(-?\d+)(.*)$/.exec(s);
+  if (!m) return NaN;
+  const mult: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
+  if (m[2] in mult) return Number(m[1]) * mult[m[2]];
+  const e = /^e(-?\d+)$/.exec(m[2]);
+  return e ? Number(m[1]) * 10 ** Number(e[1]) : NaN;
+}
+
+/** SetDefaults_Pod (Pod-only defaults) on top of the PodSpec's, plus the QoS class the Pod registry records. */
+export function defaultPod(pod: any): void {
+  if (!isObj(pod)) return;
+  if (!isObj(pod.spec)) pod.spec = {};
+  const spec = pod.spec;
+  defaultPodSpec(spec);
+  for (const key of ['containers', 'initContainers']) {
+    for (const c of Array.isArray(spec[key]) ? spec[key] : []) {
+      const lim = c?.resources?.limits;
+      if (!isObj(lim)) continue;
+      if (!isObj(c.resources.requests)) c.resources.requests = {};
+      for (const k of Object.keys(lim)) if (!(k in c.resources.requests)) c.resources.requests[k] = lim[k];
+    }
+  }
+  if (spec.enableServiceLinks === undefined || spec.enableServiceLinks === null) spec.enableServiceLinks = true;
+  if (spec.hostNetwork === true) {
+    for (const key of ['containers', 'initContainers']) {
+      for (const c of Array.isArray(spec[key]) ? spec[key] : []) {
+        for (const p of Array.isArray(c?.ports) ? c.ports : []) if (isObj(p) && !p.hostPort) p.hostPort = p.containerPort;
+      }
+    }
+  }
+  if (isObj(pod.status)) {
+    if (!pod.status.qosClass) pod.status.qosClass = podQOSClass(spec);
+    // The v1 conversion keeps the singular and plural IP fields in step.
+    for (const [one, many] of [['podIP', 'podIPs'], ['hostIP', 'hostIPs']]) {
+      const list = pod.status[many];
+      if (pod.status[one] && !(Array.isArray(list) && list.length > 0)) pod.status[many] = [{ ip: pod.status[one] }];
+      else if (!pod.status[one] && Array.isArray(list) && list.length > 0 && list[0]?.ip) pod.status[one] = list[0].ip;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- validation
+
+/** Options of ValidatePodSpec. */
+export interface PodSpecOptions {
+  /** The spec belongs to a Pod (not a template): stricter image and hostPort checks. */
+  isPod?: boolean;
+}
+
+function validateLocalDescendingPath(p: string, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (p.startsWith('/')) errs.push(fe.invalid(path, p, 'must be a relative path'));
+  if (p.split('/').includes('..')) errs.push(fe.invalid(path, p, "must not contain '..'"));
+  return errs;
+}
+
+function validateLocalNonReservedPath(p: string, path: string): FieldError[] {
+  const errs = validateLocalDescendingPath(p, path);
+  if (p.startsWith('..') && !p.startsWith('../')) errs.push(fe.invalid(path, p, "must not start with '..'"));
+  return errs;
+}
+
+const FILE_MODE_MSG = 'must be a number between 0 and 0777 (octal), both inclusive';
+
+function validateMode(mode: unknown, path: string): FieldError[] {
+  return typeof mode === 'number' && (mode > 0o777 || mode < 0) ? [fe.invalid(path, mode, FILE_MODE_MSG)] : [];
+}
+
+function validateKeyToPaths(items: unknown, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  (Array.isArray(items) ? items : []).forEach((kp: any, i: number) => {
+    const p = index(path, i);
+    if (!kp?.key) errs.push(fe.required(child(p, 'key')));
+    if (!kp?.path) errs.push(fe.required(child(p, 'path')));
+    errs.push(...validateLocalNonReservedPath(String(kp?.path ?? ''), child(p, 'path')));
+    errs.push(...validateMode(kp?.mode, child(p, 'mode')));
+  });
+  return errs;
+}
+
+function validateVolumeSource(v: any, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  let count = 0;
+  for (const key of VOLUME_SOURCES) {
+    const src = v[key];
+    if (src === undefined || src === null) continue;
+    const p = child(path, key);
+    if (count > 0) {
+      errs.push(fe.forbidden(p, 'may not specify more than 1 volume type'));
+      continue;
+    }
+    count++;
+    switch (key) {
+      case 'hostPath':
+        if (!src.path) errs.push(fe.required(child(p, 'path')));
+        else if (String(src.path).split('/').includes('..')) errs.push(fe.invalid(child(p, 'path'), src.path, "must not contain '..'"));
+        break;
+      case 'secret':
+        if (!src.secretName) errs.push(fe.required(child(p, 'secretName')));
+        errs.push(...validateMode(src.defaultMode, child(p, 'defaultMode')), ...validateKeyToPaths(src.items, child(p, 'items')));
+        break;
+      case 'configMap':
+        if (!src.name) errs.push(fe.required(child(p, 'name')));
+        errs.push(...validateMode(src.defaultMode, child(p, 'defaultMode')), ...validateKeyToPaths(src.items, child(p, 'items')));
+        break;
+      case 'persistentVolumeClaim':
+        if (!src.claimName) errs.push(fe.required(child(p, 'claimName')));
+        break;
+      case 'nfs':
+        if (!src.server) errs.push(fe.required(child(p, 'server')));
+        if (!src.path) errs.push(fe.required(child(p, 'path')));
+        if (!String(src.path ?? '').startsWith('/')) errs.push(fe.invalid(child(p, 'path'), src.path ?? '', 'must be an absolute path'));
+        break;
+      case 'csi':
+        if (!src.driver) errs.push(fe.required(child(p, 'driver')));
+        break;
+      case 'downwardAPI':
+        errs.push(...validateMode(src.defaultMode, child(p, 'defaultMode')));
+        break;
+      case 'projected':
+        errs.push(...validateMode(src.defaultMode, child(p, 'defaultMode')));
+        break;
+      case 'emptyDir':
+        if (typeof src.sizeLimit === 'string' && src.sizeLimit.trim().startsWith('-')) {
+          errs.push(fe.forbidden(child(p, 'sizeLimit'), 'SizeLimit field must be a valid resource quantity'));
+        }
+        break;
+    }
+  }
+  if (count === 0) errs.push(fe.required(path, 'must specify a volume type'));
+  return errs;
+}
+
+/** `ValidateVolumes`: returns the names of valid volumes and the errors. */
+export function validateVolumes(volumes: unknown, path: string): { names: Map<string, any>; errs: FieldError[] } {
+  const names = new Map<string, any>();
+  const errs: FieldError[] = [];
+  (Array.isArray(volumes) ? volumes : []).forEach((v: any, i: number) => {
+    const p = index(path, i);
+    const namePath = child(p, 'name');
+    const name = String(v?.name ?? '');
+    const el = isObj(v) ? validateVolumeSource(v, p) : [fe.required(p, 'must specify a volume type')];
+    if (!name) el.push(fe.required(namePath));
+    else el.push(...dns1123Label(name, namePath));
+    if (names.has(name)) el.push(fe.duplicate(namePath, name));
+    if (el.length === 0) names.set(name, v);
+    else errs.push(...el);
+  });
+  return { names, errs };
+}
+
+const ENV_FIELD_PATHS = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'];
+const CONVERTIBLE_FIELD_PATHS = new Set([
+  'metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName',
+  'spec.restartPolicy', 'spec.serviceAccountName', 'spec.schedulerName', 'status.phase', 'status.hostIP', 'status.hostIPs',
+  'status.podIP', 'status.podIPs',
+]);
+const RESOURCE_FIELD_PATHS = ['limits.cpu', 'limits.ephemeral-storage', 'limits.memory', 'requests.cpu', 'requests.ephemeral-storage', 'requests.memory'];
+
+function validateObjectFieldSelector(ref: any, allowed: string[], path: string): FieldError[] {
+  if (!ref.apiVersion) return [fe.required(child(path, 'apiVersion'))];
+  const fp = String(ref.fieldPath ?? '');
+  if (!fp) return [fe.required(child(path, 'fieldPath'))];
+  const sub = /^(metadata\.(?:annotations|labels))\['(.*)'\]$/.exec(fp) ?? /^([^[]+)\[(.*)\]$/.exec(fp);
+  const base = sub ? sub[1] : fp;
+  if (!CONVERTIBLE_FIELD_PATHS.has(base)) {
+    return [fe.invalid(child(path, 'fieldPath'), fp, `error converting fieldPath: field label not supported: ${fp}`)];
+  }
+  if (sub) {
+    if (base === 'metadata.annotations') return qualifiedName(sub[2].toLowerCase(), path);
+    if (base === 'metadata.labels') return qualifiedName(sub[2], path);
+    return [fe.invalid(path, base, 'does not support subscript')];
+  }
+  return allowed.includes(fp) ? [] : [fe.notSupported(child(path, 'fieldPath'), fp, allowed)];
+}
+
+function validateKeySelector(s: any, path: string): FieldError[] {
+  const errs = nameProblems(String(s.name ?? ''), 'subdomain').map((m) => fe.invalid(child(path, 'name'), s.name ?? '', m));
+  if (!s.key) errs.push(fe.required(child(path, 'key')));
+  else errs.push(...configMapKeyProblems(String(s.key)).map((m) => fe.invalid(child(path, 'key'), s.key, m)));
+  return errs;
+}
+
+function validateEnv(env: unknown, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  (Array.isArray(env) ? env : []).forEach((ev: any, i: number) => {
+    const p = index(path, i);
+    const name = String(ev?.name ?? '');
+    if (!name) errs.push(fe.required(child(p, 'name')));
+    else errs.push(...envVarNameProblems(name).map((m) => fe.invalid(child(p, 'name'), name, m)));
+    const vf = ev?.valueFrom;
+    if (!isObj(vf)) return;
+    const vp = child(p, 'valueFrom');
+    let n = 0;
+    if (isObj(vf.fieldRef)) {
+      n++;
+      errs.push(...validateObjectFieldSelector(vf.fieldRef, ENV_FIELD_PATHS, child(vp, 'fieldRef')));
+    }
+    if (isObj(vf.resourceFieldRef)) {
+      n++;
+      const r = String(vf.resourceFieldRef.resource ?? '');
+      const rp = child(vp, 'resourceFieldRef');
+      if (!r) errs.push(fe.required(child(rp, 'resource')));
+      else if (!RESOURCE_FIELD_PATHS.includes(r) && !r.startsWith('requests.hugepages-') && !r.startsWith('limits.hugepages-')) {
+        errs.push(fe.notSupported(child(rp, 'resource'), r, RESOURCE_FIELD_PATHS));
+      }
+    }
+    if (isObj(vf.configMapKeyRef)) {
+      n++;
+      errs.push(...validateKeySelector(vf.configMapKeyRef, child(vp, 'configMapKeyRef')));
+    }
+    if (isObj(vf.secretKeyRef)) {
+      n++;
+      errs.push(...validateKeySelector(vf.secretKeyRef, child(vp, 'secretKeyRef')));
+    }
+    if (n === 0) errs.push(fe.invalid(vp, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
+    else if (ev.value) errs.push(fe.invalid(vp, '', 'may not be specified when `value` is not empty'));
+    else if (n > 1) errs.push(fe.invalid(vp, '', 'may not have more than one field specified at a time'));
+  });
+  return errs;
+}
+
+function validateEnvFrom(envFrom: unknown, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  (Array.isArray(envFrom) ? envFrom : []).forEach((ev: any, i: number) => {
+    const p = index(path, i);
+    if (ev?.prefix) errs.push(...envVarNameProblems(String(ev.prefix)).map((m) => fe.invalid(child(p, 'prefix'), ev.prefix, m)));
+    let n = 0;
+    for (const key of ['configMapRef', 'secretRef']) {
+      if (!isObj(ev?.[key])) continue;
+      n++;
+      const np = child(child(p, key), 'name');
+      const name = String(ev[key].name ?? '');
+      if (!name) errs.push(fe.required(np));
+      else errs.push(...nameProblems(name, 'subdomain').map((m) => fe.invalid(np, name, m)));
+    }
+    if (n === 0) errs.push(fe.invalid(path, '', 'must specify one of: `configMapRef` or `secretRef`'));
+    else if (n > 1) errs.push(fe.invalid(path, '', 'may not have more than one field specified at a time'));
+  });
+  return errs;
+}
+
+function validateContainerPorts(ports: unknown, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  (Array.isArray(ports) ? ports : []).forEach((port: any, i: number) => {
+    const p = index(path, i);
+    const name = String(port?.name ?? '');
+    if (name) {
+      const msgs = portNameProblems(name);
+      if (msgs.length > 0) errs.push(...msgs.map((m) => fe.invalid(child(p, 'name'), name, m)));
+      else if (names.has(name)) errs.push(fe.duplicate(child(p, 'name'), name));
+      else names.add(name);
+    }
+    if (!port?.containerPort) errs.push(fe.required(child(p, 'containerPort')));
+    else errs.push(...portNumProblems(port.containerPort).map((m) => fe.invalid(child(p, 'containerPort'), port.containerPort, m)));
+    if (port?.hostPort) errs.push(...portNumProblems(port.hostPort).map((m) => fe.invalid(child(p, 'hostPort'), port.hostPort, m)));
+    if (!port?.protocol) errs.push(fe.required(child(p, 'protocol')));
+    else if (!['SCTP', 'TCP', 'UDP'].includes(port.protocol)) errs.push(fe.notSupported(child(p, 'protocol'), port.protocol, ['SCTP', 'TCP', 'UDP']));
+  });
+  return errs;
+}
+
+function validateVolumeMounts(mounts: unknown, volumes: Map<string, any>, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  (Array.isArray(mounts) ? mounts : []).forEach((m: any, i: number) => {
+    const p = index(path, i);
+    const name = String(m?.name ?? '');
+    if (!name) errs.push(fe.required(child(p, 'name')));
+    if (!volumes.has(name)) errs.push(fe.notFound(child(p, 'name'), name));
+    const mountPath = String(m?.mountPath ?? '');
+    if (!mountPath) errs.push(fe.required(child(p, 'mountPath')));
+    if (seen.has(mountPath)) errs.push(fe.invalid(child(p, 'mountPath'), mountPath, 'must be unique'));
+    seen.add(mountPath);
+    if (m?.subPath) errs.push(...validateLocalDescendingPath(String(m.subPath), child(path, 'subPath')));
+    if (m?.subPathExpr) {
+      if (m?.subPath) errs.push(fe.invalid(child(p, 'subPathExpr'), m.subPathExpr, 'subPathExpr and subPath are mutually exclusive'));
+      errs.push(...validateLocalDescendingPath(String(m.subPathExpr), child(path, 'subPathExpr')));
+    }
+    if (m?.mountPropagation !== undefined && !['None', 'HostToContainer', 'Bidirectional'].includes(m.mountPropagation)) {
+      errs.push(fe.notSupported(child(path, 'mountPropagation'), m.mountPropagation, ['Bidirectional', 'HostToContainer', 'None']));
+    }
+  });
+  return errs;
+}
+
+function validateHandler(h: any, path: string, probe: boolean, grace: number | undefined): FieldError[] {
+  const errs: FieldError[] = [];
+  let n = 0;
+  const kinds = probe ? ['exec', 'httpGet', 'tcpSocket', 'grpc'] : ['exec', 'httpGet', 'tcpSocket', 'sleep'];
+  for (const k of kinds) {
+    const a = h[k];
+    if (!isObj(a)) continue;
+    const p = child(path, k);
+    if (n > 0) {
+      errs.push(fe.forbidden(p, 'may not specify more than 1 handler type'));
+      continue;
+    }
+    n++;
+    if (k === 'exec' && !(Array.isArray(a.command) && a.command.length > 0)) errs.push(fe.required(child(p, 'command')));
+    if (k === 'httpGet') {
+      if (!a.path) errs.push(fe.required(child(p, 'path')));
+      errs.push(...portNumOrName(a.port, child(p, 'port')));
+      if (!['HTTP', 'HTTPS'].includes(a.scheme)) errs.push(fe.notSupported(child(p, 'scheme'), a.scheme ?? '', ['HTTP', 'HTTPS']));
+    }
+    if (k === 'tcpSocket') errs.push(...portNumOrName(a.port, child(p, 'port')));
+    if (k === 'grpc') errs.push(...portNumOrName(typeof a.port === 'number' ? a.port : 0, child(p, 'port')));
+    if (k === 'sleep' && grace !== undefined && (typeof a.seconds !== 'number' || a.seconds < 0 || a.seconds > grace)) {
+      errs.push(fe.invalid(p, a.seconds ?? 0, `must be non-negative and less than terminationGracePeriodSeconds (${grace})`));
+    }
+  }
+  if (n === 0) errs.push(fe.required(path, 'must specify a handler type'));
+  return errs;
+}
+
+function validateProbe(probe: any, path: string, kind: 'liveness' | 'readiness' | 'startup'): FieldError[] {
+  if (!isObj(probe)) return [];
+  const errs = validateHandler(probe, path, true, undefined);
+  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
+    if (typeof probe[f] === 'number' && probe[f] < 0) errs.push(fe.invalid(child(path, f), probe[f], 'must be greater than or equal to 0'));
+  }
+  if (typeof probe.terminationGracePeriodSeconds === 'number' && probe.terminationGracePeriodSeconds <= 0) {
+    errs.push(fe.invalid(child(path, 'terminationGracePeriodSeconds'), probe.terminationGracePeriodSeconds, 'must be greater than 0'));
+  }
+  if (kind !== 'readiness' && (probe.successThreshold ?? 0) !== 1) errs.push(fe.invalid(child(path, 'successThreshold'), probe.successThreshold ?? 0, 'must be 1'));
+  if (kind === 'readiness' && probe.terminationGracePeriodSeconds !== undefined && probe.terminationGracePeriodSeconds !== null) {
+    errs.push(fe.invalid(child(path, 'terminationGracePeriodSeconds'), probe.terminationGracePeriodSeconds, 'must not be set for readinessProbes'));
+  }
+  return errs;
+}
+
+function validateLifecycleAndProbes(c: any, path: string, grace: number | undefined): FieldError[] {
+  const errs: FieldError[] = [];
+  if (isObj(c.lifecycle)) {
+    for (const k of ['postStart', 'preStop']) {
+      if (isObj(c.lifecycle[k])) errs.push(...validateHandler(c.lifecycle[k], child(child(path, 'lifecycle'), k), false, grace));
+    }
+  }
+  errs.push(...validateProbe(c.livenessProbe, child(path, 'livenessProbe'), 'liveness'));
+  errs.push(...validateProbe(c.readinessProbe, child(path, 'readinessProbe'), 'readiness'));
+  errs.push(...validateProbe(c.startupProbe, child(path, 'startupProbe'), 'startup'));
+  return errs;
+}
+
+function validateContainerCommon(c: any, volumes: Map<string, any>, claims: Set<string>, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = String(c?.name ?? '');
+  if (!name) errs.push(fe.required(child(path, 'name')));
+  else errs.push(...dns1123Label(name, child(path, 'name')));
+  if (!c?.image) errs.push(fe.required(child(path, 'image')));
+  const tmp = c?.terminationMessagePolicy;
+  if (!tmp) errs.push(fe.required(child(path, 'terminationMessagePolicy')));
+  else if (tmp !== 'File' && tmp !== 'FallbackToLogsOnError') errs.push(fe.notSupported(child(path, 'terminationMessagePolicy'), tmp, ['File', 'FallbackToLogsOnError']));
+  errs.push(...validateContainerPorts(c?.ports, child(path, 'ports')));
+  errs.push(...validateEnv(c?.env, child(path, 'env')));
+  errs.push(...validateEnvFrom(c?.envFrom, child(path, 'envFrom')));
+  errs.push(...validateVolumeMounts(c?.volumeMounts, volumes, child(path, 'volumeMounts')));
+  const pp = c?.imagePullPolicy;
+  if (!pp) errs.push(fe.required(child(path, 'imagePullPolicy')));
+  else if (!['Always', 'IfNotPresent', 'Never'].includes(pp)) errs.push(fe.notSupported(child(path, 'imagePullPolicy'), pp, ['Always', 'IfNotPresent', 'Never']));
+  errs.push(...validateResourceRequirements(c?.resources, child(path, 'resources'), claims));
+  return errs;
+}
+
+function hostPortConflicts(containers: any[], path: string, seen = new Set<string>()): FieldError[] {
+  const errs: FieldError[] = [];
+  containers.forEach((c, ci) => {
+    (Array.isArray(c?.ports) ? c.ports : []).forEach((p: any, pi: number) => {
+      if (!p?.hostPort) return;
+      const key = `${p.protocol ?? ''}/${p.hostIP ?? ''}/${p.hostPort}`;
+      if (seen.has(key)) errs.push(fe.duplicate(child(index(child(index(path, ci), 'ports'), pi), 'hostPort'), key));
+      else seen.add(key);
+    });
+  });
+  return errs;
+}
+
+function validateContainers(list: unknown, volumes: Map<string, any>, claims: Set<string>, grace: number | undefined, path: string): FieldError[] {
+  if (!Array.isArray(list) || list.length === 0) return [fe.required(path)];
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  list.forEach((c: any, i: number) => {
+    const p = index(path, i);
+    errs.push(...validateContainerCommon(c, volumes, claims, p));
+    const name = String(c?.name ?? '');
+    if (names.has(name)) errs.push(fe.duplicate(child(p, 'name'), name));
+    else names.add(name);
+    if (isObj(c)) errs.push(...validateLifecycleAndProbes(c, p, grace));
+    if (c?.restartPolicy !== undefined && c?.restartPolicy !== null) errs.push(fe.forbidden(child(p, 'restartPolicy'), 'may not be set for non-init containers'));
+  });
+  errs.push(...hostPortConflicts(list, path));
+  return errs;
+}
+
+function validateInitContainers(list: unknown, regular: unknown, volumes: Map<string, any>, claims: Set<string>, grace: number | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>((Array.isArray(regular) ? regular : []).map((c: any) => String(c?.name ?? '')));
+  (Array.isArray(list) ? list : []).forEach((c: any, i: number) => {
+    const p = index(path, i);
+    errs.push(...validateContainerCommon(c, volumes, claims, p));
+    let restartAlways = false;
+    if (c?.restartPolicy !== undefined && c?.restartPolicy !== null) {
+      if (c.restartPolicy !== 'Always') errs.push(fe.notSupported(child(p, 'restartPolicy'), c.restartPolicy, ['Always']));
+      restartAlways = c.restartPolicy === 'Always';
+    }
+    const name = String(c?.name ?? '');
+    if (names.has(name)) errs.push(fe.duplicate(child(p, 'name'), name));
+    else if (name) names.add(name);
+    errs.push(...hostPortConflicts([c], path));
+    if (restartAlways) {
+      errs.push(...validateLifecycleAndProbes(c, p, grace));
+    } else {
+      for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) {
+        if (c?.[f] !== undefined && c?.[f] !== null) errs.push(fe.forbidden(child(p, f), 'may not be set for init containers without restartPolicy=Always'));
+      }
+    }
+  });
+  return errs;
+}
+
+function validateTolerations(tols: unknown, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  (Array.isArray(tols) ? tols : []).forEach((t: any, i: number) => {
+    const p = index(path, i);
+    const key = String(t?.key ?? '');
+    if (key) errs.push(...qualifiedName(key, child(p, 'key')));
+    if (!key && t?.operator !== 'Exists') {
+      errs.push(fe.invalid(child(p, 'operator'), t?.operator ?? '', 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    }
+    if (t?.tolerationSeconds !== undefined && t?.tolerationSeconds !== null && t?.effect !== 'NoExecute') {
+      errs.push(fe.invalid(child(p, 'effect'), t?.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    }
+    const value = String(t?.value ?? '');
+    switch (t?.operator ?? '') {
+      case 'Equal':
+      case '': {
+        const m = isLabelValue(value);
+        if (m.length > 0) errs.push(fe.invalid(child(p, 'operator'), value, m.join(';')));
+        break;
+      }
+      case 'Exists':
+        if (value) errs.push(fe.invalid(child(p, 'operator'), value, "value must be empty when `operator` is 'Exists'"));
+        break;
+      default:
+        errs.push(fe.notSupported(child(p, 'operator'), t.operator, ['Equal', 'Exists']));
+    }
+    if (t?.effect && !['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect)) {
+      errs.push(fe.notSupported(child(p, 'effect'), t.effect, ['NoSchedule', 'PreferNoSchedule', 'NoExecute']));
+    }
+  });
+  return errs;
+}
+
+function validateDNSConfig(cfg: any, policy: string, path: string): FieldError[] {
+  if (policy === 'None') {
+    if (!isObj(cfg)) return [fe.required(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
+    if (!Array.isArray(cfg.nameservers) || cfg.nameservers.length === 0) {
+      return [fe.required(child(path, 'nameservers'), 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
+    }
+  }
+  if (!isObj(cfg)) return [];
+  const errs: FieldError[] = [];
+  const ns: string[] = Array.isArray(cfg.nameservers) ? cfg.nameservers : [];
+  if (ns.length > 3) errs.push(fe.invalidShown(child(path, 'nameservers'), `[]string{${ns.map((s) => JSON.stringify(s)).join(', ')}}`, 'must not have more than 3 nameservers'));
+  ns.forEach((s, i) => errs.push(...validIP(String(s), index(child(path, 'nameservers'), i))));
+  const searches: string[] = Array.isArray(cfg.searches) ? cfg.searches : [];
+  searches.forEach((s, i) => {
+    const v = String(s);
+    if (v === '.') return;
+    errs.push(...nameProblems(v.replace(/\.$/, '').replace(/_/g, 'a'), 'subdomain').map((m) => fe.invalid(index(child(path, 'searches'), i), v.replace(/\.$/, ''), m)));
+  });
+  (Array.isArray(cfg.options) ? cfg.options : []).forEach((o: any, i: number) => {
+    if (!o?.name) errs.push(fe.required(index(child(path, 'options'), i), 'must not be empty'));
+  });
+  return errs;
+}
+
+/** `ValidatePodSpec`. */
+export function validatePodSpec(spec: any, path: string, opts: PodSpecOptions = {}): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!isObj(spec)) spec = {};
+  if (spec.terminationGracePeriodSeconds === undefined || spec.terminationGracePeriodSeconds === null) {
+    errs.push(fe.required(child(path, 'terminationGracePeriodSeconds')));
+  }
+  const grace = typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : undefined;
+  const { names: volumes, errs: vErrs } = validateVolumes(spec.volumes, child(path, 'volumes'));
+  errs.push(...vErrs);
+  const claims = new Set<string>();
+  (Array.isArray(spec.resourceClaims) ? spec.resourceClaims : []).forEach((c: any, i: number) => {
+    const p = index(child(path, 'resourceClaims'), i);
+    const name = String(c?.name ?? '');
+    if (!name) errs.push(fe.required(child(p, 'name')));
+    else if (claims.has(name)) errs.push(fe.duplicate(child(p, 'name'), name));
+    else {
+      errs.push(...dns1123Label(name, child(p, 'name')));
+      claims.add(name);
+    }
+  });
+  errs.push(...validateContainers(spec.containers, volumes, claims, grace, child(path, 'containers')));
+  errs.push(...validateInitContainers(spec.initContainers, spec.containers, volumes, claims, grace, child(path, 'initContainers')));
+  if (isObj(spec.resources)) {
+    errs.push(...validateResourceRequirements({ ...spec.resources, claims: undefined }, child(path, 'resources'), claims, podResourceName));
+  }
+  if (spec.hostNetwork === true) {
+    (Array.isArray(spec.containers) ? spec.containers : []).forEach((c: any, i: number) => {
+      (Array.isArray(c?.ports) ? c.ports : []).forEach((p: any, j: number) => {
+        const hp = p?.hostPort ?? 0;
+        if ((opts.isPod || hp !== 0) && hp !== p?.containerPort) {
+          errs.push(fe.invalid(child(index(child(index(child(path, 'containers'), i), 'ports'), j), 'hostPort'), hp, 'must match `containerPort` when `hostNetwork` is true'));
+        }
+      });
+    });
+  }
+  const rp = spec.restartPolicy ?? '';
+  if (!rp) errs.push(fe.required(child(path, 'restartPolicy')));
+  else if (!['Always', 'OnFailure', 'Never'].includes(rp)) errs.push(fe.notSupported(child(path, 'restartPolicy'), rp, ['Always', 'OnFailure', 'Never']));
+  const dp = spec.dnsPolicy ?? '';
+  if (!dp) errs.push(fe.required(child(path, 'dnsPolicy')));
+  else if (!['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'].includes(dp)) {
+    errs.push(fe.notSupported(child(path, 'dnsPolicy'), dp, ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']));
+  }
+  errs.push(...validateLabels(spec.nodeSelector, child(path, 'nodeSelector')));
+  (Array.isArray(spec.imagePullSecrets) ? spec.imagePullSecrets : []).forEach((s: any, i: number) => {
+    if (isObj(s) && Object.keys(s).some((k) => k !== 'name')) {
+      errs.push(fe.invalidShown(index(child(path, 'imagePullSecrets'), i), `core.LocalObjectReference{Name:${JSON.stringify(String(s.name ?? ''))}}`, 'only name may be set'));
+    }
+  });
+  errs.push(...validateDNSConfig(spec.dnsConfig, dp, child(path, 'dnsConfig')));
+  (Array.isArray(spec.readinessGates) ? spec.readinessGates : []).forEach((g: any, i: number) => {
+    errs.push(...qualifiedName(String(g?.conditionType ?? ''), child(index(child(path, 'readinessGates'), i), 'conditionType')));
+  });
+  const gates = new Set<string>();
+  (Array.isArray(spec.schedulingGates) ? spec.schedulingGates : []).forEach((g: any, i: number) => {
+    const name = String(g?.name ?? '');
+    const p = index(child(path, 'schedulingGates'), i);
+    errs.push(...qualifiedName(name, p));
+    if (gates.has(name)) errs.push(fe.duplicate(p, name));
+    gates.add(name);
+  });
+  if (spec.serviceAccountName) errs.push(...dns1123Subdomain(String(spec.serviceAccountName), child(path, 'serviceAccountName')));
+  if (spec.nodeName) errs.push(...dns1123Subdomain(String(spec.nodeName), child(path, 'nodeName')));
+  if (spec.activeDeadlineSeconds !== undefined && spec.activeDeadlineSeconds !== null) {
+    const v = spec.activeDeadlineSeconds;
+    if (typeof v !== 'number' || v < 1 || v > 2147483647) errs.push(fe.invalid(child(path, 'activeDeadlineSeconds'), v, inclusiveRange(1, 2147483647)));
+  }
+  if (spec.hostname) errs.push(...dns1123Label(String(spec.hostname), child(path, 'hostname')));
+  if (spec.subdomain) errs.push(...dns1123Label(String(spec.subdomain), child(path, 'subdomain')));
+  errs.push(...validateTolerations(spec.tolerations, child(path, 'tolerations')));
+  (Array.isArray(spec.hostAliases) ? spec.hostAliases : []).forEach((h: any, i: number) => {
+    const p = index(child(path, 'hostAliases'), i);
+    errs.push(...validIP(String(h?.ip ?? ''), child(p, 'ip')));
+    (Array.isArray(h?.hostnames) ? h.hostnames : []).forEach((n: any, j: number) => errs.push(...dns1123Subdomain(String(n), index(child(p, 'hostnames'), j))));
+  });
+  if (spec.priorityClassName) errs.push(...dns1123Subdomain(String(spec.priorityClassName), child(path, 'priorityClassName')));
+  if (spec.runtimeClassName !== undefined && spec.runtimeClassName !== null) errs.push(...dns1123Subdomain(String(spec.runtimeClassName), child(path, 'runtimeClassName')));
+  if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== null) {
+    if (!spec.preemptionPolicy) errs.push(fe.required(child(path, 'preemptionPolicy')));
+    else if (!['PreemptLowerPriority', 'Never'].includes(spec.preemptionPolicy)) {
+      errs.push(fe.notSupported(child(path, 'preemptionPolicy'), spec.preemptionPolicy, ['PreemptLowerPriority', 'Never']));
+    }
+  }
+  if (isObj(spec.os) && !['linux', 'windows'].includes(spec.os.name)) {
+    errs.push(fe.notSupported(child(child(path, 'os'), 'name'), spec.os.name ?? '', ['linux', 'windows']));
+  }
+  if (opts.isPod) {
+    for (const key of ['containers', 'initContainers']) {
+      (Array.isArray(spec[key]) ? spec[key] : []).forEach((c: any, i: number) => {
+        const img = typeof c?.image === 'string' ? c.image : '';
+        if (img !== img.trim()) errs.push(fe.invalid(child(index(child(path, key), i), 'image'), img, 'must not have leading or trailing whitespace'));
+      });
+    }
+  }
+  return errs;
+}
+
+function podResourceName(name: string, path: string): FieldError[] {
+  if (name === 'cpu' || name === 'memory' || name.startsWith('hugepages-')) return [];
+  return [fe.notSupported(path, name, ['cpu', 'memory'])];
+}
+
+/** `ValidatePodTemplateSpec`. */
+export function validatePodTemplateSpec(tpl: any, path: string): FieldError[] {
+  if (!isObj(tpl)) tpl = {};
+  // kube validates template labels at `<path>.labels`, not `<path>.metadata.labels`.
+  const errs = validateLabels(tpl.metadata?.labels, child(path, 'labels'));
+  errs.push(...validatePodSpec(tpl.spec, child(path, 'spec')));
+  if (Array.isArray(tpl.spec?.ephemeralContainers) && tpl.spec.ephemeralContainers.length > 0) {
+    errs.push(fe.forbidden(child(child(path, 'spec'), 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
+  }
+  return errs;
+}
+

@@ -1,0 +1,116 @@
+// RBAC: roleRef/subject apiGroup defaults (pkg/apis/rbac/v1/defaults.go) and
+// pkg/apis/rbac/validation for roles, cluster roles and their bindings,
+// including the roleRef a binding may never change.
+import { goQuote } from '../../../shared/patch/go-format.ts';
+import { nameProblems } from '../names.ts';
+import { child, fe, goStringSlice, index, isObj, type FieldError } from './field.ts';
+import { validateLabelSelector } from './validators.ts';
+
+const GROUP = 'rbac.authorization.k8s.io';
+
+/** SetDefaults_RoleBinding / SetDefaults_ClusterRoleBinding and SetDefaults_Subject. */
+export function defaultBinding(b: any): void {
+  if (!isObj(b.roleRef)) b.roleRef = {};
+  if (!b.roleRef.apiGroup) b.roleRef.apiGroup = GROUP;
+  for (const s of Array.isArray(b.subjects) ? b.subjects : []) {
+    if (!isObj(s) || s.apiGroup) continue;
+    if (s.kind === 'ServiceAccount') s.apiGroup = '';
+    else if (s.kind === 'User' || s.kind === 'Group') s.apiGroup = GROUP;
+  }
+}
+
+function validatePolicyRule(rule: any, namespaced: boolean, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const len = (k: string) => (Array.isArray(rule?.[k]) ? rule[k].length : 0);
+  if (len('verbs') === 0) errs.push(fe.required(child(path, 'verbs'), 'verbs must contain at least one value'));
+  if (len('nonResourceURLs') > 0) {
+    const shown = goStringSlice(rule.nonResourceURLs);
+    if (namespaced) errs.push(fe.invalidShown(child(path, 'nonResourceURLs'), shown, 'namespaced rules cannot apply to non-resource URLs'));
+    if (len('apiGroups') > 0 || len('resources') > 0 || len('resourceNames') > 0) {
+      errs.push(fe.invalidShown(child(path, 'nonResourceURLs'), shown, 'rules cannot apply to both regular resources and non-resource URLs'));
+    }
+    return errs;
+  }
+  if (len('apiGroups') === 0) errs.push(fe.required(child(path, 'apiGroups'), 'resource rules must supply at least one api group'));
+  if (len('resources') === 0) errs.push(fe.required(child(path, 'resources'), 'resource rules must supply at least one resource'));
+  return errs;
+}
+
+function validateRules(obj: any, namespaced: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  (Array.isArray(obj.rules) ? obj.rules : []).forEach((r: any, i: number) => errs.push(...validatePolicyRule(r, namespaced, index('rules', i))));
+  return errs;
+}
+
+/** ValidateRole / ValidateRoleUpdate. */
+export function validateRole(role: any): FieldError[] {
+  return validateRules(role, true);
+}
+
+/** ValidateClusterRole / ValidateClusterRoleUpdate. */
+export function validateClusterRole(role: any): FieldError[] {
+  const errs = validateRules(role, false);
+  if (isObj(role.aggregationRule)) {
+    const sels: any[] = Array.isArray(role.aggregationRule.clusterRoleSelectors) ? role.aggregationRule.clusterRoleSelectors : [];
+    if (sels.length === 0) {
+      errs.push(fe.required('aggregationRule.clusterRoleSelectors', 'at least one clusterRoleSelector required if aggregationRule is non-nil'));
+    }
+    sels.forEach((s, i) => errs.push(...validateLabelSelector(s, index('aggregationRule.clusterRoleSelectors', i))));
+  }
+  return errs;
+}
+
+function validateSubject(s: any, namespaced: boolean, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = String(s?.name ?? '');
+  if (!name) errs.push(fe.required(child(path, 'name')));
+  const apiGroup = String(s?.apiGroup ?? '');
+  switch (s?.kind) {
+    case 'ServiceAccount':
+      if (name) errs.push(...nameProblems(name, 'subdomain').map((m) => fe.invalid(child(path, 'name'), name, m)));
+      if (apiGroup) errs.push(fe.notSupported(child(path, 'apiGroup'), apiGroup, ['']));
+      if (!namespaced && !s?.namespace) errs.push(fe.required(child(path, 'namespace')));
+      break;
+    case 'User':
+    case 'Group':
+      if (apiGroup !== GROUP) errs.push(fe.notSupported(child(path, 'apiGroup'), apiGroup, [GROUP]));
+      break;
+    default:
+      errs.push(fe.notSupported(child(path, 'kind'), s?.kind ?? '', ['ServiceAccount', 'User', 'Group']));
+  }
+  return errs;
+}
+
+/** Go's `%#v` of an rbac.RoleRef. */
+function goRoleRef(r: any): string {
+  return `rbac.RoleRef{APIGroup:${goQuote(String(r?.apiGroup ?? ''))}, Kind:${goQuote(String(r?.kind ?? ''))}, Name:${goQuote(String(r?.name ?? ''))}}`;
+}
+
+function validateBinding(b: any, old: any, namespaced: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  const ref = isObj(b.roleRef) ? b.roleRef : {};
+  if (ref.apiGroup !== GROUP) errs.push(fe.notSupported('roleRef.apiGroup', ref.apiGroup ?? '', [GROUP]));
+  const kinds = namespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
+  if (!kinds.includes(ref.kind)) errs.push(fe.notSupported('roleRef.kind', ref.kind ?? '', kinds));
+  const name = String(ref.name ?? '');
+  if (!name) errs.push(fe.required('roleRef.name'));
+  else errs.push(...nameProblems(name, 'path-segment').map((m) => fe.invalid('roleRef.name', name, m)));
+  (Array.isArray(b.subjects) ? b.subjects : []).forEach((s: any, i: number) => errs.push(...validateSubject(s, namespaced, index('subjects', i))));
+  if (old) {
+    const o = old.roleRef ?? {};
+    if ((o.apiGroup ?? '') !== (ref.apiGroup ?? '') || (o.kind ?? '') !== (ref.kind ?? '') || (o.name ?? '') !== name) {
+      errs.push(fe.invalidShown('roleRef', goRoleRef(ref), 'cannot change roleRef'));
+    }
+  }
+  return errs;
+}
+
+/** ValidateRoleBinding / ValidateRoleBindingUpdate. */
+export function validateRoleBinding(b: any, old?: any): FieldError[] {
+  return validateBinding(b, old, true);
+}
+
+/** ValidateClusterRoleBinding / ValidateClusterRoleBindingUpdate. */
+export function validateClusterRoleBinding(b: any, old?: any): FieldError[] {
+  return validateBinding(b, old, false);
+}

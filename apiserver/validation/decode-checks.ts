@@ -1,0 +1,119 @@
+// The checks kube-apiserver makes while it decodes a create or update body,
+// before any registry validation: field validation as the fieldValidation
+// query parameter asks (unknown and duplicate fields: Strict fails, Warn
+// warns, Ignore says nothing), and the JSON decoder's own type and format
+// errors, which are 400 BadRequest whatever the mode. Unknown fields are
+// dropped from the object in every mode, as decoding into Go structs does.
+import { badRequest, fieldError, type FieldError } from '../../shared/api/errors.ts';
+import { typeForKind, type GroupVersionKind } from '../../shared/api/schema/index.ts';
+import { nodeForType } from './decode-schema.ts';
+import { SyntaxProblem, scanBody, scanTypeMeta, type ScanResult } from './decode-scan.ts';
+
+/** The values of the fieldValidation query parameter. */
+export type FieldValidationMode = 'Strict' | 'Warn' | 'Ignore';
+
+/** What decoding let through: the pruned object, and warnings for Warn mode. */
+export interface DecodeChecksResult {
+  /** The object with unknown fields removed and nulls resolved (the `obj` passed in, changed in place). */
+  object: any;
+  /** Warning texts (`unknown field "spec.foo"`), one Warning header each; empty unless mode is Warn. */
+  warnings: string[];
+}
+
+const SUPPORTED_MODES = ['', 'Ignore', 'Strict', 'Warn'];
+
+/**
+ * The field error kube's ValidateFieldValidation reports for a bad
+ * fieldValidation value (kube puts it in a 422 on CreateOptions.meta.k8s.io,
+ * UpdateOptions.meta.k8s.io or PatchOptions.meta.k8s.io), or undefined.
+ */
+export function fieldValidationError(value: string | null | undefined): FieldError | undefined {
+  if (value == null || SUPPORTED_MODES.includes(value)) return undefined;
+  return fieldError.notSupported('fieldValidation', value, SUPPORTED_MODES);
+}
+
+/** The mode a fieldValidation value selects: absent or empty is Warn, kube's server default. */
+export function fieldValidationMode(value: string | null | undefined): FieldValidationMode {
+  return value === 'Strict' || value === 'Ignore' ? value : 'Warn';
+}
+
+/** A Warning response header value for a warning text, as kube's warning recorder writes it. */
+export function warningHeaderValue(text: string): string {
+  return `299 - "${text.replace(/["\\]/g, '\\$&')}"`;
+}
+
+/** kube's summarizeData: the start of a body for "the object provided is unrecognized" errors. */
+function summarizeData(data: Buffer, maxLength: number): string {
+  if (data.length === 0) return '<empty>';
+  if (data[0] === 0x7b) return data.length > maxLength ? data.subarray(0, maxLength).toString('utf8') + ' ...' : data.toString('utf8');
+  return data.length > maxLength ? data.subarray(0, maxLength).toString('hex') + ' ...' : data.toString('hex');
+}
+
+/** schema.ParseGroupVersion. */
+function parseGroupVersion(gv: string): { group: string; version: string } | undefined {
+  if (gv === '' || gv === '/') return { group: '', version: '' };
+  const slashes = gv.split('/').length - 1;
+  if (slashes === 0) return { group: '', version: gv };
+  if (slashes === 1) {
+    const i = gv.indexOf('/');
+    return { group: gv.slice(0, i), version: gv.slice(i + 1) };
+  }
+  return undefined;
+}
+
+/**
+ * Runs kube's decoding-time checks on a JSON body for `kind` (the kind the
+ * request addresses) and returns the object as kube would store it, or throws
+ * the 400 StatusError kube returns:
+ *
+ * - `Deployment in version "v1" cannot be handled as a Deployment: json: cannot
+ *   unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`
+ *   (a type or format error, in every mode);
+ * - `... cannot be handled as a Deployment: strict decoding error: unknown field
+ *   "spec.foo", duplicate field "spec.replicas"` (Strict only; Warn returns the
+ *   same texts as warnings, Ignore drops them).
+ *
+ * `raw` is the body text (duplicate keys and number spellings exist only
+ * there); pass undefined for bodies that were not JSON (YAML), and the
+ * object's own JSON is scanned instead. `obj` is the parsed body; it is
+ * pruned in place.
+ */
+export function decodeChecks(
+  kind: GroupVersionKind,
+  raw: string | Buffer | undefined,
+  obj: any,
+  mode: FieldValidationMode,
+): DecodeChecksResult {
+  const fromRaw = raw !== undefined;
+  const text = raw === undefined ? JSON.stringify(obj) ?? 'null' : typeof raw === 'string' ? raw : raw.toString('utf8');
+  const bytes = (): Buffer => (typeof raw === 'object' ? raw : Buffer.from(text, 'utf8'));
+  const unrecognized = (why: string) =>
+    badRequest(`the object provided is unrecognized (must be of type ${kind.kind}): ${why} (${summarizeData(bytes(), 30)})`);
+
+  const type = typeForKind(kind.group, kind.version, kind.kind);
+  const root = type && nodeForType(type);
+  let result: ScanResult;
+  try {
+    // apiVersion and kind are read before decoding; the scan finds them on its way unless decoding stopped early.
+    result = root?.kind === 'struct' ? scanBody(text, root, obj, mode !== 'Ignore') : { strict: [] };
+    result.typeMeta ??= scanTypeMeta(text);
+  } catch (err) {
+    if (!(err instanceof SyntaxProblem) || !fromRaw) throw err;
+    return decodeChecks(kind, undefined, obj, mode);
+  }
+  const typeMeta = result.typeMeta;
+  if (typeMeta.error) throw unrecognized(`couldn't get version/kind; json parse error: ${typeMeta.error}`);
+  const gv = parseGroupVersion(typeMeta.apiVersion);
+  if (!gv) throw unrecognized(`unexpected GroupVersion string: ${typeMeta.apiVersion}`);
+  if (!root) return { object: obj, warnings: [] };
+
+  // The kind and version kube names are the body's, defaulted from the request (gvkWithDefaults).
+  const actualKind = typeMeta.kind || kind.kind;
+  let actualVersion = gv.version;
+  if (!actualVersion && (gv.group === '' || gv.group === kind.group)) actualVersion = kind.version;
+  const prefix = `${actualKind} in version "${actualVersion}" cannot be handled as a ${kind.kind}: `;
+
+  if (result.error) throw badRequest(prefix + result.error);
+  if (result.strict.length && mode === 'Strict') throw badRequest(`${prefix}strict decoding error: ${result.strict.join(', ')}`);
+  return { object: obj ?? {}, warnings: mode === 'Warn' ? result.strict : [] };
+}

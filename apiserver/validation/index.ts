@@ -1,0 +1,10 @@
+// Decoding-time checks of request bodies: what kube-apiserver rejects or warns
+// about while it turns JSON into Go structs, before registry validation.
+export {
+  decodeChecks,
+  fieldValidationError,
+  fieldValidationMode,
+  warningHeaderValue,
+  type DecodeChecksResult,
+  type FieldValidationMode,
+} from './decode-checks.ts';
