@@ -9,6 +9,7 @@ const SERVED_SUBRESOURCES: Record<string, { verbs: string[]; kind?: string; grou
   status: { verbs: ['get', 'patch', 'update'] },
   scale: { verbs: ['get', 'patch', 'update'], kind: 'Scale', group: 'autoscaling', version: 'v1' },
   binding: { verbs: ['create'], kind: 'Binding' },
+  eviction: { verbs: ['create'], kind: 'Eviction', group: 'policy', version: 'v1' },
 };
 
 function resourceEntries(rt: ResourceType): object[] {

@@ -53,7 +53,7 @@ test('one of two candidates leads; stepping down hands over', async () => {
 test('a lease whose holder went silent is taken once it expires', async () => {
   await client.create(leases, 'kube-system', {
     metadata: { name: 'silent' },
-    spec: { holderIdentity: 'ghost', leaseDurationSeconds: 1, renewTime: new Date().toISOString(), leaseTransitions: 3 },
+    spec: { holderIdentity: 'ghost', leaseDurationSeconds: 1, renewTime: new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z'), leaseTransitions: 3 },
   });
   const started = Date.now();
   const c = new LeaderElector(client, { namespace: 'kube-system', name: 'silent', identity: 'c', ...fast, onStartedLeading: () => {}, onStoppedLeading: () => {} });

@@ -8,6 +8,7 @@ import { admitNamespace } from './namespace-lifecycle.ts';
 import { isDryRun } from './dry-run.ts';
 import { decodeObject } from './decode-object.ts';
 import { handleBinding } from './subresources/binding.ts';
+import { handleEviction } from './subresources/eviction.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -26,6 +27,7 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   const gr = { group: rt.group, resource: rt.plural };
   if (name && !subresource) throw methodNotAllowed('create', gr);
   if (subresource === 'binding' && rt.group === '' && rt.plural === 'pods') return handleBinding(ctx, r);
+  if (subresource === 'eviction' && rt.group === '' && rt.plural === 'pods') return handleEviction(ctx, r);
   if (subresource) throw methodNotAllowed(`create on ${subresource}`, gr);
   const { obj, warnings } = await decodeObject(r, rt);
   checkTypeMeta(rt, obj);

@@ -2,10 +2,12 @@
 // --controllers flag uses).
 import type { ControllerContext, ControllerParts } from '../context.ts';
 import { deploymentController } from './deployment/controller.ts';
+import { disruptionController } from './disruption/controller.ts';
 import { replicaSetController } from './replicaset/controller.ts';
 
 /** Constructors of every controller, in start order. */
 export const CONTROLLERS: Record<string, (ctx: ControllerContext) => ControllerParts> = {
   deployment: deploymentController,
   replicaset: replicaSetController,
+  disruption: disruptionController,
 };

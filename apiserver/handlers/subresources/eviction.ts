@@ -1,0 +1,72 @@
+// POST pods/<name>/eviction: a delete that honours PodDisruptionBudgets, as
+// kube's eviction REST does (what `kubectl drain` uses). A Pod covered by a
+// budget with no disruptions left gets 429 TooManyRequests; otherwise the
+// budget's disruptionsAllowed is spent and the Pod is deleted gracefully.
+import { notFound, StatusError } from '../../../shared/api/errors.ts';
+import { findResource } from '../../../shared/api/resources.ts';
+import { matchesLabels, selectorFromLabelSelector } from '../../../shared/labels/label-selector.ts';
+import { decodeBody } from '../../http/codec.ts';
+import { collectionPrefix, objectKey } from '../../registry/keys.ts';
+import { planDelete, timestamp, type DeleteOptions } from '../../registry/lifecycle.ts';
+import type { ApiContext, ApiRequest, ApiResponse } from '../context.ts';
+
+const PDBS = findResource('policy', 'v1', 'poddisruptionbudgets')!;
+
+function tooManyRequests(message: string, cause: string): StatusError {
+  return new StatusError(429, 'TooManyRequests', message, { causes: [{ reason: 'DisruptionBudget', message: cause }] });
+}
+
+function isReady(pod: any): boolean {
+  return pod.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True') ?? false;
+}
+
+/** Serves an eviction. */
+export async function handleEviction(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
+  const { resource: rt, namespace, name } = r.info;
+  const eviction = decodeBody(await r.body(), r.contentType) ?? {};
+  const options: DeleteOptions = eviction.deleteOptions ?? {};
+  const podKey = objectKey(rt, namespace, name);
+  const entry = ctx.store.get(podKey);
+  if (!entry) throw notFound({ group: '', resource: 'pods' }, name);
+  const pod = JSON.parse(entry.json);
+  const phase = pod.status?.phase;
+  // Pods that are done, not yet running, or already going need no budget.
+  const ignoreBudget = phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || !!pod.metadata.deletionTimestamp;
+  if (!ignoreBudget) {
+    const pdbs = ctx.store
+      .list({ bucket: PDBS.storagePrefix, keyPrefix: collectionPrefix(PDBS, namespace) })
+      .items.map((j) => JSON.parse(j))
+      .filter((pdb) => pdb.spec?.selector && matchesLabels(selectorFromLabelSelector(pdb.spec.selector), pod.metadata.labels));
+    if (pdbs.length > 1) {
+      throw new StatusError(500, 'InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+    }
+    const pdb = pdbs[0];
+    const unhealthyMayGo = pdb?.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow' && !isReady(pod);
+    if (pdb && !unhealthyMayGo) {
+      await ctx.store.txn(objectKey(PDBS, namespace, pdb.metadata.name), (cur) => {
+        if (!cur) return undefined;
+        const status = cur.status ?? {};
+        if ((status.observedGeneration ?? 0) < (cur.metadata.generation ?? 0)) {
+          throw tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", `The disruption budget ${cur.metadata.name} is still being processed by the server.`);
+        }
+        if ((status.disruptionsAllowed ?? 0) <= 0) {
+          throw tooManyRequests(
+            "Cannot evict pod as it would violate the pod's disruption budget.",
+            `The disruption budget ${cur.metadata.name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`,
+          );
+        }
+        status.disruptionsAllowed -= 1;
+        status.disruptedPods = { ...status.disruptedPods, [name]: timestamp(ctx.now()) };
+        cur.status = status;
+        return cur;
+      });
+    }
+  }
+  const result = await ctx.store.txn(podKey, (cur) => {
+    if (!cur) throw notFound({ group: '', resource: 'pods' }, name);
+    const plan = planDelete(rt, cur, options, ctx.now());
+    return plan.action === 'delete' ? null : plan.obj;
+  });
+  if (result.type === 'DELETED') ctx.admission.deleted(rt, JSON.parse(result.json!));
+  return { status: 201, json: JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }) };
+}
