@@ -225,6 +225,34 @@ describe('pods/binding', () => {
   });
 });
 
+describe('pods/eviction', () => {
+  test('an eviction a PodDisruptionBudget forbids is 429; an allowed one spends the budget and deletes gracefully', async () => {
+    await c.request('POST', '/api/v1/namespaces', { metadata: { name: 'evict' } });
+    const ready = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
+    const pod = { metadata: { name: 'guarded', labels: { app: 'g' } }, spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }] } };
+    const created = (await c.request('POST', '/api/v1/namespaces/evict/pods', pod)).body;
+    await c.request('PUT', '/api/v1/namespaces/evict/pods/guarded/status', { ...created, status: ready });
+    const pdb = (await c.request('POST', '/apis/policy/v1/namespaces/evict/poddisruptionbudgets', { metadata: { name: 'g-pdb' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'g' } } } })).body;
+    const setAllowed = (n: number) =>
+      c.request('PATCH', '/apis/policy/v1/namespaces/evict/poddisruptionbudgets/g-pdb/status', { status: { disruptionsAllowed: n, currentHealthy: 1, desiredHealthy: 1 - n, expectedPods: 1, observedGeneration: pdb.metadata.generation } }, { 'content-type': 'application/merge-patch+json' });
+    await setAllowed(0);
+    const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'guarded', namespace: 'evict' } };
+    const refused = await c.request('POST', '/api/v1/namespaces/evict/pods/guarded/eviction', eviction);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.reason, 'TooManyRequests');
+    assert.equal(refused.body.message, "Cannot evict pod as it would violate the pod's disruption budget.");
+    assert.match(refused.body.details.causes[0].message, /The disruption budget g-pdb needs 1 healthy pods and has 1 currently/);
+    await setAllowed(1);
+    const allowed = await c.request('POST', '/api/v1/namespaces/evict/pods/guarded/eviction', eviction);
+    assert.equal(allowed.status, 201);
+    const after = (await c.request('GET', '/api/v1/namespaces/evict/pods/guarded')).body;
+    assert.ok(after.metadata.deletionTimestamp, 'deleted gracefully');
+    const budget = (await c.request('GET', '/apis/policy/v1/namespaces/evict/poddisruptionbudgets/g-pdb')).body;
+    assert.equal(budget.status.disruptionsAllowed, 0);
+    assert.ok(budget.status.disruptedPods.guarded);
+  });
+});
+
 describe('delete', () => {
   test('finalizers hold an object with a deletionTimestamp until they are removed', async () => {
     const path = '/api/v1/namespaces/default/configmaps/held';
