@@ -7,6 +7,7 @@ Commands:
   apiserver   run the API server alone
   controller-manager
               run the controllers (Deployments, ReplicaSets, ...) against an apiserver
+  scheduler   run the scheduler against an apiserver
 
 Run "ksim <command> --help" for a command's flags.
 `;
@@ -22,6 +23,10 @@ export async function main(argv: string[]): Promise<void> {
     case 'controller-manager': {
       const { controllerManagerMain } = await import('../controller-manager/main.ts');
       return controllerManagerMain(rest);
+    }
+    case 'scheduler': {
+      const { schedulerMain } = await import('../scheduler/main.ts');
+      return schedulerMain(rest);
     }
     case 'up': {
       const { upMain } = await import('./up.ts');

@@ -23,6 +23,7 @@ const FLAGS = {
 /** The components `ksim up` starts after the apiserver, in order, with their flags. */
 const COMPONENTS: { name: string; args: (c: { kubeconfig: string; speed: number; nodes: number }) => string[] }[] = [
   { name: 'controller-manager', args: (c) => ['--kubeconfig', c.kubeconfig, '--speed', String(c.speed)] },
+  { name: 'scheduler', args: (c) => ['--kubeconfig', c.kubeconfig, '--speed', String(c.speed)] },
 ];
 
 /** A port free right now on 127.0.0.1. */

@@ -3,6 +3,8 @@
 import type { ControllerContext, ControllerParts } from '../context.ts';
 import { deploymentController } from './deployment/controller.ts';
 import { disruptionController } from './disruption/controller.ts';
+import { endpointsController } from './endpoints/controller.ts';
+import { endpointSliceController } from './endpointslice/controller.ts';
 import { replicaSetController } from './replicaset/controller.ts';
 
 /** Constructors of every controller, in start order. */
@@ -10,4 +12,6 @@ export const CONTROLLERS: Record<string, (ctx: ControllerContext) => ControllerP
   deployment: deploymentController,
   replicaset: replicaSetController,
   disruption: disruptionController,
+  endpoint: endpointsController,
+  endpointslice: endpointSliceController,
 };

@@ -9,6 +9,7 @@ import type { KubeClient } from '../client/kube-client.ts';
 
 const events = findResource('', 'v1', 'events')!;
 const DEDUP_WINDOW_MS = 10 * 60_000;
+const MAX_IN_FLIGHT = 16;
 
 /** The object an event is about. */
 export interface InvolvedObject {
@@ -40,7 +41,9 @@ function stamp(ms: number): string {
 export class EventRecorder {
   private readonly seen = new Map<string, Seen>();
   private readonly clock: Clock;
-  private pending: Promise<unknown> = Promise.resolve();
+  private readonly chains = new Map<string, Promise<unknown>>();
+  private inFlight = 0;
+  private waiters: (() => void)[] = [];
 
   constructor(
     private readonly client: KubeClient,
@@ -84,13 +87,32 @@ export class EventRecorder {
       };
       write = () => this.client.create(events, namespace, body);
     }
-    // Writes go out in order, so a count bump never overtakes its create.
-    this.pending = this.pending.then(write).catch((err) => this.opts.log?.warn({ err: (err as Error).message, reason }, 'could not record event'));
+    // Writes of one event go out in order, so a count bump never overtakes its create;
+    // different events are written concurrently, at most MAX_IN_FLIGHT at a time.
+    const previous = this.chains.get(key) ?? Promise.resolve();
+    const next = previous
+      .then(() => this.slot(write))
+      .catch((err) => this.opts.log?.warn({ err: (err as Error).message, reason }, 'could not record event'))
+      .finally(() => {
+        if (this.chains.get(key) === next) this.chains.delete(key);
+      });
+    this.chains.set(key, next);
+  }
+
+  private async slot(write: () => Promise<unknown>): Promise<unknown> {
+    while (this.inFlight >= MAX_IN_FLIGHT) await new Promise<void>((r) => this.waiters.push(r));
+    this.inFlight++;
+    try {
+      return await write();
+    } finally {
+      this.inFlight--;
+      this.waiters.shift()?.();
+    }
   }
 
   /** Resolves when every event recorded so far has been written (or failed). */
-  flush(): Promise<void> {
-    return this.pending.then(() => undefined);
+  async flush(): Promise<void> {
+    await Promise.all([...this.chains.values()]);
   }
 
   private evictOld(now: number): void {

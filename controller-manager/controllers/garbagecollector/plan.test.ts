@@ -51,6 +51,8 @@ test('removeFinalizerPatch removes one finalizer and only if nothing changed mea
   assert.deepEqual(applyJsonPatch(structuredClone(obj), patch as any).metadata.finalizers, ['example.com/keep']);
   const changed = { metadata: { uid: 'u', finalizers: ['example.com/keep', 'foregroundDeletion', 'example.com/new'] } };
   assert.throws(() => applyJsonPatch(changed, patch as any), /test failed/);
+  const last = applyJsonPatch({ metadata: { uid: 'u', finalizers: ['orphan'] } }, removeFinalizerPatch({ metadata: { uid: 'u', finalizers: ['orphan'] } }, 'orphan') as any);
+  assert.equal('finalizers' in last.metadata, false, 'the last finalizer removed takes the field');
   const recreated = { metadata: { uid: 'other', finalizers: obj.metadata.finalizers } };
   assert.throws(() => applyJsonPatch(recreated, patch as any), /test failed/);
 });

@@ -75,10 +75,12 @@ export function unblockOwnerRefsPatch(obj: any): unknown {
 export function removeFinalizerPatch(obj: any, finalizer: string): unknown[] | undefined {
   const finalizers: string[] = obj.metadata?.finalizers ?? [];
   if (!finalizers.includes(finalizer)) return undefined;
+  const rest = finalizers.filter((f) => f !== finalizer);
   return [
     { op: 'test', path: '/metadata/uid', value: obj.metadata.uid },
     { op: 'test', path: '/metadata/finalizers', value: finalizers },
-    { op: 'replace', path: '/metadata/finalizers', value: finalizers.filter((f) => f !== finalizer) },
+    // The last one out takes the field with it, as kube's patch (finalizers: null) does.
+    rest.length > 0 ? { op: 'replace', path: '/metadata/finalizers', value: rest } : { op: 'remove', path: '/metadata/finalizers' },
   ];
 }
 

@@ -1,0 +1,86 @@
+// NodeAffinity: spec.nodeSelector and required node affinity decide where a
+// Pod may go (filter); preferred node affinity terms add their weights to a
+// node's score, normalized to 0..100 (weight 2 by default).
+import type { Plugin } from '../framework/types.ts';
+import { defaultNormalizeScore, status } from '../framework/types.ts';
+import { isInt64 } from '../../shared/labels/requirement.ts';
+
+/** kube's ErrReasonPod for NodeAffinity. */
+export const ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
+
+/** One NodeSelectorRequirement against a value (undefined: label absent). */
+function requirementHolds(req: any, value: string | undefined): boolean {
+  const values: string[] = req.values ?? [];
+  switch (req.operator) {
+    case 'In':
+      return value !== undefined && values.includes(value);
+    case 'NotIn':
+      return value === undefined || !values.includes(value);
+    case 'Exists':
+      return value !== undefined;
+    case 'DoesNotExist':
+      return value === undefined;
+    case 'Gt':
+    case 'Lt': {
+      if (value === undefined || values.length !== 1 || !isInt64(value) || !isInt64(values[0])) return false;
+      return req.operator === 'Gt' ? BigInt(value) > BigInt(values[0]) : BigInt(value) < BigInt(values[0]);
+    }
+    default:
+      return false;
+  }
+}
+
+/** A NodeSelectorTerm: every expression on labels and every field expression (metadata.name) holds; an empty term matches nothing. */
+export function termMatchesNode(term: any, node: any): boolean {
+  const exprs = term?.matchExpressions ?? [];
+  const fields = term?.matchFields ?? [];
+  if (exprs.length === 0 && fields.length === 0) return false;
+  const labels = node.metadata?.labels ?? {};
+  for (const r of exprs) if (!requirementHolds(r, Object.prototype.hasOwnProperty.call(labels, r.key) ? labels[r.key] : undefined)) return false;
+  for (const r of fields) if (r.key !== 'metadata.name' || !requirementHolds(r, node.metadata?.name)) return false;
+  return true;
+}
+
+/** Whether the Pod's nodeSelector and required node affinity admit `node`. */
+export function podMatchesNodeSelectorAndAffinity(pod: any, node: any): boolean {
+  const sel = pod.spec?.nodeSelector;
+  if (sel) {
+    const labels = node.metadata?.labels ?? {};
+    for (const [k, v] of Object.entries(sel)) if (labels[k] !== v) return false;
+  }
+  const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  if (required) {
+    const terms = required.nodeSelectorTerms ?? [];
+    if (!terms.some((t: any) => termMatchesNode(t, node))) return false;
+  }
+  return true;
+}
+
+/** The NodeAffinity filter and score. */
+export function nodeAffinity(): Plugin {
+  return {
+    name: 'NodeAffinity',
+    events: ['NodeAdd', 'NodeLabel'],
+    preFilter(_state, pod) {
+      const hasRequired = pod.spec?.nodeSelector || pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+      return hasRequired ? null : { code: 'Skip', reasons: [] };
+    },
+    filter(_state, pod, node) {
+      return podMatchesNodeSelectorAndAffinity(pod, node.node) ? null : status('UnschedulableAndUnresolvable', ERR_REASON_POD);
+    },
+    preScore(_state, pod) {
+      const preferred = pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution;
+      return preferred?.length ? null : { code: 'Skip', reasons: [] };
+    },
+    score(_state, pod, node) {
+      let total = 0;
+      for (const p of pod.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution) {
+        if (p.weight && termMatchesNode(p.preference, node.node)) total += p.weight;
+      }
+      return total;
+    },
+    normalizeScore(_state, _pod, scores) {
+      defaultNormalizeScore(scores, false);
+    },
+  };
+}

@@ -1,0 +1,434 @@
+// The scheduler: informers feed the cache (bound Pods, Nodes) and the queue
+// (Pending Pods of its profiles); one loop pops a Pod, runs its profile's
+// plugins, assumes the decision in the cache and sends the binding without
+// waiting for it, so the next Pod is scheduled while the binding is in
+// flight. Failures get kube's FailedScheduling event and PodScheduled=False
+// condition; every attempt is explained in an annotation and a log line.
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { StatusError } from '../shared/api/errors.ts';
+import { findResource } from '../shared/api/resources.ts';
+import type { ResourceType } from '../shared/api/resource-type.ts';
+import { realClock, type Clock } from '../shared/clock/clock.ts';
+import type { KubeClient } from '../shared/client/kube-client.ts';
+import { EventRecorder } from '../shared/events/event-recorder.ts';
+import { keyOf } from '../shared/informer/cache.ts';
+import { Informer } from '../shared/informer/informer.ts';
+import { matchesLabels, selectorFromLabelSelector, selectorFromSet, type LabelSelector } from '../shared/labels/index.ts';
+import { ClusterCache, isTerminal } from './cache.ts';
+import type { SchedulerConfig } from './config.ts';
+import { fitErrorMessage } from './framework/diagnosis.ts';
+import { Profile, type Nominator, type ScheduleResult } from './framework/profile.ts';
+import type { ClusterEvent, Handle, Plugin } from './framework/types.ts';
+import { DECISION_ANNOTATION, decisionOf } from './explain.ts';
+import { schedulerMetrics, type SchedulerMetrics } from './metrics.ts';
+import { podInfo, type PodInfo } from './pod-info.ts';
+import { PLUGINS } from './plugins/registry.ts';
+import { preempt } from './preemption.ts';
+import { SchedulingQueue, type QueuedPod } from './queue.ts';
+
+const pods = findResource('', 'v1', 'pods')!;
+const nodes = findResource('', 'v1', 'nodes')!;
+const namespaces = findResource('', 'v1', 'namespaces')!;
+const services = findResource('', 'v1', 'services')!;
+const replicasets = findResource('apps', 'v1', 'replicasets')!;
+const statefulsets = findResource('apps', 'v1', 'statefulsets')!;
+/** Not served by every apiserver build: PriorityClass lookups are skipped when absent. */
+const priorityclasses: ResourceType | undefined = findResource('scheduling.k8s.io', 'v1', 'priorityclasses');
+
+/** What a scheduler is built from. */
+export interface SchedulerOptions {
+  client: KubeClient;
+  config: SchedulerConfig;
+  log: Logger;
+  clock?: Clock;
+  registry?: Registry;
+  /** Divides backoff durations. */
+  speed?: number;
+  /** Bindings in flight at once (default 128). */
+  maxInFlightBinds?: number;
+  /** Write the decision annotation (default true). */
+  annotate?: boolean;
+  /** Event source host / identity. */
+  identity?: string;
+  /** Called after each successful binding (benchmarks measure with it). */
+  onBound?: (pod: any, node: string) => void;
+}
+
+const NO_NODES = 'no nodes available to schedule pods';
+
+/** See the file comment. */
+export class Scheduler {
+  readonly cache = new ClusterCache();
+  readonly queue: SchedulingQueue;
+  readonly profiles = new Map<string, Profile>();
+  readonly informers: Informer[] = [];
+  private readonly podInformer: Informer;
+  private readonly nodeInformer: Informer;
+  private readonly nsInformer: Informer;
+  private readonly svcInformer: Informer;
+  private readonly rsInformer: Informer;
+  private readonly stsInformer: Informer;
+  private readonly pcInformer?: Informer;
+  private readonly recorder: EventRecorder;
+  private readonly metrics?: SchedulerMetrics;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly pluginsByEvent = new Map<ClusterEvent, Set<string>>();
+  /** Nominations made here that the informer may not show yet: pod key -> node. */
+  private readonly nominations = new Map<string, { node: string; info: PodInfo }>();
+  private running = false;
+  private loopDone?: Promise<void>;
+  private inFlightBinds = 0;
+  private readonly bindWaiters: (() => void)[] = [];
+  private readonly pendingBinds = new Set<Promise<void>>();
+  private readonly maxInFlight: number;
+
+  constructor(private readonly opts: SchedulerOptions) {
+    this.clock = opts.clock ?? realClock;
+    this.log = opts.log;
+    this.maxInFlight = opts.maxInFlightBinds ?? 128;
+    const client = opts.client;
+    const iopts = { log: opts.log, clock: this.clock };
+    this.podInformer = new Informer(client, pods, { ...iopts, fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' });
+    this.nodeInformer = new Informer(client, nodes, iopts);
+    this.nsInformer = new Informer(client, namespaces, iopts);
+    this.svcInformer = new Informer(client, services, iopts);
+    this.rsInformer = new Informer(client, replicasets, iopts);
+    this.stsInformer = new Informer(client, statefulsets, iopts);
+    if (priorityclasses) this.pcInformer = new Informer(client, priorityclasses, iopts);
+    this.informers.push(this.podInformer, this.nodeInformer, this.nsInformer, this.svcInformer, this.rsInformer, this.stsInformer);
+    if (this.pcInformer) this.informers.push(this.pcInformer);
+
+    const handle: Handle = {
+      cache: this.cache,
+      namespaceLabels: (ns) => this.nsInformer.cache.get(ns)?.metadata?.labels,
+      defaultSelectorsFor: (pod) => this.defaultSelectors(pod),
+    };
+    const nominator: Nominator = { nominatedOn: (node) => this.nominatedOn(node) };
+    for (const pc of opts.config.profiles) {
+      const filters: Plugin[] = [];
+      const scorers: { plugin: Plugin; weight: number }[] = [];
+      for (const choice of pc.plugins) {
+        const plugin = PLUGINS[choice.name](handle, choice.args ?? {});
+        if (choice.filter && (plugin.filter || plugin.preFilter)) filters.push(plugin);
+        if (choice.weight > 0 && plugin.score) scorers.push({ plugin, weight: choice.weight });
+        for (const ev of plugin.events ?? []) {
+          let set = this.pluginsByEvent.get(ev);
+          if (!set) this.pluginsByEvent.set(ev, (set = new Set()));
+          set.add(plugin.name);
+        }
+      }
+      const spec = { schedulerName: pc.schedulerName, filters, scorers, percentageOfNodesToScore: pc.percentageOfNodesToScore, preemption: pc.preemption };
+      this.profiles.set(pc.schedulerName, new Profile(spec, this.cache, nominator, (p) => this.priorityOf(p)));
+    }
+    this.queue = new SchedulingQueue({
+      clock: this.clock,
+      speed: opts.speed,
+      priorityOf: (p) => this.priorityOf(p),
+      pluginsFor: (ev) => this.pluginsByEvent.get(ev) ?? new Set(),
+    });
+    this.recorder = new EventRecorder(client, { component: 'default-scheduler', host: opts.identity, clock: this.clock, log: opts.log });
+    if (opts.registry) this.metrics = schedulerMetrics(opts.registry, () => this.queue.sizes());
+    this.wireInformers();
+  }
+
+  /** Starts the informers (safe to call before leading: the cache warms up). */
+  startInformers(): void {
+    for (const i of this.informers) i.start();
+  }
+
+  /** True once every informer has listed. */
+  hasSynced(): boolean {
+    return this.informers.every((i) => i.hasSynced());
+  }
+
+  /** Waits for the caches, then schedules until stop(). */
+  async run(): Promise<void> {
+    await Promise.all(this.informers.map((i) => i.waitForSync()));
+    if (this.running) return;
+    this.running = true;
+    this.queue.run();
+    this.log.info({ profiles: [...this.profiles.keys()], nodes: this.cache.nodeList().length }, 'caches synced; scheduling');
+    this.loopDone = this.loop();
+  }
+
+  /** Stops scheduling and the informers; waits for bindings in flight. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.queue.close();
+    for (const w of this.bindWaiters.splice(0)) w();
+    await this.loopDone;
+    await Promise.allSettled([...this.pendingBinds]);
+    for (const i of this.informers) i.stop();
+    await this.recorder.flush();
+  }
+
+  /** The Pod's priority: spec.priority, else its PriorityClass, else the global default, else 0. */
+  priorityOf(pod: any): number {
+    const p = pod.spec?.priority;
+    if (typeof p === 'number') return p;
+    if (!this.pcInformer) return 0;
+    const name = pod.spec?.priorityClassName;
+    if (name) return this.pcInformer.cache.get(name)?.value ?? 0;
+    for (const pc of this.pcInformer.cache.list()) if (pc.globalDefault) return pc.value ?? 0;
+    return 0;
+  }
+
+  private responsible(pod: any): boolean {
+    return this.profiles.has(pod.spec?.schedulerName ?? 'default-scheduler');
+  }
+
+  private wireInformers(): void {
+    const assigned = (p: any) => !!p.spec?.nodeName;
+    this.podInformer.on({
+      add: (pod) => {
+        if (assigned(pod)) {
+          this.cache.addOrUpdatePod(pod);
+          this.nominations.delete(keyOf(pod));
+          this.queue.delete(pod);
+          this.queue.moveAllToActiveOrBackoff('AssignedPodAdd');
+        } else if (this.responsible(pod) && !pod.metadata.deletionTimestamp) this.queue.add(pod);
+      },
+      update: (old, pod) => {
+        if (assigned(pod)) {
+          if (!assigned(old)) {
+            this.queue.delete(pod);
+            this.nominations.delete(keyOf(pod));
+          }
+          this.cache.addOrUpdatePod(pod);
+          if (isTerminal(pod)) this.queue.moveAllToActiveOrBackoff('AssignedPodDelete');
+          else if (!assigned(old)) this.queue.moveAllToActiveOrBackoff('AssignedPodAdd');
+          else if (JSON.stringify(old.metadata?.labels) !== JSON.stringify(pod.metadata?.labels)) this.queue.moveAllToActiveOrBackoff('AssignedPodUpdate');
+        } else if (this.responsible(pod)) {
+          if (pod.metadata.deletionTimestamp) this.queue.delete(pod);
+          else if (!this.cache.isAssumed(keyOf(pod))) this.queue.update(pod);
+        }
+      },
+      delete: (pod) => {
+        const key = keyOf(pod);
+        this.nominations.delete(key);
+        const wasPlaced = this.cache.nodeOf(key) !== undefined;
+        this.cache.removePod(pod);
+        this.queue.delete(pod);
+        if (wasPlaced || assigned(pod)) this.queue.moveAllToActiveOrBackoff('AssignedPodDelete');
+      },
+    });
+    this.nodeInformer.on({
+      add: (node) => {
+        this.cache.addOrUpdateNode(node);
+        this.queue.moveAllToActiveOrBackoff('NodeAdd');
+      },
+      update: (old, node) => {
+        this.cache.addOrUpdateNode(node);
+        for (const ev of nodeChanges(old, node)) this.queue.moveAllToActiveOrBackoff(ev);
+      },
+      delete: (node) => {
+        this.cache.removeNode(node);
+      },
+    });
+    this.nsInformer.on({
+      add: (ns) => this.cache.namespaceLabels.set(ns.metadata.name, ns.metadata.labels ?? {}),
+      update: (_o, ns) => this.cache.namespaceLabels.set(ns.metadata.name, ns.metadata.labels ?? {}),
+      delete: (ns) => this.cache.namespaceLabels.delete(ns.metadata.name),
+    });
+  }
+
+  /** kube's DefaultSelector: the selectors of Services selecting the Pod and of its ReplicaSet or StatefulSet. */
+  private defaultSelectors(pod: any): LabelSelector[] {
+    const ns = pod.metadata?.namespace ?? 'default';
+    const labels = pod.metadata?.labels ?? {};
+    const out: LabelSelector[] = [];
+    for (const svc of this.svcInformer.cache.byIndex('namespace', ns)) {
+      const sel = svc.spec?.selector;
+      if (sel && Object.keys(sel).length) {
+        const s = selectorFromSet(sel);
+        if (matchesLabels(s, labels)) out.push(s);
+      }
+    }
+    const owner = (pod.metadata?.ownerReferences ?? []).find((o: any) => o.controller);
+    const ownerInformer = owner?.kind === 'ReplicaSet' ? this.rsInformer : owner?.kind === 'StatefulSet' ? this.stsInformer : undefined;
+    const obj = ownerInformer?.cache.get(`${ns}/${owner.name}`);
+    if (obj?.spec?.selector) {
+      try {
+        out.push(selectorFromLabelSelector(obj.spec.selector));
+      } catch {
+        // An invalid selector selects nothing.
+      }
+    }
+    return out;
+  }
+
+  private nominatedOn(node: string): PodInfo[] {
+    if (this.nominations.size === 0) return [];
+    const out: PodInfo[] = [];
+    for (const n of this.nominations.values()) if (n.node === node) out.push(n.info);
+    return out;
+  }
+
+  /** Records that `pod` waits for room on `node` (preemption). */
+  nominate(pod: any, node: string | undefined): void {
+    const key = keyOf(pod);
+    if (node) this.nominations.set(key, { node, info: podInfo(pod) });
+    else this.nominations.delete(key);
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      if (this.inFlightBinds >= this.maxInFlight) await new Promise<void>((r) => this.bindWaiters.push(r));
+      const q = await this.queue.pop();
+      if (!q || !this.running) return;
+      try {
+        await this.scheduleOne(q);
+      } catch (err) {
+        this.log.error({ err, pod: q.key }, 'scheduling attempt failed');
+        this.queue.requeueAfterFailure(q, new Set(), true);
+      }
+      // Let watch events and binding responses in between attempts.
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  /** One scheduling cycle for `q`. */
+  async scheduleOne(q: QueuedPod): Promise<void> {
+    const pod = q.pod;
+    const key = q.key;
+    if (pod.metadata?.deletionTimestamp || this.cache.nodeOf(key) !== undefined) {
+      this.queue.done(key);
+      return;
+    }
+    const profile = this.profiles.get(pod.spec?.schedulerName ?? 'default-scheduler');
+    if (!profile) {
+      this.queue.done(key);
+      return;
+    }
+    const started = this.clock.now();
+    const t0 = performance.now();
+    const result = profile.schedule(pod);
+    if (result.node) {
+      this.cache.assume(pod, result.node);
+      this.queue.done(key);
+      this.startBind(q, profile, result, started, t0);
+      return;
+    }
+    let postFilterMsg: string | undefined;
+    let message: string;
+    if (result.numAllNodes === 0) message = NO_NODES;
+    else {
+      if (profile.spec.preemption) {
+        this.metrics?.preemptionAttempts.inc();
+        const outcome = await preempt(this, profile, pod, result, {
+          client: this.opts.client,
+          recorder: this.recorder,
+          log: this.log,
+          priorityOf: (p) => this.priorityOf(p),
+        });
+        postFilterMsg = outcome.message;
+        if (outcome.nominatedNode !== undefined) this.nominate(pod, outcome.nominatedNode || undefined);
+        if (outcome.victims) this.metrics?.preemptionVictims.observe(outcome.victims);
+        if (outcome.nominatedNode) q.pod = { ...pod, status: { ...pod.status, nominatedNodeName: outcome.nominatedNode } };
+      }
+      message = fitErrorMessage(result.numAllNodes, result.diagnosis, postFilterMsg);
+    }
+    this.queue.requeueAfterFailure(q, result.diagnosis.unschedulablePlugins);
+    const seconds = (performance.now() - t0) / 1000;
+    this.metrics?.attempts.inc({ result: 'unschedulable', profile: profile.name });
+    this.metrics?.attemptDuration.observe({ result: 'unschedulable', profile: profile.name }, seconds);
+    const decision = decisionOf(profile.name, result, undefined, postFilterMsg);
+    this.log.info({ pod: key, profile: profile.name, attempts: q.attempts, decision }, 'unable to schedule pod; waiting');
+    this.recorder.event(pod, 'Warning', 'FailedScheduling', message);
+    const nominated = this.nominations.get(key)?.node;
+    void this.reportFailure(pod, 'Unschedulable', message, nominated, JSON.stringify(decision));
+  }
+
+  private startBind(q: QueuedPod, profile: Profile, result: ScheduleResult, started: number, t0: number): void {
+    const pod = q.pod;
+    const node = result.node!;
+    const decision = decisionOf(profile.name, result, node);
+    const annotations = this.opts.annotate === false ? undefined : { [DECISION_ANNOTATION]: JSON.stringify(decision) };
+    const binding = {
+      apiVersion: 'v1',
+      kind: 'Binding',
+      metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, ...(annotations ? { annotations } : {}) },
+      target: { apiVersion: 'v1', kind: 'Node', name: node },
+    };
+    this.inFlightBinds++;
+    const p = this.opts.client
+      .create(pods, pod.metadata.namespace, binding, { name: pod.metadata.name, subresource: 'binding' })
+      .then(
+        () => {
+          const seconds = (performance.now() - t0) / 1000;
+          this.metrics?.attempts.inc({ result: 'scheduled', profile: profile.name });
+          this.metrics?.attemptDuration.observe({ result: 'scheduled', profile: profile.name }, seconds);
+          this.metrics?.e2eDuration.observe({ result: 'scheduled', profile: profile.name }, seconds);
+          this.metrics?.podSchedulingDuration.observe({ attempts: String(Math.min(q.attempts, 15)) }, (this.clock.now() - q.initialAttempt) / 1000);
+          this.nominations.delete(q.key);
+          this.opts.onBound?.(pod, node);
+          if (this.log.isLevelEnabled('info')) this.log.info({ pod: q.key, node, evaluatedNodes: result.evaluated, feasibleNodes: result.feasible, scores: decision.scores }, 'successfully bound pod to node');
+          this.recorder.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node}`);
+        },
+        (err) => {
+          this.cache.forget(q.key);
+          const code = err instanceof StatusError ? err.code : 0;
+          this.metrics?.attempts.inc({ result: 'error', profile: profile.name });
+          // Gone, or already bound by someone else: the informer will tell the rest.
+          if (code === 404 || (code === 409 && /already assigned|being deleted/.test(err.message))) return;
+          this.log.warn({ pod: q.key, node, err: (err as Error).message }, 'binding rejected');
+          this.queue.requeueAfterFailure(q, new Set(), true);
+          const message = `Binding rejected: ${(err as Error).message}`;
+          this.recorder.event(pod, 'Warning', 'FailedScheduling', message);
+          void this.reportFailure(pod, 'SchedulerError', message, undefined, undefined);
+        },
+      )
+      .finally(() => {
+        this.inFlightBinds--;
+        this.pendingBinds.delete(p);
+        this.bindWaiters.shift()?.();
+      });
+    this.pendingBinds.add(p);
+    void started;
+  }
+
+  /** Writes PodScheduled=False (and nominatedNodeName) to pods/status, and the decision annotation, when they changed. */
+  private async reportFailure(pod: any, reason: string, message: string, nominatedNode: string | undefined, decision: string | undefined): Promise<void> {
+    const ns = pod.metadata.namespace;
+    const name = pod.metadata.name;
+    const current = (pod.status?.conditions ?? []).find((c: any) => c.type === 'PodScheduled');
+    const nominatedChanged = (nominatedNode ?? '') !== (pod.status?.nominatedNodeName ?? '');
+    const conditionChanged = !current || current.status !== 'False' || current.reason !== reason || current.message !== message;
+    try {
+      if (conditionChanged || nominatedChanged) {
+        const now = new Date(this.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+        const condition = {
+          type: 'PodScheduled',
+          status: 'False',
+          lastProbeTime: null,
+          lastTransitionTime: current?.status === 'False' ? current.lastTransitionTime : now,
+          reason,
+          message,
+        };
+        const status: any = { conditions: [condition] };
+        if (nominatedChanged) status.nominatedNodeName = nominatedNode ?? null;
+        await this.opts.client.patch(pods, ns, name, 'strategic', { status }, 'status');
+      }
+      if (decision && this.opts.annotate !== false && pod.metadata.annotations?.[DECISION_ANNOTATION] !== decision) {
+        await this.opts.client.patch(pods, ns, name, 'merge', { metadata: { annotations: { [DECISION_ANNOTATION]: decision } } });
+      }
+    } catch (err) {
+      if (!(err instanceof StatusError && err.code === 404)) this.log.warn({ pod: `${ns}/${name}`, err: (err as Error).message }, 'could not update pod status');
+    }
+  }
+}
+
+/** Which cluster events a Node update amounts to. */
+export function nodeChanges(old: any, node: any): ClusterEvent[] {
+  const out: ClusterEvent[] = [];
+  const j = (v: unknown) => JSON.stringify(v ?? null);
+  if (j(old.status?.allocatable) !== j(node.status?.allocatable)) out.push('NodeAllocatable');
+  if (j(old.metadata?.labels) !== j(node.metadata?.labels)) out.push('NodeLabel');
+  if (j(old.spec?.taints) !== j(node.spec?.taints)) out.push('NodeTaint');
+  if (!!old.spec?.unschedulable !== !!node.spec?.unschedulable) out.push('NodeUnschedulable');
+  const conds = (n: any) => j((n.status?.conditions ?? []).map((c: any) => [c.type, c.status]));
+  if (conds(old) !== conds(node)) out.push('NodeCondition');
+  return out;
+}
