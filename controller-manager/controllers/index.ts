@@ -5,6 +5,7 @@ import { deploymentController } from './deployment/controller.ts';
 import { disruptionController } from './disruption/controller.ts';
 import { endpointsController } from './endpoints/controller.ts';
 import { endpointSliceController } from './endpointslice/controller.ts';
+import { nodeLifecycleController, taintEvictionController } from './nodelifecycle/controller.ts';
 import { replicaSetController } from './replicaset/controller.ts';
 
 /** Constructors of every controller, in start order. */
@@ -14,4 +15,6 @@ export const CONTROLLERS: Record<string, (ctx: ControllerContext) => ControllerP
   disruption: disruptionController,
   endpoint: endpointsController,
   endpointslice: endpointSliceController,
+  'node-lifecycle': nodeLifecycleController,
+  'taint-eviction-controller': taintEvictionController,
 };

@@ -134,8 +134,8 @@ export function namespaceController(ctx: ControllerContext): ControllerParts {
       log.debug({ namespace: key, estimate }, 'content remaining after deletion');
       return { requeueAfterMs: requeueAfterMs(estimate, ctx.speed) };
     }
-    await retryOnConflict(ns, (cur) => ctx.client.update(namespaces, { ...cur, spec: { ...cur.spec, finalizers: finalizedSpecFinalizers(cur.spec?.finalizers) } }, 'finalize'));
-    log.info({ namespace: key }, 'namespace content removed; finalized');
+    const finalized = await retryOnConflict(ns, (cur) => ctx.client.update(namespaces, { ...cur, spec: { ...cur.spec, finalizers: finalizedSpecFinalizers(cur.spec?.finalizers) } }, 'finalize'));
+    if (finalized) log.info({ namespace: key }, 'namespace content removed; finalized');
     return undefined;
   }
 

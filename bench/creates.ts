@@ -1,0 +1,109 @@
+// creates: durable Pod creates over HTTP from 50 closed-loop clients, with
+// 0, 10 and 100 open watchers on /api/v1/pods that consume their streams.
+// Each phase gets a fresh apiserver. Every watcher must receive every
+// create, in resourceVersion order; the figures say how many did not.
+import { performance } from 'node:perf_hooks';
+import { closedLoop, LoadClient } from './load.ts';
+import { CpuMeter, cpuTicker, runtimeMetrics } from './proc.ts';
+import { podFixture } from './fixtures.ts';
+import { measureRawPutRate, RAW_PUT_RATE } from './raw-store.ts';
+import { bodyTemplate, currentRevision, firstResourceVersion, withApiserver } from './server.ts';
+import { checkSequence, sumChecks, WatchStream } from './watch-stream.ts';
+import type { BenchContext, Benchmark, Target } from './report.ts';
+
+const CONCURRENCY = 50;
+const PODS_PATH = '/api/v1/namespaces/default/pods';
+const PHASES: { watchers: number; target: number }[] = [
+  { watchers: 0, target: 10_000 },
+  { watchers: 10, target: 8_000 },
+  { watchers: 100, target: 4_000 },
+];
+const P99_TARGET: Target = { op: '<', value: 50 };
+
+async function phase(ctx: BenchContext, watchers: number, rateTarget: number, rawRate: number): Promise<void> {
+  const label = `${watchers} watchers`;
+  const durationMs = ctx.size(10_000, 1_000);
+  await withApiserver([], async (server) => {
+    const client = new LoadClient(server.url, CONCURRENCY);
+    const streams: WatchStream[] = [];
+    try {
+      const body = bodyTemplate(1, (name) => podFixture(name, 'default'));
+      // Warm the JIT of both processes before measuring; these creates precede the watchers' start.
+      await closedLoop({ concurrency: CONCURRENCY, durationMs: ctx.size(1000, 200), op: (seq) => client.expectOk('POST', PODS_PATH, body(`warm-${seq}`)).then(() => {}) });
+      const fromRv = await currentRevision(client);
+      for (let i = 0; i < watchers; i++) streams.push(new WatchStream(server.url, '/api/v1/pods'));
+      await Promise.all(streams.map((s) => s.open(fromRv)));
+
+      const created: number[] = [];
+      let lastRv = fromRv;
+      const cpu = new CpuMeter(() => server.pid);
+      const gc0 = (await runtimeMetrics(server.url)).gcSeconds;
+      cpu.start();
+      const cpuNow = cpuTicker(() => server.pid);
+      ctx.progress(`${label}: ${durationMs / 1000} s of creates from ${CONCURRENCY} clients`);
+      const result = await closedLoop({
+        concurrency: CONCURRENCY,
+        durationMs,
+        op: async (seq) => {
+          const r = await client.request('POST', PODS_PATH, body(`pod-${String(seq).padStart(8, '0')}`));
+          if (r.status !== 201) throw new Error(`HTTP ${r.status}: ${r.body.slice(0, 200)}`);
+          const rv = firstResourceVersion(r.body);
+          created.push(rv);
+          if (rv > lastRv) lastRv = rv;
+        },
+        progress: {
+          label,
+          progress: ctx.progress,
+          everyMs: ctx.size(3000, 500),
+          extra: () => (watchers ? `, slowest watcher ${lastRv - Math.min(...streams.map((s) => s.lastRv))} revisions behind` : '') + cpuNow(),
+        },
+      });
+      const usage = cpu.read();
+      const runtime = await runtimeMetrics(server.url);
+      const rate = (result.ok * 1000) / result.elapsedMs;
+      ctx.record(`${label}: creates`, rate, '/s', { target: { op: '>=', value: rateTarget } });
+      ctx.record(`${label}: create p50`, result.latencies.percentile(50), 'ms');
+      ctx.record(`${label}: create p99`, result.latencies.percentile(99), 'ms', { target: P99_TARGET });
+      ctx.record(`${label}: ratio to raw awaited put`, rate / rawRate, 'x');
+      ctx.record(`${label}: apiserver CPU`, usage.server, '% of a core');
+      ctx.record(`${label}: benchmark process CPU`, usage.client, '% of a core');
+      ctx.record(`${label}: apiserver GC time`, ((runtime.gcSeconds - gc0) * 100_000) / result.elapsedMs, '% of wall');
+      ctx.record(`${label}: apiserver event-loop lag p99`, runtime.loopLagP99 * 1000, 'ms');
+      if (result.errors > 0) ctx.record(`${label}: failed creates`, result.errors, '', { note: result.errorSamples[0] });
+      if (watchers === 0) return;
+
+      const drainStart = performance.now();
+      ctx.progress(`${label}: waiting for every watcher to receive resourceVersion ${lastRv}`);
+      const caughtUp = await Promise.all(streams.map((s) => s.waitForRv(lastRv, 60_000)));
+      const drainMs = performance.now() - drainStart;
+      const expected = new Set(created);
+      const check = sumChecks(streams.map((s) => checkSequence(s.rvs, expected)));
+      const received = streams.reduce((n, s) => n + s.rvs.length, 0);
+      ctx.record(`${label}: events received`, received, '', { note: `expected ${(created.length * watchers).toLocaleString('en-US')}` });
+      ctx.record(`${label}: events missing`, check.missing, '', { target: { op: '<=', value: 0 } });
+      ctx.record(`${label}: events out of order or duplicated`, check.outOfOrder + check.duplicates + check.extra, '', { target: { op: '<=', value: 0 } });
+      ctx.record(`${label}: drain after last create`, drainMs, 'ms', { note: `${caughtUp.filter((x) => !x).length} watchers never caught up` });
+      const dropped = streams.reduce((n, s) => n + s.serverEnds, 0);
+      if (dropped > 0) ctx.record(`${label}: watches ended by the server`, dropped, '');
+      const mismatches = streams.reduce((n, s) => n + s.mismatches, 0);
+      if (mismatches > 0) ctx.record(`${label}: watch lines misread by the fast parser`, mismatches, '');
+    } finally {
+      for (const s of streams) s.close();
+      client.close();
+    }
+  });
+}
+
+export const creates: Benchmark = {
+  name: 'creates',
+  description: 'durable Pod creates over HTTP, 50 clients, with 0, 10 and 100 watchers',
+  async run(ctx: BenchContext) {
+    let rawRate = ctx.shared.get(RAW_PUT_RATE);
+    if (rawRate === undefined) {
+      ctx.progress('raw-store did not run: measuring the raw awaited-put rate for the ratio');
+      rawRate = await measureRawPutRate(ctx.size(2000, 300));
+      ctx.record('raw awaited put (reference)', rawRate, 'puts/s');
+    }
+    for (const p of PHASES) await phase(ctx, p.watchers, p.target, rawRate);
+  },
+};

@@ -1,0 +1,243 @@
+// scale: loads 150,000 Pods (50 namespaces, 30 per node name) and 5,000
+// Nodes as fast as 100 clients can, then measures a paged list of every Pod,
+// the apiserver's memory, the data dir against the live data, a restart
+// (spawn -> a watch delivers a new write), and the disk again after churn:
+// 20% of Pods relabelled twice, 10% deleted and created again.
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Apiserver } from '../test/helpers/index.ts';
+import { closedLoop, LoadClient, Samples, type LoadResult } from './load.ts';
+import { CpuMeter, cpuTicker, dirSize, memoryOf } from './proc.ts';
+import { namespaceFixture, nodeFixture, podFixture } from './fixtures.ts';
+import { bodyTemplate, currentRevision, withApiserver } from './server.ts';
+import { WatchStream } from './watch-stream.ts';
+import { formatBytes, type BenchContext, type Benchmark } from './report.ts';
+
+const NAMESPACES = 50;
+const PODS_PER_NODE = 30;
+const CONCURRENCY = 100;
+const PAGE = 500;
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+const podName = (i: number) => `pod-${pad(i, 6)}`;
+const podNamespace = (i: number) => `ns-${pad(i % NAMESPACES, 2)}`;
+const nodeName = (i: number) => `node-${pad(i, 5)}`;
+const podPath = (i: number) => `/api/v1/namespaces/${podNamespace(i)}/pods`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What a full paged list returned. */
+interface Listing {
+  ms: number;
+  /** Time of each page request. */
+  pageMs: Samples;
+  pages: number;
+  items: number;
+  /** Sum of the items' JSON sizes: the live data. */
+  bytes: number;
+}
+
+function continueOf(body: string): string {
+  const head = body.slice(0, body.indexOf('"items":'));
+  return /"continue":"([^"]*)"/.exec(head)?.[1] ?? '';
+}
+
+/** Lists `path` page by page; the timing covers the requests, not the JSON parsing done afterwards. */
+async function pagedList(client: LoadClient, path: string): Promise<Listing> {
+  const bodies: string[] = [];
+  const pageMs = new Samples();
+  const t0 = performance.now();
+  let token = '';
+  do {
+    const t = performance.now();
+    const r = await client.expectOk('GET', `${path}?limit=${PAGE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`);
+    pageMs.add(performance.now() - t);
+    bodies.push(r.body);
+    token = continueOf(r.body);
+  } while (token);
+  const ms = performance.now() - t0;
+  let items = 0;
+  let bytes = 0;
+  for (const body of bodies) {
+    for (const item of JSON.parse(body).items) {
+      items++;
+      bytes += Buffer.byteLength(JSON.stringify(item));
+    }
+  }
+  return { ms, pageMs, pages: bodies.length, items, bytes };
+}
+
+function recordLoad(ctx: BenchContext, what: string, r: LoadResult, cpuPercent: number): void {
+  ctx.record(`load ${what}`, (r.ok * 1000) / r.elapsedMs, '/s', { note: `${r.ok.toLocaleString('en-US')} in ${(r.elapsedMs / 1000).toFixed(1)} s, apiserver CPU ${Math.round(cpuPercent)}%` });
+  ctx.record(`load ${what} p99`, r.latencies.percentile(99), 'ms');
+  if (r.errors > 0) ctx.record(`load ${what} failures`, r.errors, '', { note: r.errorSamples[0] });
+}
+
+async function recordDisk(ctx: BenchContext, server: Apiserver, label: string, live: number, note: string): Promise<void> {
+  const disk = await dirSize(join(server.dataDir, 'db'));
+  ctx.record(`${label}: disk (du)`, disk.allocated / MiB, 'MiB', { note: `apparent ${formatBytes(disk.apparent)}` });
+  ctx.record(`${label}: disk / live data`, disk.allocated / live, 'x', { target: { op: '<', value: 2 }, note });
+}
+
+function recordMemory(ctx: BenchContext, server: Apiserver, label: string): void {
+  const mem = memoryOf(server.pid);
+  ctx.record(`${label}: apiserver RSS`, mem.rss / MiB, 'MiB', { target: { op: '<', value: (1.5 * GiB) / MiB } });
+  ctx.record(`${label}: apiserver peak RSS (VmHWM)`, mem.hwm / MiB, 'MiB');
+}
+
+/** SIGTERM, start again on the same dir, and time spawn -> a watch delivering a new write. */
+async function measureRestart(ctx: BenchContext, server: Apiserver, label = 'restart'): Promise<void> {
+  const client = new LoadClient(server.url, 1);
+  const fromRv = await currentRevision(client);
+  client.close();
+  const tStop = performance.now();
+  await server.stop();
+  ctx.record(`${label}: SIGTERM -> exit`, performance.now() - tStop, 'ms');
+
+  const t0 = performance.now();
+  let restartError: unknown;
+  const restarting = server.restart().catch((err) => {
+    restartError = err;
+  });
+  let watch: WatchStream | undefined;
+  let acceptedMs = NaN;
+  while (!watch) {
+    if (restartError) throw restartError;
+    if (performance.now() - t0 > 120_000) throw new Error('the restarted apiserver did not accept a watch within 120 s');
+    const w = new WatchStream(server.url, '/api/v1/pods');
+    try {
+      await w.open(fromRv);
+      watch = w;
+      acceptedMs = performance.now() - t0;
+    } catch {
+      w.close();
+      await sleep(10);
+    }
+  }
+  const probe = 'restart-probe';
+  const got = new Promise<number>((resolve) => {
+    watch.onEvent = (_type, _rv, name, at) => {
+      if (name === probe) resolve(at);
+    };
+  });
+  const probeClient = new LoadClient(server.url, 1);
+  try {
+    await probeClient.expectOk('POST', '/api/v1/namespaces/default/pods', JSON.stringify(podFixture(probe, 'default')));
+    const at = await Promise.race([got, sleep(30_000).then(() => NaN)]);
+    ctx.record(`${label}: spawn -> watch accepted`, acceptedMs, 'ms');
+    ctx.record(`${label}: spawn -> first watch event of a new write`, at - t0, 'ms', label === 'restart' ? { target: { op: '<', value: 3000 } } : {});
+  } finally {
+    watch.close();
+    probeClient.close();
+  }
+  await restarting;
+  if (restartError) throw restartError;
+}
+
+export const scale: Benchmark = {
+  name: 'scale',
+  description: '150,000 Pods and 5,000 Nodes: load rate, paged list, RSS, disk, restart, churn',
+  async run(ctx: BenchContext) {
+    const pods = ctx.size(150_000, 15_000);
+    const nodes = ctx.size(5_000, 500);
+    const compactionS = ctx.size(30, 5);
+    ctx.progress('baseline: restarting an apiserver with an empty data dir');
+    await withApiserver([], (server) => measureRestart(ctx, server, 'empty-dir restart (baseline)'));
+    await withApiserver(['--compaction-interval', String(compactionS)], async (server) => {
+      let client = new LoadClient(server.url, CONCURRENCY);
+      try {
+        for (let i = 0; i < NAMESPACES; i++) await client.expectOk('POST', '/api/v1/namespaces', JSON.stringify(namespaceFixture(podNamespace(i))));
+        const podBody = bodyTemplate(3, (name, ns, node) => podFixture(name, ns, node));
+        const cpuNow = cpuTicker(() => server.pid);
+        const rss = () => `, apiserver RSS ${formatBytes(memoryOf(server.pid).rss)}${cpuNow()}`;
+        const progress = (label: string) => ({ label, progress: ctx.progress, everyMs: ctx.size(5000, 1000), extra: rss });
+
+        ctx.progress(`loading ${pods.toLocaleString('en-US')} Pods and ${nodes.toLocaleString('en-US')} Nodes with ${CONCURRENCY} clients (change-log compaction every ${compactionS} s)`);
+        const cpu = new CpuMeter(() => server.pid);
+        const podLoad = await closedLoop({
+          concurrency: CONCURRENCY,
+          total: pods,
+          op: (i) => client.expectOk('POST', podPath(i), podBody(podName(i), podNamespace(i), nodeName(Math.floor(i / PODS_PER_NODE)))).then(() => {}),
+          progress: progress('loading Pods'),
+        });
+        const podCpu = cpu.read().server;
+        cpu.start();
+        const nodeLoad = await closedLoop({
+          concurrency: CONCURRENCY,
+          total: nodes,
+          op: (i) => client.expectOk('POST', '/api/v1/nodes', JSON.stringify(nodeFixture(nodeName(i), i))).then(() => {}),
+          progress: progress('loading Nodes'),
+        });
+        recordLoad(ctx, 'Pods', podLoad, podCpu);
+        recordLoad(ctx, 'Nodes', nodeLoad, cpu.read().server);
+
+        ctx.progress(`paged list of every Pod, ${PAGE} per page`);
+        const list = await pagedList(client, '/api/v1/pods');
+        ctx.record('paged list of all Pods', list.ms, 'ms', { target: { op: '<', value: 3000 }, note: `${list.items.toLocaleString('en-US')} items in ${list.pages} pages` });
+        ctx.record('list page p50', list.pageMs.percentile(50), 'ms', { note: `slowest ${list.pageMs.max().toFixed(1)} ms` });
+        const nodeList = await pagedList(client, '/api/v1/nodes');
+        ctx.record('paged list of all Nodes', nodeList.ms, 'ms', { note: `${nodeList.items.toLocaleString('en-US')} items` });
+        let live = list.bytes + nodeList.bytes;
+        ctx.record('after load: live data', live / MiB, 'MiB', { note: 'sum of Pod and Node JSON sizes' });
+        recordMemory(ctx, server, 'after load');
+        await recordDisk(ctx, server, 'after load', live, 'change log not yet compacted');
+
+        ctx.progress('restarting the apiserver on the same data dir');
+        client.close();
+        await measureRestart(ctx, server);
+        recordMemory(ctx, server, 'after restart');
+        client = new LoadClient(server.url, CONCURRENCY);
+
+        const relabel = Math.floor(pods / 5);
+        ctx.progress(`churn: relabelling ${relabel.toLocaleString('en-US')} Pods twice`);
+        cpu.start();
+        const updates = await closedLoop({
+          concurrency: CONCURRENCY,
+          total: relabel * 2,
+          op: (seq) => {
+            const i = (seq % relabel) * 5;
+            const patch = JSON.stringify({ metadata: { labels: { churn: String(seq < relabel ? 1 : 2) } } });
+            return client.expectOk('PATCH', `${podPath(i)}/${podName(i)}`, patch, 'application/merge-patch+json').then(() => {});
+          },
+          progress: progress('relabelling'),
+        });
+        ctx.record('churn: label updates', (updates.ok * 1000) / updates.elapsedMs, '/s', { note: `apiserver CPU ${Math.round(cpu.read().server)}%` });
+        if (updates.errors > 0) ctx.record('churn: failed updates', updates.errors, '', { note: updates.errorSamples[0] });
+
+        const recreate = Math.floor(pods / 10);
+        ctx.progress(`churn: deleting and creating again ${recreate.toLocaleString('en-US')} Pods`);
+        cpu.start();
+        const recreates = await closedLoop({
+          concurrency: CONCURRENCY,
+          total: recreate,
+          op: async (seq) => {
+            const i = seq * 10 + 1;
+            await client.expectOk('DELETE', `${podPath(i)}/${podName(i)}?gracePeriodSeconds=0`);
+            await client.expectOk('POST', podPath(i), podBody(podName(i), podNamespace(i), nodeName(Math.floor(i / PODS_PER_NODE))));
+          },
+          progress: progress('delete+create'),
+        });
+        ctx.record('churn: delete+create pairs', (recreates.ok * 1000) / recreates.elapsedMs, '/s', { note: `apiserver CPU ${Math.round(cpu.read().server)}%` });
+        if (recreates.errors > 0) ctx.record('churn: failed delete+create', recreates.errors, '', { note: recreates.errorSamples[0] });
+
+        const after = await pagedList(client, '/api/v1/pods');
+        ctx.record('after churn: paged list of all Pods', after.ms, 'ms', { note: `${after.items.toLocaleString('en-US')} items` });
+        live = after.bytes + nodeList.bytes;
+        ctx.record('after churn: live data', live / MiB, 'MiB');
+        recordMemory(ctx, server, 'after churn');
+        await recordDisk(ctx, server, 'after churn', live, 'right after');
+
+        const waitS = 2 * compactionS + 2;
+        ctx.progress(`waiting ${waitS} s for the change log to be compacted`);
+        for (let left = waitS; left > 0; left -= 5) {
+          await sleep(Math.min(5, left) * 1000);
+          if (left > 5) ctx.progress(`  ${left - 5} s left, db ${formatBytes((await dirSize(join(server.dataDir, 'db'))).allocated)}`);
+        }
+        await recordDisk(ctx, server, 'after compaction', live, `${waitS} s later`);
+      } finally {
+        client.close();
+      }
+    });
+  },
+};
