@@ -62,7 +62,9 @@ export function parseRequest(method: string, pathname: string, watchParam: boole
   let plural: string;
   let name = '';
   let subresource = '';
-  if (rest[0] === 'namespaces' && rest.length >= 3) {
+  // As kube's RequestInfoFactory: /namespaces/NAME/status and /finalize are subresources of the Namespace itself.
+  const namespaceSubresource = rest[0] === 'namespaces' && rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize');
+  if (rest[0] === 'namespaces' && rest.length >= 3 && !namespaceSubresource) {
     namespace = rest[1];
     plural = rest[2];
     name = rest[3] ?? '';
@@ -71,7 +73,6 @@ export function parseRequest(method: string, pathname: string, watchParam: boole
     plural = rest[0];
     name = rest[1] ?? '';
     subresource = rest.slice(2).join('/');
-    // /api/v1/namespaces/NAME/status and /finalize address the Namespace itself.
   }
   if (plural === undefined) throw notFoundPath();
   const resource = findResource(group, version, plural);

@@ -143,7 +143,7 @@ describe('updates and patches', () => {
     const merge = await c.request('PATCH', '/api/v1/namespaces/default/configmaps/pt', { data: { a: null, c: '3' } }, { 'content-type': 'application/merge-patch+json' });
     assert.equal(merge.status, 200);
     assert.deepEqual(merge.body.data, { b: '2', c: '3' });
-    const json = await c.request('PATCH', '/api/v1/namespaces/default/configmaps/pt', [{ op: 'add', path: '/metadata/labels/x', value: 'y' }, { op: 'replace', path: '/data/b', value: '20' }], {
+    const json = await c.request('PATCH', '/api/v1/namespaces/default/configmaps/pt', [{ op: 'add', path: '/metadata/labels', value: { x: 'y' } }, { op: 'replace', path: '/data/b', value: '20' }], {
       'content-type': 'application/json-patch+json',
     });
     assert.equal(json.status, 200);

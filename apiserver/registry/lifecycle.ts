@@ -68,7 +68,16 @@ function validateMeta(rt: ResourceType, obj: any): FieldError[] {
   return errs;
 }
 
+/** Go's omitempty: empty metadata lists and maps are not stored. */
+function dropEmptyMetadata(meta: any): void {
+  for (const field of ['ownerReferences', 'finalizers', 'labels', 'annotations']) {
+    const v = meta[field];
+    if (v === null || (Array.isArray(v) && v.length === 0) || (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0)) delete meta[field];
+  }
+}
+
 function validateAll(rt: ResourceType, obj: any, old?: any): void {
+  dropEmptyMetadata(obj.metadata);
   const errs = validateMeta(rt, obj);
   const kindErrs = strategyFor(rt).validate?.(obj, old) ?? [];
   errs.push(...kindErrs);

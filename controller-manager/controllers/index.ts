@@ -4,6 +4,9 @@ import type { ControllerContext, ControllerParts } from '../context.ts';
 import { deploymentController } from './deployment/controller.ts';
 import { disruptionController } from './disruption/controller.ts';
 import { endpointsController } from './endpoints/controller.ts';
+import { garbageCollectorController } from './garbagecollector/controller.ts';
+import { namespaceController } from './namespace/controller.ts';
+import { serviceAccountController } from './serviceaccount/controller.ts';
 import { endpointSliceController } from './endpointslice/controller.ts';
 import { nodeLifecycleController, taintEvictionController } from './nodelifecycle/controller.ts';
 import { replicaSetController } from './replicaset/controller.ts';
@@ -17,4 +20,7 @@ export const CONTROLLERS: Record<string, (ctx: ControllerContext) => ControllerP
   endpointslice: endpointSliceController,
   'node-lifecycle': nodeLifecycleController,
   'taint-eviction-controller': taintEvictionController,
+  garbagecollector: garbageCollectorController,
+  namespace: namespaceController,
+  serviceaccount: serviceAccountController,
 };
