@@ -2,7 +2,8 @@
 // the format, dispatch to the verb's handler, and turn every failure into a
 // metav1.Status. Kept off express on purpose: this is the hot path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { notFound } from '../shared/api/errors.ts';
+import { methodNotAllowed, notFound } from '../shared/api/errors.ts';
+import { handleReview, isReview } from './handlers/reviews.ts';
 import { aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
 import { readBody } from './http/body.ts';
 import { negotiate, type Negotiated, type ResponseFormat } from './http/codec.ts';
@@ -25,7 +26,9 @@ import type { RequestMetrics } from './metrics.ts';
 type Observe = (verb: string, resource: string, code: number, seconds: number) => void;
 
 async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | undefined> {
-  const { verb, subresource } = r.info;
+  const { verb, subresource, resource } = r.info;
+  if (!subresource && !resource.verbs.includes(verb)) throw methodNotAllowed(verb, { group: resource.group, resource: resource.plural });
+  if (isReview(resource.group, resource.plural)) return handleReview(ctx, r);
   switch (verb) {
     case 'get': {
       const res = await handleGet(ctx, r);

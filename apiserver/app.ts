@@ -114,7 +114,13 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   ready = true;
   log.info({ port, host: opts.host, dataDir: opts.dataDir }, 'serving');
   // Build the OpenAPI documents now rather than on kubectl's first write.
-  setImmediate(() => warmOpenApi());
+  setImmediate(() => {
+    try {
+      warmOpenApi();
+    } catch (err) {
+      log.error({ err }, 'building the OpenAPI documents failed; /openapi requests will report it');
+    }
+  });
 
   return {
     port,

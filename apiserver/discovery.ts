@@ -2,7 +2,7 @@
 // at /api, APIGroupList at /apis, APIGroup at /apis/<group>, and an
 // APIResourceList per group-version.
 import { apiGroups, RESOURCES } from '../shared/api/resources.ts';
-import { STANDARD_VERBS, type ResourceType } from '../shared/api/resource-type.ts';
+import type { ResourceType } from '../shared/api/resource-type.ts';
 
 /** Subresources the apiserver serves today, with their verbs and kinds (exported for the aggregated form). */
 const SERVED_SUBRESOURCES: Record<string, { verbs: string[]; kind?: string; group?: string; version?: string }> = {
@@ -18,7 +18,7 @@ function resourceEntries(rt: ResourceType): object[] {
     singularName: rt.singular,
     namespaced: rt.namespaced,
     kind: rt.kind,
-    verbs: STANDARD_VERBS,
+    verbs: rt.verbs,
     ...(rt.shortNames.length ? { shortNames: rt.shortNames } : {}),
     ...(rt.categories.length ? { categories: rt.categories } : {}),
   };
@@ -120,7 +120,7 @@ function aggregatedResource(rt: ResourceType): object {
     responseKind: { group: rt.group, version: rt.version, kind: rt.kind },
     scope: rt.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: rt.singular,
-    verbs: STANDARD_VERBS,
+    verbs: rt.verbs,
     ...(rt.shortNames.length ? { shortNames: rt.shortNames } : {}),
     ...(rt.categories.length ? { categories: rt.categories } : {}),
     ...(subresources.length ? { subresources } : {}),

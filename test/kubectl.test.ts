@@ -57,6 +57,13 @@ describe('discovery and version', () => {
   });
 });
 
+describe('auth', () => {
+  test('auth can-i and whoami answer as an AlwaysAllow cluster without authentication does', async () => {
+    assert.equal(ok(await k(['auth', 'can-i', 'create', 'deployments'])).trim(), 'yes');
+    assert.match(ok(await k(['auth', 'whoami'])), /Username\s+system:anonymous/);
+  });
+});
+
 describe('create', () => {
   test('create -f with strict validation, and kube messages for AlreadyExists and unknown fields', async () => {
     assert.match(ok(await k(['create', '-f', '-'], deployYaml('created'))), /deployment.apps\/created created/);

@@ -171,8 +171,9 @@ function resourcePaths(rt: ResourceType, entry: DiscoveryEntry, subs: DiscoveryE
   const collection = `${prefix}/${scope}`;
   const item = `${collection}/{name}`;
   const def = definitionOf(group, version, kind);
-  const listDef = definitionOf(group, version, rt.listKind);
   const verbs = new Set(entry.verbs);
+  // Create-only kinds (the reviews) have no list type.
+  const listDef = verbs.has('list') ? definitionOf(group, version, rt.listKind) : def;
   const scopeParams = rt.namespaced ? [NAMESPACE_PARAM] : [];
   const itemParams = [nameParam(kind), ...scopeParams, P.pretty];
   const op = (o: Omit<OperationSpec, 'gvk' | 'tag'> & { gvk?: GroupVersionKind }): OperationSpec => ({ gvk, tag, ...o });

@@ -47,7 +47,7 @@ test('documents are built once and frozen', () => {
 
 test('every PATCH operation of a kind takes fieldValidation and strategic merge patches', () => {
   // kubectl looks at the first PATCH operation (in map order) tagged with the kind, so each must qualify.
-  for (const rt of RESOURCES) {
+  for (const rt of RESOURCES.filter((r) => r.verbs.includes('patch'))) {
     const d = doc(gvPath(rt.group, rt.version));
     const patches = Object.values(d.paths as Json)
       .map((item) => item.patch)
@@ -72,7 +72,7 @@ test('every PATCH operation of a kind takes fieldValidation and strategic merge 
 test('each kind and list has one schema tagged with its gvk, as explain looks it up', () => {
   for (const rt of RESOURCES) {
     const schemas = doc(gvPath(rt.group, rt.version)).components.schemas as Json;
-    for (const kind of [rt.kind, rt.listKind]) {
+    for (const kind of rt.verbs.includes('list') ? [rt.kind, rt.listKind] : [rt.kind]) {
       const gvk = { group: rt.group, kind, version: rt.version };
       const tagged = Object.entries(schemas).filter(([, s]) => (s['x-kubernetes-group-version-kind'] ?? []).some((g: Json) => JSON.stringify(g) === JSON.stringify(gvk)));
       assert.equal(tagged.length, 1, `${rt.group}/${rt.version} ${kind}`);
@@ -82,6 +82,10 @@ test('each kind and list has one schema tagged with its gvk, as explain looks it
     // explain finds the gvk from the collection (or item) path's operations.
     const prefix = rt.group ? `/apis/${rt.group}/${rt.version}` : `/api/${rt.version}`;
     const list = doc(gvPath(rt.group, rt.version)).paths[`${prefix}/${rt.plural}`];
+    if (!rt.verbs.includes('list')) {
+      assert.deepEqual(list.post['x-kubernetes-group-version-kind'], { group: rt.group, kind: rt.kind, version: rt.version });
+      continue;
+    }
     assert.deepEqual(list.get['x-kubernetes-group-version-kind'], { group: rt.group, kind: rt.kind, version: rt.version });
   }
 });

@@ -22,8 +22,10 @@ export interface ResourceType {
   subresources: Subresource[];
   /** Extra field selector keys kube supports for this resource. */
   selectableFields: Record<string, FieldGetter>;
-  /** The key under which storage keeps objects, e.g. "pods" or "deployments" (kube's etcd layout). */
+  /** The key under which storage keys objects: "/registry/<group|core>/<plural>". */
   storagePrefix: string;
+  /** The verbs served; create-only for the review resources, which are computed, never stored. */
+  verbs: string[];
 }
 
 /** A subresource and how it maps onto the parent object. */

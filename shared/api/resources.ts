@@ -1,6 +1,6 @@
 // The resource table: one row per served kind. Storage keys, routing,
 // discovery, short names, categories and field selectors all come from here.
-import type { FieldGetter, ResourceType, Subresource } from './resource-type.ts';
+import { STANDARD_VERBS, type FieldGetter, type ResourceType, type Subresource } from './resource-type.ts';
 
 interface Row {
   group: string;
@@ -12,6 +12,7 @@ interface Row {
   categories?: string[];
   subresources?: Subresource[];
   selectableFields?: Record<string, FieldGetter>;
+  verbs?: string[];
 }
 
 function row(r: Row): ResourceType {
@@ -28,6 +29,7 @@ function row(r: Row): ResourceType {
     subresources: r.subresources ?? [],
     selectableFields: r.selectableFields ?? {},
     storagePrefix: `/registry/${r.group || 'core'}/${r.plural}`,
+    verbs: r.verbs ?? STANDARD_VERBS,
   };
 }
 
@@ -100,6 +102,9 @@ export const RESOURCES: readonly ResourceType[] = [
   row({ group: 'apps', version: 'v1', kind: 'ControllerRevision', plural: 'controllerrevisions', namespaced: true }),
   row({ group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', namespaced: true, selectableFields: {} }),
   row({ group: 'scheduling.k8s.io', version: 'v1', kind: 'PriorityClass', plural: 'priorityclasses', namespaced: false, shortNames: ['pc'] }),
+  row({ group: 'authentication.k8s.io', version: 'v1', kind: 'SelfSubjectReview', plural: 'selfsubjectreviews', namespaced: false, verbs: ['create'] }),
+  row({ group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview', plural: 'selfsubjectaccessreviews', namespaced: false, verbs: ['create'] }),
+  row({ group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectRulesReview', plural: 'selfsubjectrulesreviews', namespaced: false, verbs: ['create'] }),
   row({ group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true, shortNames: ['pdb'], subresources: ['status'] }),
 ];
 
