@@ -2,8 +2,9 @@
 // the format, dispatch to the verb's handler, and turn every failure into a
 // metav1.Status. Kept off express on purpose: this is the hot path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { methodNotAllowed, notFound } from '../shared/api/errors.ts';
+import { badRequest, methodNotAllowed, notFound } from '../shared/api/errors.ts';
 import { handleReview, isReview } from './handlers/reviews.ts';
+import { proxyLog } from './handlers/subresources/kubelet-proxy.ts';
 import { aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
 import { readBody } from './http/body.ts';
 import { negotiate, type Negotiated, type ResponseFormat } from './http/codec.ts';
@@ -31,6 +32,11 @@ async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | u
   if (isReview(resource.group, resource.plural)) return handleReview(ctx, r);
   switch (verb) {
     case 'get': {
+      if (subresource === 'exec' || subresource === 'attach') throw badRequest('Upgrade request required');
+      if (subresource === 'log') {
+        await proxyLog(ctx, r);
+        return undefined;
+      }
       const res = await handleGet(ctx, r);
       if (subresource === 'scale') return { status: 200, json: JSON.stringify(toScale(JSON.parse(res.json))) };
       return r.view === 'object' ? res : { status: 200, json: renderObject(r.view, r.info.resource, res.json, r.query, ctx.now()) };

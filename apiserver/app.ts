@@ -19,6 +19,7 @@ import { handleOpenApi, warmOpenApi } from './openapi/handler.ts';
 import { wsWatchTransport } from './http/watch-transports.ts';
 import { parseRequest } from './request-info.ts';
 import { checkWatchParams, runWatch } from './handlers/watch.ts';
+import { proxyExecUpgrade } from './handlers/subresources/kubelet-proxy.ts';
 import type { ApiContext } from './handlers/context.ts';
 import { LevelBackend } from './storage/level-backend.ts';
 import { Store, type CompactionPolicy } from './storage/store.ts';
@@ -89,7 +90,11 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
       const parsed = parseRequest('GET', url.pathname, true);
-      if (parsed.kind !== 'resource' || parsed.info.verb !== 'watch') throw new StatusError(400, 'BadRequest', 'only watch requests can be upgraded to a WebSocket');
+      if (parsed.kind === 'resource' && (parsed.info.subresource === 'exec' || parsed.info.subresource === 'attach')) {
+        proxyExecUpgrade(store, req, socket, head, url, parsed.info.namespace, parsed.info.name);
+        return;
+      }
+      if (parsed.kind !== 'resource' || parsed.info.verb !== 'watch') throw new StatusError(400, 'BadRequest', 'only watch, exec and attach requests can be upgraded to a WebSocket');
       const params = { rt: parsed.info.resource, namespace: parsed.info.namespace, name: parsed.info.name, query: url.searchParams };
       checkWatchParams(params);
       wss.handleUpgrade(req, socket, head, (ws) => {

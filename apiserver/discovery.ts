@@ -10,6 +10,9 @@ const SERVED_SUBRESOURCES: Record<string, { verbs: string[]; kind?: string; grou
   scale: { verbs: ['get', 'patch', 'update'], kind: 'Scale', group: 'autoscaling', version: 'v1' },
   binding: { verbs: ['create'], kind: 'Binding' },
   eviction: { verbs: ['create'], kind: 'Eviction', group: 'policy', version: 'v1' },
+  log: { verbs: ['get'], kind: 'Pod' },
+  exec: { verbs: ['create', 'get'], kind: 'PodExecOptions' },
+  attach: { verbs: ['create', 'get'], kind: 'PodAttachOptions' },
 };
 
 function resourceEntries(rt: ResourceType): object[] {

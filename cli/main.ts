@@ -8,6 +8,7 @@ Commands:
   controller-manager
               run the controllers (Deployments, ReplicaSets, ...) against an apiserver
   scheduler   run the scheduler against an apiserver
+  kubelet-sim run simulated nodes (kubelets) against an apiserver
 
 Run "ksim <command> --help" for a command's flags.
 `;
@@ -27,6 +28,10 @@ export async function main(argv: string[]): Promise<void> {
     case 'scheduler': {
       const { schedulerMain } = await import('../scheduler/main.ts');
       return schedulerMain(rest);
+    }
+    case 'kubelet-sim': {
+      const { kubeletSimMain } = await import('../kubelet-sim/main.ts');
+      return kubeletSimMain(rest);
     }
     case 'up': {
       const { upMain } = await import('./up.ts');

@@ -24,6 +24,7 @@ const FLAGS = {
 const COMPONENTS: { name: string; args: (c: { kubeconfig: string; speed: number; nodes: number }) => string[] }[] = [
   { name: 'controller-manager', args: (c) => ['--kubeconfig', c.kubeconfig, '--speed', String(c.speed)] },
   { name: 'scheduler', args: (c) => ['--kubeconfig', c.kubeconfig, '--speed', String(c.speed)] },
+  { name: 'kubelet-sim', args: (c) => ['--kubeconfig', c.kubeconfig, '--nodes', String(c.nodes), '--speed', String(c.speed)] },
 ];
 
 /** A port free right now on 127.0.0.1. */
@@ -128,6 +129,7 @@ export async function upMain(argv: string[]): Promise<void> {
   const kubeconfig = path.join(dataDir, 'kubeconfig');
   await writeKubeconfig(kubeconfig, server);
   for (const component of COMPONENTS) {
+    if (component.name === 'kubelet-sim' && flags.nodes <= 0) continue;
     const port = await freePort();
     const child = startChild(component.name, [...component.args({ kubeconfig, speed: flags.speed, nodes: flags.nodes }), '--port', String(port)], dataDir, `http://127.0.0.1:${port}`);
     children.push(child);

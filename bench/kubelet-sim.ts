@@ -1,0 +1,132 @@
+// kubelet-sim: one kubelet-sim process with 5,000 nodes against a real
+// apiserver (no scheduler, no controller-manager): time until every node is
+// registered and Ready, heartbeat cost (lease renewals/s and CPU of both
+// processes), kubelet-sim RSS per 1,000 nodes, then 10,000 Pods pinned to
+// 1,000 of those nodes and the time until every one is Running.
+// Run alone: node --import tsx bench/kubelet-sim.ts [--quick]
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { findResource } from '../shared/api/resources.ts';
+import { KubeClient } from '../shared/client/kube-client.ts';
+import { Informer } from '../shared/informer/informer.ts';
+import { repoRoot, spawnTracked, tempDir, writeKubeconfig, type TrackedProcess } from '../test/helpers/index.ts';
+import { eachLimited } from '../kubelet-sim/node/node-fleet.ts';
+import { cpuSecondsOf, memoryOf } from './proc.ts';
+import { withApiserver } from './server.ts';
+import type { BenchContext, Benchmark } from './report.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const MiB = 1024 * 1024;
+
+async function metric(port: number, name: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split('\n')) if (line.startsWith(name) && !line.startsWith('#')) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  return sum;
+}
+
+/** See the file comment. */
+export const kubeletSim: Benchmark = {
+  name: 'kubelet-sim',
+  description: '5,000 simulated nodes Ready, heartbeat CPU, RSS per 1,000 nodes, 10,000 pinned Pods Running',
+  async run(ctx: BenchContext) {
+    const nodeCount = ctx.size(5000, 500);
+    const podCount = ctx.size(10_000, 1000);
+    const podNodes = ctx.size(1000, 100);
+    const heartbeatSeconds = ctx.size(30, 10);
+    await withApiserver([], async (server) => {
+      const dir = await tempDir('bench-kubelet');
+      const kubeconfig = await writeKubeconfig(join(dir, 'kubeconfig'), server.url);
+      let out = '';
+      const t0 = performance.now();
+      const sim: TrackedProcess = await spawnTracked(process.execPath, [join(repoRoot, 'kubelet-sim', 'bin.mjs'), '--kubeconfig', kubeconfig, '--nodes', String(nodeCount), '--port', '0'], {
+        cwd: repoRoot,
+        env: { ...process.env, KSIM_LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      sim.child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+      sim.child.stderr!.resume();
+      try {
+        while (!/serving on [\d.]+:(\d+)/.test(out)) await sleep(20);
+        const port = Number(/serving on [\d.]+:(\d+)/.exec(out)![1]);
+        while (!(await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false))) await sleep(50);
+        const client = new KubeClient({ server: server.url });
+        const nodes = findResource('', 'v1', 'nodes')!;
+        let ready = 0;
+        let cont: string | undefined;
+        do {
+          const page: any = await client.list(nodes, { limit: 1000, continue: cont });
+          ready += page.items.filter((n: any) => n.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True')).length;
+          cont = page.metadata?.continue || undefined;
+        } while (cont);
+        const readyMs = performance.now() - t0;
+        ctx.record(`${nodeCount} nodes registered and Ready`, +(readyMs / 1000).toFixed(2), 's', { target: { op: '<', value: 30 }, note: `from spawn; ${ready} Ready in the API` });
+        ctx.progress(`${ready} nodes Ready after ${(readyMs / 1000).toFixed(1)} s; measuring heartbeats for ${heartbeatSeconds} s`);
+
+        await sleep(3000);
+        const leases0 = await metric(port, 'ksim_kubelet_sim_api_requests_total{kind="lease",result="ok"');
+        const simCpu0 = cpuSecondsOf(sim.pid);
+        const apiCpu0 = cpuSecondsOf(server.pid);
+        const h0 = performance.now();
+        await sleep(heartbeatSeconds * 1000);
+        const secs = (performance.now() - h0) / 1000;
+        const leases = (await metric(port, 'ksim_kubelet_sim_api_requests_total{kind="lease",result="ok"')) - leases0;
+        const simCpu = (cpuSecondsOf(sim.pid) - simCpu0) / secs;
+        const apiCpu = (cpuSecondsOf(server.pid) - apiCpu0) / secs;
+        ctx.record('lease renewals', +(leases / secs).toFixed(1), '/s', { note: `${nodeCount} nodes, every 10 s` });
+        ctx.record('heartbeat CPU, kubelet-sim + apiserver', +(simCpu + apiCpu).toFixed(3), 'cores', { target: { op: '<', value: 0.25 }, note: `kubelet-sim ${simCpu.toFixed(3)}, apiserver ${apiCpu.toFixed(3)}` });
+        const rss = memoryOf(sim.pid).rss;
+        ctx.record('kubelet-sim RSS per 1,000 nodes', +((rss / MiB) * (1000 / nodeCount)).toFixed(1), 'MiB', { note: `${(rss / MiB).toFixed(0)} MiB for ${nodeCount} nodes` });
+
+        ctx.progress(`creating ${podCount} Pods pinned to ${podNodes} nodes`);
+        const pods = findResource('', 'v1', 'pods')!;
+        const informer = new Informer(client, pods, { namespace: 'default' });
+        let running = 0;
+        let allRunning: () => void = () => {};
+        const done = new Promise<void>((r) => (allRunning = r));
+        const seen = new Set<string>();
+        const check = (p: any) => {
+          if (p.status?.phase === 'Running' && !seen.has(p.metadata.name)) {
+            seen.add(p.metadata.name);
+            if (++running === podCount) allRunning();
+          }
+        };
+        informer.on({ add: check, update: (_o, p) => check(p) });
+        informer.start();
+        await informer.waitForSync();
+        const p0 = performance.now();
+        const idx = Array.from({ length: podCount }, (_, i) => i);
+        await eachLimited(idx, 100, async (i) => {
+          await client.create(pods, 'default', {
+            metadata: { name: `bench-${i}`, labels: { app: 'bench' } },
+            spec: { nodeName: `node-${i % podNodes}`, containers: [{ name: 'app', image: 'nginx:1.27' }] },
+          });
+        });
+        const createdMs = performance.now() - p0;
+        await done;
+        const runMs = performance.now() - p0;
+        informer.stop();
+        ctx.record(`${podCount} pinned Pods Running`, +(runMs / 1000).toFixed(2), 's', { target: { op: '<', value: 20 }, note: `creates took ${(createdMs / 1000).toFixed(1)} s; speed 1 (about 2.7 s of simulated pull/create/start per Pod)` });
+        ctx.record('kubelet-sim RSS with the Pods', +(memoryOf(sim.pid).rss / MiB).toFixed(0), 'MiB', { note: `${nodeCount} nodes, ${podCount} Pods` });
+        client.close();
+      } finally {
+        await sim.stop();
+      }
+    });
+  },
+};
+
+// Standalone run.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+  const ctx: BenchContext = {
+    quick,
+    size: (full, q) => (quick ? q : full),
+    record: (name, value, unit, extra) => process.stdout.write(`${name}: ${value} ${unit}${extra?.target ? ` (target ${extra.target.op} ${extra.target.value})` : ''}${extra?.note ? ` — ${extra.note}` : ''}\n`),
+    progress: (m) => process.stdout.write(`  ${m}\n`),
+    shared: new Map(),
+  };
+  await kubeletSim.run(ctx);
+  process.exit(0);
+}

@@ -1,0 +1,37 @@
+// kubelet-sim's configuration: flags, and the optional profile file (YAML or
+// JSON) that sets the node shape and the runtime's timings:
+//   node:    { cpu: "8", memory: 32Gi, pods: "110", labels: {...}, zones: [eu-west-1a, eu-west-1b], taints: [...] }
+//   timings: { pullMs: 500, sandboxMs: 200, ... }   (at speed 1; --speed divides them)
+import fs from 'node:fs';
+import YAML from 'yaml';
+import type { FlagSpec } from '../shared/cli/flags.ts';
+import { DEFAULT_PROFILE, type NodeProfile } from './node/node-object.ts';
+import { DEFAULT_TIMINGS, scaleTimings, type Timings } from './runtime/timings.ts';
+
+/** `ksim kubelet-sim` flags. */
+export const KUBELET_SIM_FLAGS = {
+  kubeconfig: { type: 'string', default: '', help: 'kubeconfig of the identity the nodes use (required)' },
+  nodes: { type: 'number', default: 1, help: 'number of simulated nodes in this process' },
+  'name-prefix': { type: 'string', default: 'node-', help: 'node names are PREFIX + index' },
+  'start-index': { type: 'number', default: 0, help: 'index of the first node (for several processes)' },
+  speed: { type: 'number', default: 1, help: 'divide every simulated duration by this' },
+  profile: { type: 'string', default: '', help: 'YAML/JSON file with node shape and timings' },
+  port: { type: 'number', default: 0, help: 'port for health, metrics, container logs, exec and chaos switches (0 = pick)' },
+  'bind-address': { type: 'string', default: '127.0.0.1', help: 'address the port listens on, and that the Nodes advertise to the apiserver' },
+  help: { type: 'boolean', help: 'print this help' },
+} satisfies FlagSpec;
+
+/** A profile file's contents. */
+export interface ProfileFile {
+  node?: Partial<NodeProfile>;
+  timings?: Partial<Timings>;
+}
+
+/** Reads a profile file (or none) into a node profile and scaled timings. */
+export function loadProfile(path: string, speed: number): { profile: NodeProfile; timings: Timings } {
+  const file: ProfileFile = path ? (YAML.parse(fs.readFileSync(path, 'utf8')) ?? {}) : {};
+  const profile: NodeProfile = { ...DEFAULT_PROFILE, ...(file.node ?? {}) };
+  for (const k of ['cpu', 'memory', 'pods', 'ephemeralStorage'] as const) profile[k] = String(profile[k]);
+  const timings = scaleTimings({ ...DEFAULT_TIMINGS, ...(file.timings ?? {}) }, speed);
+  return { profile, timings };
+}

@@ -1,0 +1,85 @@
+// `ksim kubelet-sim`: one process hosting N simulated nodes. Registers the
+// Nodes, heartbeats, runs their Pods, serves logs/exec/chaos on --port, and
+// stays in the foreground until SIGTERM/SIGINT (exit 0 after a clean stop) or
+// until the `ksim up` supervisor (KSIM_SUPERVISOR_PID) is gone.
+import { realClock } from '../shared/clock/clock.ts';
+import { KubeClient } from '../shared/client/kube-client.ts';
+import { parseCommandFlags } from '../shared/cli/flags.ts';
+import { exitWithParent } from '../shared/cli/parent-watch.ts';
+import { createLogger } from '../shared/log/logger.ts';
+import { startHealthServer } from '../shared/metrics/health-server.ts';
+import { createMetricsRegistry, prom } from '../shared/metrics/registry.ts';
+import { KUBELET_SIM_FLAGS, loadProfile } from './config.ts';
+import { NodeFleet } from './node/node-fleet.ts';
+import type { KubeletEndpoint } from './node/node-object.ts';
+import { PodManager } from './pod-manager.ts';
+import { startKubeletServer } from './server/kubelet-server.ts';
+
+/** Runs `ksim kubelet-sim`. */
+export async function kubeletSimMain(argv: string[]): Promise<void> {
+  const flags = parseCommandFlags('kubelet-sim', argv, KUBELET_SIM_FLAGS);
+  if (!flags) return;
+  if (!flags.kubeconfig) {
+    process.stderr.write('ksim kubelet-sim: --kubeconfig is required\n');
+    process.exit(2);
+  }
+  const log = createLogger('kubelet-sim');
+  const registry = createMetricsRegistry('kubelet-sim');
+  const clock = realClock;
+  const speed = flags.speed > 0 ? flags.speed : 1;
+  const { profile, timings } = loadProfile(flags.profile, speed);
+  const client = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent: `kubelet/${profile.kubeletVersion} (linux/${profile.architecture}) ksim` });
+
+  const requests = new prom.Counter({ name: 'ksim_kubelet_sim_api_requests_total', help: 'API writes by kind (register, lease, status, pod-status, pod-delete) and result.', labelNames: ['kind', 'result'], registers: [registry] });
+  const identities = Array.from({ length: flags.nodes }, (_, i) => ({ name: `${flags['name-prefix']}${flags['start-index'] + i}`, index: flags['start-index'] + i }));
+  const endpoint: KubeletEndpoint = { host: flags['bind-address'] === '0.0.0.0' ? '127.0.0.1' : flags['bind-address'], port: 0 };
+  let pods: PodManager | undefined;
+  const fleet = new NodeFleet(
+    {
+      client,
+      clock,
+      timings,
+      profile,
+      endpoint,
+      log,
+      onRequest: (kind, ok) => requests.inc({ kind, result: ok ? 'ok' : 'error' }),
+      onNodeOnline: (n, rebooted) => pods?.nodeOnline(n, rebooted),
+      onNodeStopped: (n) => pods?.nodeStopped(n),
+    },
+    identities,
+  );
+  pods = new PodManager({ client, clock, timings, speed, fleet, log, registry, onWrite: (kind, ok) => requests.inc({ kind: `pod-${kind}`, result: ok ? 'ok' : 'error' }) });
+  new prom.Gauge({ name: 'ksim_kubelet_sim_nodes_registered', help: 'Simulated nodes registered with the apiserver.', registers: [registry], collect() { this.set(fleet.registeredCount); } });
+  const podGauge = pods;
+  new prom.Gauge({ name: 'ksim_kubelet_sim_pods', help: 'Pods with a running worker.', registers: [registry], collect() { this.set(podGauge.podCount); } });
+
+  let ready = false;
+  const health = await startHealthServer({ port: 0, registry, ready: () => ready });
+  const server = await startKubeletServer({ host: flags['bind-address'], port: flags.port, fleet, pods, clock, log, healthPort: health.port });
+  endpoint.port = server.port;
+
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('stopping');
+    fleet.stop();
+    await pods!.stop().catch(() => {});
+    await server.close();
+    await health.close();
+    client.close();
+    process.exit(code);
+  };
+  process.on('SIGTERM', () => void shutdown(0));
+  process.on('SIGINT', () => void shutdown(0));
+  const supervisor = Number(process.env.KSIM_SUPERVISOR_PID);
+  if (supervisor) exitWithParent(supervisor, () => void shutdown(0));
+
+  log.info({ nodes: flags.nodes, port: server.port, speed }, 'kubelet-sim starting');
+  process.stdout.write(`kubelet-sim: ${flags.nodes} node(s) ${identities[0]?.name ?? ''}..${identities.at(-1)?.name ?? ''}, serving on ${endpoint.host}:${server.port}\n`);
+  const started = Date.now();
+  await pods.start();
+  await fleet.start();
+  ready = true;
+  log.info({ nodes: fleet.registeredCount, ms: Date.now() - started }, 'nodes registered');
+}

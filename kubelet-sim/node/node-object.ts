@@ -1,0 +1,164 @@
+// The Node and Lease objects a simulated kubelet writes, as pure functions of
+// the node's index, its profile and the time: labels, addresses, capacity,
+// nodeInfo, conditions, podCIDR and the kubelet endpoint the apiserver uses
+// to reach this process for logs and exec.
+import type { Node, NodeCondition } from 'kubernetes-types/core/v1.js';
+import { nodeIP, podCIDRFor } from './ipam.ts';
+
+/** What a node looks like; a profile file may set any of it. */
+export interface NodeProfile {
+  cpu: string;
+  memory: string;
+  pods: string;
+  ephemeralStorage: string;
+  /** Extra labels, e.g. topology.kubernetes.io/zone. */
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  taints: NonNullable<Node['spec']>['taints'];
+  kubeletVersion: string;
+  containerRuntimeVersion: string;
+  osImage: string;
+  kernelVersion: string;
+  architecture: string;
+  /** Zones spread round-robin over nodes, as topology.kubernetes.io/zone (and region from the first part). */
+  zones: string[];
+}
+
+/** Kubelet-like defaults: 4 CPU, 16 GiB, 110 pods. */
+export const DEFAULT_PROFILE: NodeProfile = {
+  cpu: '4',
+  memory: '16Gi',
+  pods: '110',
+  ephemeralStorage: '100Gi',
+  labels: {},
+  annotations: {},
+  taints: undefined,
+  kubeletVersion: 'v1.35.0',
+  containerRuntimeVersion: 'containerd://2.1.4',
+  osImage: 'Debian GNU/Linux 12 (bookworm)',
+  kernelVersion: '6.1.0-ksim',
+  architecture: 'amd64',
+  zones: [],
+};
+
+/** Where the apiserver reaches this kubelet-sim process (see the README: it hosts many nodes on one port). */
+export interface KubeletEndpoint {
+  host: string;
+  port: number;
+}
+
+const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const microStamp = (ms: number) => new Date(ms).toISOString().replace(/Z$/, '000Z');
+
+/** A node's identity: its name and its index (which fixes its addresses). */
+export interface NodeIdentity {
+  name: string;
+  index: number;
+}
+
+/** The four conditions kubelet reports, all healthy. */
+export function nodeConditions(now: number, since: number, ready = true): NodeCondition[] {
+  const c = (type: string, status: string, reason: string, message: string): NodeCondition => ({
+    type,
+    status,
+    lastHeartbeatTime: stamp(now),
+    lastTransitionTime: stamp(since),
+    reason,
+    message,
+  });
+  return [
+    c('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+    c('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+    c('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+    ready ? c('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status') : c('Ready', 'False', 'KubeletNotReady', 'container runtime status check may not have completed yet'),
+  ];
+}
+
+/** The Node object kubelet registers. */
+export function buildNode(id: NodeIdentity, profile: NodeProfile, endpoint: KubeletEndpoint, now: number): Node {
+  const zone = profile.zones.length ? profile.zones[id.index % profile.zones.length] : undefined;
+  const labels: Record<string, string> = {
+    'beta.kubernetes.io/arch': profile.architecture,
+    'beta.kubernetes.io/os': 'linux',
+    'kubernetes.io/arch': profile.architecture,
+    'kubernetes.io/hostname': id.name,
+    'kubernetes.io/os': 'linux',
+    'node.kubernetes.io/instance-type': 'ksim',
+    ...(zone ? { 'topology.kubernetes.io/zone': zone, 'topology.kubernetes.io/region': zone.replace(/-[a-z]$/, '') } : {}),
+    ...profile.labels,
+  };
+  const capacity = { cpu: profile.cpu, memory: profile.memory, pods: profile.pods, 'ephemeral-storage': profile.ephemeralStorage, 'hugepages-1Gi': '0', 'hugepages-2Mi': '0' };
+  const cidr = podCIDRFor(id.index);
+  const ip = nodeIP(id.index);
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: id.name,
+      labels,
+      annotations: {
+        'node.alpha.kubernetes.io/ttl': '0',
+        'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
+        // Not a kube annotation: how an apiserver proxies pods/log and exec to a process hosting many nodes.
+        'ksim.dev/kubelet-endpoint': `http://${endpoint.host}:${endpoint.port}`,
+        ...profile.annotations,
+      },
+    },
+    spec: { podCIDR: cidr, podCIDRs: [cidr], providerID: `ksim://${id.name}`, ...(profile.taints ? { taints: profile.taints } : {}) },
+    status: {
+      capacity,
+      allocatable: { ...capacity },
+      conditions: nodeConditions(now, now),
+      addresses: [
+        { type: 'InternalIP', address: ip },
+        { type: 'Hostname', address: id.name },
+      ],
+      daemonEndpoints: { kubeletEndpoint: { Port: endpoint.port } },
+      nodeInfo: {
+        machineID: hex(id.name, 32),
+        systemUUID: uuid(id.name),
+        bootID: uuid(`${id.name}/boot/${now}`),
+        kernelVersion: profile.kernelVersion,
+        osImage: profile.osImage,
+        containerRuntimeVersion: profile.containerRuntimeVersion,
+        kubeletVersion: profile.kubeletVersion,
+        kubeProxyVersion: '',
+        operatingSystem: 'linux',
+        architecture: profile.architecture,
+      },
+      images: [],
+    },
+  };
+}
+
+/** The node's Lease in kube-node-lease. */
+export function buildLease(nodeName: string, nodeUid: string | undefined, durationSeconds: number, now: number): any {
+  return {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: {
+      name: nodeName,
+      namespace: 'kube-node-lease',
+      ...(nodeUid ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: nodeName, uid: nodeUid }] } : {}),
+    },
+    spec: { holderIdentity: nodeName, leaseDurationSeconds: durationSeconds, renewTime: microStamp(now) },
+  };
+}
+
+/** MicroTime, as a Lease's renewTime. */
+export { microStamp };
+
+function hex(seed: string, n: number): string {
+  let h = 2166136261;
+  let out = '';
+  for (let round = 0; out.length < n; round++) {
+    for (const ch of `${seed}#${round}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+    out += h.toString(16).padStart(8, '0');
+  }
+  return out.slice(0, n);
+}
+
+function uuid(seed: string): string {
+  const h = hex(seed, 32);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

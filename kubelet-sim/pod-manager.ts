@@ -1,0 +1,246 @@
+// The Pod side of every simulated node in this process: one shared Pod
+// informer (server-side filter spec.nodeName for a single node, spec.nodeName!=
+// for many, then a node-name index), ConfigMap and Secret informers for env
+// and volumes, one PodWorker per Pod, and a controller (shared work queue and
+// runController) that writes each Pod's status when it changed and confirms
+// the deletion of a terminated Pod with gracePeriodSeconds=0.
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Pod, PodStatus } from 'kubernetes-types/core/v1.js';
+import { StatusError } from '../shared/api/errors.ts';
+import { findResource } from '../shared/api/resources.ts';
+import type { Clock } from '../shared/clock/clock.ts';
+import type { KubeClient } from '../shared/client/kube-client.ts';
+import { runController, type RunningController } from '../shared/controller/run-controller.ts';
+import { EventRecorder } from '../shared/events/event-recorder.ts';
+import { Informer } from '../shared/informer/informer.ts';
+import { keyOf } from '../shared/informer/cache.ts';
+import { deepEqual } from '../shared/util/deep-equal.ts';
+import { WorkQueue } from '../shared/workqueue/work-queue.ts';
+import type { NodeFleet, SimNode } from './node/node-fleet.ts';
+import { LogStore } from './runtime/log-store.ts';
+import type { ConfigSource } from './runtime/pod-config.ts';
+import type { NetSource } from './runtime/cluster-net.ts';
+import { PodWorker, type Recorder } from './runtime/pod-worker.ts';
+import type { Timings } from './runtime/timings.ts';
+
+const pods = findResource('', 'v1', 'pods')!;
+const configmaps = findResource('', 'v1', 'configmaps')!;
+const secrets = findResource('', 'v1', 'secrets')!;
+const services = findResource('', 'v1', 'services')!;
+const endpoints = findResource('', 'v1', 'endpoints')!;
+const KUBELET_CONDITIONS = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']);
+
+/** The pod manager's collaborators. */
+export interface PodManagerOptions {
+  client: KubeClient;
+  clock: Clock;
+  timings: Timings;
+  speed: number;
+  fleet: NodeFleet;
+  log: Logger;
+  registry?: Registry;
+  workers?: number;
+  /** Counts status writes and deletions, for metrics. */
+  onWrite?(kind: 'status' | 'delete', ok: boolean): void;
+}
+
+/** See the file comment. */
+export class PodManager {
+  readonly logs = new LogStore();
+  readonly podInformer: Informer<Pod>;
+  private readonly cmInformer: Informer;
+  private readonly secretInformer: Informer;
+  private readonly serviceInformer: Informer;
+  private readonly endpointsInformer: Informer;
+  private readonly net: NetSource;
+  private readonly queue: WorkQueue;
+  private readonly workers = new Map<string, PodWorker>();
+  private readonly sent = new Map<string, PodStatus>();
+  private readonly recorders = new Map<string, EventRecorder>();
+  private controller?: RunningController;
+  private readonly config: ConfigSource;
+
+  constructor(private readonly opts: PodManagerOptions) {
+    const names = [...opts.fleet.nodes.keys()];
+    const fieldSelector = names.length === 1 ? `spec.nodeName=${names[0]}` : 'spec.nodeName!=';
+    this.podInformer = new Informer<Pod>(opts.client, pods, { fieldSelector, log: opts.log, clock: opts.clock });
+    this.podInformer.cache.addIndex('node', (p) => [p.spec?.nodeName ?? '']);
+    this.cmInformer = new Informer(opts.client, configmaps, { log: opts.log, clock: opts.clock });
+    this.secretInformer = new Informer(opts.client, secrets, { log: opts.log, clock: opts.clock });
+    this.podInformer.cache.addIndex('podIP', (p) => (p.status?.podIP ? [p.status.podIP] : []));
+    this.serviceInformer = new Informer(opts.client, services, { log: opts.log, clock: opts.clock });
+    this.serviceInformer.cache.addIndex('clusterIP', (s: any) => (s.spec?.clusterIP ? [s.spec.clusterIP] : []));
+    this.endpointsInformer = new Informer(opts.client, endpoints, { log: opts.log, clock: opts.clock });
+    this.net = {
+      service: (ns, name) => this.serviceInformer.cache.get(`${ns}/${name}`),
+      endpoints: (ns, name) => this.endpointsInformer.cache.get(`${ns}/${name}`),
+      serviceByIP: (ip) => this.serviceInformer.cache.byIndex('clusterIP', ip)[0],
+      podByIP: (ip) => this.podInformer.cache.byIndex('podIP', ip).find((p) => !p.spec?.hostNetwork),
+      pod: (ns, name) => this.podInformer.cache.get(`${ns}/${name}`),
+    };
+    this.queue = new WorkQueue({ clock: opts.clock });
+    this.config = {
+      configMap: (ns, name) => this.cmInformer.cache.get(`${ns}/${name}`),
+      secret: (ns, name) => this.secretInformer.cache.get(`${ns}/${name}`),
+    };
+  }
+
+  /** Starts the informers and the status writers. */
+  async start(): Promise<void> {
+    const onConfigChange = (obj: any) => {
+      // kubelet refreshes ConfigMap/Secret volumes on its periodic sync; here, at once.
+      for (const p of this.podInformer.cache.byIndex('namespace', obj.metadata?.namespace ?? '')) this.workers.get(keyOf(p))?.refreshVolumes();
+    };
+    this.cmInformer.on({ add: onConfigChange, update: (_o, n) => onConfigChange(n) });
+    this.secretInformer.on({ add: onConfigChange, update: (_o, n) => onConfigChange(n) });
+    const informers = [this.cmInformer, this.secretInformer, this.serviceInformer, this.endpointsInformer];
+    for (const i of informers) i.start();
+    await Promise.all(informers.map((i) => i.waitForSync()));
+    this.podInformer.on({
+      add: (p) => this.observe(p),
+      update: (_old, p) => this.observe(p),
+      delete: (p) => this.forget(keyOf(p), p.metadata?.uid),
+    });
+    this.podInformer.start();
+    this.controller = await runController({
+      name: 'pod-status',
+      queue: this.queue,
+      informers: [this.podInformer],
+      reconcile: (key) => this.sync(key),
+      workers: this.opts.workers ?? 32,
+      log: this.opts.log,
+      registry: this.opts.registry,
+    });
+  }
+
+  /** Stops every worker and the controller. */
+  async stop(): Promise<void> {
+    this.podInformer.stop();
+    for (const i of [this.cmInformer, this.secretInformer, this.serviceInformer, this.endpointsInformer]) i.stop();
+    for (const w of this.workers.values()) w.stop();
+    await this.controller?.stop();
+    await Promise.all([...this.recorders.values()].map((r) => r.flush()));
+  }
+
+  /** The worker of a Pod, for logs and exec. */
+  worker(namespace: string, name: string): PodWorker | undefined {
+    return this.workers.get(`${namespace}/${name}`);
+  }
+
+  /** Number of Pods with a worker. */
+  get podCount(): number {
+    return this.workers.size;
+  }
+
+  private recorder(node: SimNode): Recorder {
+    let r = this.recorders.get(node.name);
+    if (!r) {
+      r = new EventRecorder(this.opts.client, { component: 'kubelet', host: node.name, clock: this.opts.clock, log: this.opts.log });
+      this.recorders.set(node.name, r);
+    }
+    const rec = r;
+    // A partitioned node cannot reach the apiserver: its events are lost, as kubelet's would be dropped.
+    return { event: (obj, type, reason, message, fieldPath) => node.online && rec.event(obj as any, type, reason, message, fieldPath) };
+  }
+
+  private observe(pod: Pod, fresh = false): void {
+    const nodeName = pod.spec?.nodeName;
+    const node = nodeName ? this.opts.fleet.nodes.get(nodeName) : undefined;
+    if (!node || !node.online) return;
+    const key = keyOf(pod);
+    let w = this.workers.get(key);
+    if (w && w.pod.metadata?.uid !== pod.metadata?.uid) {
+      this.forget(key, w.pod.metadata?.uid);
+      w = undefined;
+    }
+    if (!w) {
+      // A Pod that already finished (e.g. after this process restarted) is not run again.
+      const phase = pod.status?.phase;
+      if ((phase === 'Succeeded' || phase === 'Failed') && !pod.metadata?.deletionTimestamp) return;
+      w = new PodWorker(pod, {
+        clock: this.opts.clock,
+        timings: this.opts.timings,
+        speed: this.opts.speed,
+        node,
+        recorder: this.recorder(node),
+        config: this.config,
+        logs: this.logs,
+        net: this.net,
+        onChange: () => this.queue.add(key),
+      });
+      this.workers.set(key, w);
+      if (pod.metadata?.deletionTimestamp && !pod.status?.containerStatuses?.some((c) => c.state?.running)) {
+        // Deleted before it ever ran here: nothing to stop.
+        w.update(pod);
+      } else {
+        // A Pod this node already ran (kubelet-sim restarted) is taken over; a rebooted node starts afresh.
+        if (!fresh && pod.status?.hostIP === node.hostIP) w.adopt();
+        else w.start();
+        w.update(pod);
+      }
+      this.queue.add(key);
+      return;
+    }
+    w.update(pod);
+  }
+
+  private forget(key: string, uid: string | undefined): void {
+    const w = this.workers.get(key);
+    if (!w || (uid && w.pod.metadata?.uid !== uid)) return;
+    w.stop();
+    this.workers.delete(key);
+    this.sent.delete(key);
+    const { namespace, name } = w.pod.metadata as { namespace: string; name: string };
+    this.logs.dropPod(namespace, name);
+  }
+
+  /** A node came back: take up its Pods again (a rebooted node starts their containers afresh). */
+  nodeOnline(node: SimNode, rebooted: boolean): void {
+    for (const p of this.podInformer.cache.byIndex('node', node.name)) {
+      const key = keyOf(p);
+      if (rebooted) this.forget(key, undefined);
+      this.sent.delete(key);
+      this.observe(p, rebooted);
+      this.queue.add(key);
+    }
+  }
+
+  /** A node powered off: its containers are gone. */
+  nodeStopped(node: SimNode): void {
+    for (const p of this.podInformer.cache.byIndex('node', node.name)) this.forget(keyOf(p), undefined);
+  }
+
+  /** Writes a Pod's status when it changed; confirms the deletion of a terminated Pod. */
+  private async sync(key: string): Promise<void> {
+    const w = this.workers.get(key);
+    if (!w) return;
+    const pod = w.pod;
+    const node = this.opts.fleet.nodes.get(pod.spec?.nodeName ?? '');
+    if (!node?.online) return;
+    const status = w.status();
+    // Conditions other components own (DisruptionTarget, readiness gates) are kept.
+    const foreign = (pod.status?.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.has(c.type));
+    if (foreign.length) status.conditions = [...(status.conditions ?? []), ...foreign];
+    const sched = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    if (sched) status.conditions = status.conditions!.map((c) => (c.type === 'PodScheduled' ? sched : c));
+    const { namespace, name } = pod.metadata as { namespace: string; name: string };
+    try {
+      if (!deepEqual(this.sent.get(key), status)) {
+        await this.opts.client.patch(pods, namespace, name, 'merge', { status }, 'status');
+        this.opts.onWrite?.('status', true);
+        this.sent.set(key, status);
+      }
+      if (w.terminated() && this.workers.get(key) === w) {
+        await this.opts.client.delete(pods, namespace, name, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata?.uid } });
+        this.opts.onWrite?.('delete', true);
+      }
+    } catch (err) {
+      if (err instanceof StatusError && (err.code === 404 || (err.code === 409 && w.terminated()))) {
+        this.forget(key, pod.metadata?.uid);
+        return;
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,122 @@
+// The simulated shell: what learners put in command/args behaves as in a
+// busybox container, with sleeps on a fake clock.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FakeClock } from '../../shared/clock/clock.ts';
+import { SimFs, Volume } from './filesystem.ts';
+import { Killed, parseBytes, runProcess, type ShellContext } from './shell.ts';
+
+function ctx(clock = new FakeClock(), extra: Partial<ShellContext> = {}): ShellContext & { output: () => string } {
+  let out = '';
+  const fs = new SimFs({ '/etc/hostname': 'web-0\n' });
+  return {
+    fs,
+    env: new Map([['GREETING', 'hello'], ['HOSTNAME', 'web-0']]),
+    out: (t) => (out += t),
+    sleep: (s) => clock.sleep(s * 1000),
+    now: () => clock.now(),
+    output: () => out,
+    ...extra,
+  };
+}
+
+async function sh(script: string, c = ctx()): Promise<{ code: number; out: string }> {
+  const res = await runProcess(['sh', '-c', script], c);
+  return { code: res.exitCode, out: c.output() };
+}
+
+test('exit codes, && || ; and echo', async () => {
+  assert.deepEqual(await sh('echo hi; exit 3'), { code: 3, out: 'hi\n' });
+  assert.deepEqual(await sh('false && echo no || echo yes'), { code: 0, out: 'yes\n' });
+  assert.deepEqual(await sh('true && echo "a  b" \'$GREETING\' $GREETING'), { code: 0, out: 'a  b $GREETING hello\n' });
+  assert.deepEqual(await sh('false'), { code: 1, out: '' });
+  assert.deepEqual(await sh('nosuch'), { code: 127, out: 'sh: nosuch: not found\n' });
+  assert.deepEqual(await sh('echo $(echo inner) ${MISSING:-dflt} $?'), { code: 0, out: 'inner dflt 0\n' });
+});
+
+test('files: echo > file, cat, test -f, touch, rm, ls, read-only mounts', async () => {
+  const c = ctx();
+  const cfg = new Volume('cfg', true);
+  cfg.replace({ 'app.conf': 'mode=dev\n' });
+  c.fs.mount('/etc/config', cfg);
+  const r = await sh('echo ok > /tmp/healthy && cat /tmp/healthy && test -f /tmp/healthy && rm /tmp/healthy && test -f /tmp/healthy || echo gone; ls /etc/config; cat /etc/config/app.conf; touch /etc/config/x || echo ro', c);
+  assert.equal(r.out, "ok\ngone\napp.conf\nmode=dev\ntouch: /etc/config/x: Read-only file system\nro\n");
+  assert.equal((await sh('cat /nope')).out, "cat: can't open '/nope': No such file or directory\n");
+});
+
+test('env, printenv, hostname', async () => {
+  assert.equal((await sh('printenv GREETING; hostname')).out, 'hello\nweb-0\n');
+  assert.match((await sh('env')).out, /^GREETING=hello\nHOSTNAME=web-0\n$/);
+});
+
+test('loops and sleeps run on the injected clock', async () => {
+  const clock = new FakeClock();
+  const c = ctx(clock);
+  const settle = () => new Promise((r) => setImmediate(r));
+  const done = runProcess(['sh', '-c', 'i=0; while true; do echo tick $i; i=$(echo 1); sleep 10; done'], c);
+  await settle();
+  await clock.step(25_000);
+  assert.equal(c.output(), 'tick 0\ntick 1\ntick 1\n');
+  const c2 = ctx(clock);
+  const p2 = runProcess(['sh', '-c', 'for x in a b; do echo $x; done; if test -f /x; then echo y; else echo n; fi; sleep 5; exit 4'], c2);
+  await settle();
+  await clock.step(5_000);
+  assert.deepEqual(await p2, { exitCode: 4 });
+  assert.equal(c2.output(), 'a\nb\nn\n');
+  void done;
+});
+
+test('a killed process reports the signal exit code', async () => {
+  const clock = new FakeClock();
+  let kill: (e: Killed) => void = () => {};
+  const c = ctx(clock, { sleep: (s) => new Promise((res, rej) => { kill = rej; if (Number.isFinite(s)) clock.setTimeout(res, s * 1000); }) });
+  const p = runProcess(['sleep', '3600'], c);
+  kill(new Killed(137));
+  assert.deepEqual(await p, { exitCode: 137 });
+});
+
+test('memory beyond the limit is an OOM kill', async () => {
+  const c = ctx(new FakeClock(), { memoryLimit: parseBytes('100Mi') });
+  assert.deepEqual(await runProcess(['stress', '--vm', '1', '--vm-bytes', '250M', '--vm-hang', '1'], c), { exitCode: 137, oomKilled: true });
+  assert.equal(parseBytes('1Gi'), 1024 ** 3);
+});
+
+test('nslookup, wget and curl go through Services to ready endpoints', async () => {
+  const { ClusterNet } = await import('./cluster-net.ts');
+  const web: any = { metadata: { name: 'web-1', namespace: 'default' }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] }, status: { phase: 'Running', podIP: '10.244.1.5' } };
+  const svc = (name: string, port: number) => ({ metadata: { name, namespace: 'default' }, spec: { clusterIP: name === 'web' ? '10.96.0.20' : '10.96.0.21', ports: [{ port, targetPort: 80 }] } });
+  const services: Record<string, any> = { web: svc('web', 80), empty: svc('empty', 80) };
+  const eps: Record<string, any> = { web: { subsets: [{ addresses: [{ ip: '10.244.1.5', targetRef: { kind: 'Pod', namespace: 'default', name: 'web-1' } }], ports: [{ port: 80 }] }] } };
+  const net = new ClusterNet(
+    {
+      service: (_ns, n) => services[n],
+      endpoints: (_ns, n) => eps[n],
+      serviceByIP: (ip) => Object.values(services).find((s) => s.spec.clusterIP === ip),
+      podByIP: (ip) => (ip === '10.244.1.5' ? web : undefined),
+      pod: (_ns, n) => (n === 'web-1' ? web : undefined),
+    },
+    'default',
+  );
+  const c = () => ctx(new FakeClock(), { net });
+  const clock = new FakeClock();
+  const run = async (script: string) => {
+    const cc = ctx(clock, { net });
+    const p = runProcess(['sh', '-c', script], cc);
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => setImmediate(r));
+      await clock.step(100);
+    }
+    return { code: (await p).exitCode, out: cc.output() };
+  };
+  void c;
+  const ok = await run('wget -qO- http://web');
+  assert.equal(ok.code, 0);
+  assert.match(ok.out, /Welcome to nginx!/);
+  assert.deepEqual(await run('wget -qO- http://empty'), { code: 1, out: "wget: can't connect to remote host (10.96.0.21): Connection refused\n" });
+  assert.deepEqual(await run('wget -qO- http://nosuch'), { code: 1, out: "wget: bad address 'nosuch'\n" });
+  assert.deepEqual(await run('wget -qO- http://web:8080'), { code: 1, out: "wget: can't connect to remote host (10.96.0.20): Connection refused\n" });
+  assert.deepEqual(await run('curl -s nosuch'), { code: 6, out: 'curl: (6) Could not resolve host: nosuch\n' });
+  assert.match((await run('curl -s web.default.svc.cluster.local')).out, /Welcome to nginx/);
+  assert.equal((await run('nslookup web')).out, 'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tweb.default.svc.cluster.local\nAddress: 10.96.0.20\n\n');
+  assert.equal((await run('nslookup nosuch')).code, 1);
+});
