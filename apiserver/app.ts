@@ -17,6 +17,7 @@ import { DEFAULT_SERVICE_RANGES, serviceAllocation } from './admission/service-a
 import { defaultTolerationSeconds, priorityAdmission, serviceAccountDefault } from './admission/pod-defaults.ts';
 import { handleOpenApi, warmOpenApi } from './openapi/handler.ts';
 import { wsWatchTransport } from './http/watch-transports.ts';
+import { sendError } from './http/respond.ts';
 import { parseRequest } from './request-info.ts';
 import { checkWatchParams, runWatch } from './handlers/watch.ts';
 import { proxyExecUpgrade } from './handlers/subresources/kubelet-proxy.ts';
@@ -76,7 +77,12 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (handleOpenApi(req, res, url)) return;
+    try {
+      if (handleOpenApi(req, res, url)) return;
+    } catch (err) {
+      sendError(res, err, log);
+      return;
+    }
     if (url.pathname === '/api' || url.pathname.startsWith('/api/') || url.pathname === '/apis' || url.pathname.startsWith('/apis/')) {
       apiHandler(req, res, url);
     } else {

@@ -241,6 +241,8 @@ function resourcePaths(rt: ResourceType, entry: DiscoveryEntry, subs: DiscoveryE
   for (const sub of subs) {
     const name = sub.name.slice(sub.name.indexOf('/') + 1);
     const subGvk: GroupVersionKind = { group: sub.group ?? group, version: sub.version ?? version, kind: sub.kind };
+    // Streaming subresources (exec, attach) are connect operations with no schema of their own: not described here.
+    if (!typeForKind(subGvk.group, subGvk.version, subGvk.kind)) continue;
     const subDef = definitionOf(subGvk.group, subGvk.version, subGvk.kind);
     const id = `${gv}${ns}${kind}${upperFirst(name)}`;
     const what = `${name} of the specified ${kind}`;

@@ -18,3 +18,4 @@ export {
   type WatchStream,
 } from './api.ts';
 export { repoRoot, ksimCli, kubectlBin, helmBin } from './paths.ts';
+export { startCluster, type Cluster } from './cluster.ts';

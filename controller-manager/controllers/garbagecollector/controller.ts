@@ -43,7 +43,8 @@ export function garbageCollectorController(ctx: ControllerContext): ControllerPa
     }
   };
 
-  const informers = RESOURCES.filter((rt) => !UNWATCHED.has(rt.plural)).map((rt) => {
+  // Only stored resources can own or be owned: the create-only reviews are computed, never listed.
+  const informers = RESOURCES.filter((rt) => !UNWATCHED.has(rt.plural) && rt.verbs.includes('watch')).map((rt) => {
     const inf = ctx.informers.informerFor(rt);
     const observed = (obj: any): ObservedObject => ({
       identity: identityOf(rt, obj),

@@ -41,7 +41,7 @@ export function namespaceController(ctx: ControllerContext): ControllerParts {
   const rateLimiter = new MaxOfLimiter(new ItemExponentialLimiter(5, 60_000), new BucketLimiter(10, 100, ctx.clock));
   const queue = new WorkQueue({ clock: ctx.clock, rateLimiter, metrics: queueMetrics(ctx.registry, name) });
   const nsInformer = ctx.informers.informerFor(namespaces);
-  const content = RESOURCES.filter((rt) => rt.namespaced && rt !== pods);
+  const content = RESOURCES.filter((rt) => rt.namespaced && rt !== pods && rt.verbs.includes('deletecollection'));
 
   const enqueue = (ns: any) => {
     if (!ns.metadata?.deletionTimestamp) return;

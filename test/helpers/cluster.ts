@@ -1,0 +1,71 @@
+// Starts a whole cluster the way a user does, `ksim up --nodes N --speed S`,
+// on a free port and a temporary data dir, waits until every node is Ready,
+// and gives the test kubectl against it plus the supervisor's component pids
+// (for chaos: kill one, start it again).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from './free-port.ts';
+import { kubectl, type ToolResult } from './kubectl.ts';
+import { ksimCli } from './paths.ts';
+import { spawnTracked, type TrackedProcess } from './processes.ts';
+import { tempDir } from './temp-dir.ts';
+
+/** A running `ksim up`. */
+export interface Cluster {
+  dataDir: string;
+  kubeconfig: string;
+  url: string;
+  /** Runs the real kubectl against the cluster. */
+  k(args: string[], input?: string): Promise<ToolResult>;
+  /** The pid `ksim up` recorded for a component. */
+  pidOf(component: string): number;
+  /** Starts one more copy of a component (after a chaos kill, say), tracked for cleanup. */
+  startComponent(component: string, args?: string[]): Promise<TrackedProcess>;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Starts `ksim up` and waits for `nodes` Ready nodes. */
+export async function startCluster(opts: { nodes?: number; speed?: number } = {}): Promise<Cluster> {
+  const nodes = opts.nodes ?? 3;
+  const dataDir = await tempDir('cluster');
+  const port = await freePort();
+  const up = await spawnTracked(process.execPath, [ksimCli, 'up', '--data-dir', dataDir, '--port', String(port), '--nodes', String(nodes), '--speed', String(opts.speed ?? 10)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  up.child.stdout!.on('data', (d) => (output += d));
+  up.child.stderr!.on('data', (d) => (output += d));
+  const kubeconfig = join(dataDir, 'kubeconfig');
+  const extra: TrackedProcess[] = [];
+  const k = (args: string[], input?: string) => kubectl(args, { kubeconfig, input, timeoutMs: 60_000 });
+  const deadline = Date.now() + 60_000;
+  while (!output.includes('export KUBECONFIG=')) {
+    if (!up.running() || Date.now() > deadline) throw new Error(`ksim up did not come up:\n${output}`);
+    await sleep(100);
+  }
+  for (;;) {
+    const r = await k(['get', 'nodes', '-o', 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}']);
+    if (r.code === 0 && r.stdout.split('\n').filter((s) => s === 'True').length >= nodes) break;
+    if (Date.now() > deadline) throw new Error(`nodes not Ready in time: ${r.stdout} ${r.stderr}`);
+    await sleep(200);
+  }
+  const state = () => JSON.parse(readFileSync(join(dataDir, 'cluster.json'), 'utf8'));
+  return {
+    dataDir,
+    kubeconfig,
+    url: `http://127.0.0.1:${port}`,
+    k,
+    pidOf: (component) => state().components.find((c: any) => c.name === component)?.pid,
+    async startComponent(component, args = []) {
+      const proc = await spawnTracked(process.execPath, [ksimCli, component, '--kubeconfig', kubeconfig, '--port', '0', ...args], { stdio: 'ignore' });
+      extra.push(proc);
+      return proc;
+    },
+    async stop() {
+      for (const p of extra) await p.stop();
+      await up.stop(20_000);
+    },
+  };
+}
