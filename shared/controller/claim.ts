@@ -1,8 +1,11 @@
-// Adoption and release, as kube's ControllerRefManager does them: an owner
+// Adoption and release, as kube's ControllerRefManager does them, and the
+// status write every workload controller shares. An owner
 // claims the candidates its selector matches that have no controller
 // (adopting them with a controller ownerReference) and lets go of those it
 // controls that no longer match. Used by every workload controller.
 import { StatusError } from '../api/errors.ts';
+import type { ResourceType } from '../api/resource-type.ts';
+import type { KubeClient } from '../client/kube-client.ts';
 import { controllerOf, controllerRef } from './owner-refs.ts';
 
 /** What claiming needs to know and do. */
@@ -45,5 +48,21 @@ export async function ignoreNotFound(p: Promise<unknown>): Promise<void> {
     await p;
   } catch (err) {
     if (!(err instanceof StatusError && err.code === 404)) throw err;
+  }
+}
+
+/**
+ * Writes `status` to the status subresource of `obj`, re-reading the object
+ * once if the cached copy was stale (409): status is computed from other
+ * objects, so the latest version takes it as well as the cached one.
+ */
+export async function writeStatus(client: KubeClient, rt: ResourceType, obj: any, status: unknown): Promise<any> {
+  try {
+    return await client.update(rt, { ...obj, status }, 'status');
+  } catch (err) {
+    if (err instanceof StatusError && err.code === 404) return undefined;
+    if (!(err instanceof StatusError && err.code === 409)) throw err;
+    const fresh = await client.get(rt, obj.metadata.namespace, obj.metadata.name);
+    return client.update(rt, { ...fresh, status }, 'status');
   }
 }

@@ -19,6 +19,8 @@ export interface Cluster {
   k(args: string[], input?: string): Promise<ToolResult>;
   /** The pid `ksim up` recorded for a component. */
   pidOf(component: string): number;
+  /** The health/metrics endpoint `ksim up` recorded for a component (kubelet-sim serves its chaos switches there). */
+  endpointOf(component: string): string;
   /** Starts one more copy of a component (after a chaos kill, say), tracked for cleanup. */
   startComponent(component: string, args?: string[]): Promise<TrackedProcess>;
   stop(): Promise<void>;
@@ -58,6 +60,7 @@ export async function startCluster(opts: { nodes?: number; speed?: number } = {}
     url: `http://127.0.0.1:${port}`,
     k,
     pidOf: (component) => state().components.find((c: any) => c.name === component)?.pid,
+    endpointOf: (component) => state().components.find((c: any) => c.name === component)?.endpoint,
     async startComponent(component, args = []) {
       const proc = await spawnTracked(process.execPath, [ksimCli, component, '--kubeconfig', kubeconfig, '--port', '0', ...args], { stdio: 'ignore' });
       extra.push(proc);

@@ -4,10 +4,10 @@
 // wires informers, expectations and API writes.
 import { StatusError } from '../../../shared/api/errors.ts';
 import { findResource } from '../../../shared/api/resources.ts';
-import { keyOf, splitKey } from '../../../shared/informer/cache.ts';
+import { keyOf } from '../../../shared/informer/cache.ts';
 import { controllerOf, controllerRef } from '../../../shared/controller/owner-refs.ts';
 import { Expectations } from '../../../shared/controller/expectations.ts';
-import { claim } from '../../../shared/controller/claim.ts';
+import { claim, writeStatus } from '../../../shared/controller/claim.ts';
 import { WorkQueue } from '../../../shared/workqueue/work-queue.ts';
 import { deepEqual } from '../../../shared/util/deep-equal.ts';
 import { queueMetrics } from '../../../shared/workqueue/queue-metrics.ts';
@@ -153,14 +153,7 @@ export function replicaSetController(ctx: ControllerContext) {
       if (plan.delete.length > 0) await deletePods(rs, key, plan.delete);
     }
     const { status, requeueAfterMs } = computeStatus(rs, active, now, failure, ctx.speed);
-    if (!deepEqual(status, rs.status ?? {})) {
-      const { namespace, name } = splitKey(key);
-      try {
-        await ctx.client.update(replicasets, { ...rs, metadata: { ...rs.metadata, namespace, name }, status }, 'status');
-      } catch (err) {
-        if (!(err instanceof StatusError && err.code === 404)) throw err;
-      }
-    }
+    if (!deepEqual(status, rs.status ?? {})) await writeStatus(ctx.client, replicasets, rs, status);
     if (failure) throw new Error(failure);
     return requeueAfterMs !== undefined ? { requeueAfterMs } : undefined;
   }
