@@ -2,7 +2,7 @@
 // SIGTERM, then closes cleanly (pending writes flushed) and exits 0.
 import { createLogger } from '../shared/log/logger.ts';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
-import { exitWithParent } from '../shared/cli/parent-watch.ts';
+import { handleShutdown } from '../shared/cli/shutdown.ts';
 import { startApiserver } from './app.ts';
 
 const FLAGS = {
@@ -28,21 +28,5 @@ export async function apiserverMain(argv: string[]): Promise<void> {
     compaction: { intervalMs: flags['compaction-interval'] * 1000, maxEvents: flags['watch-window-events'] },
     bookmarkIntervalMs: flags['bookmark-interval'] * 1000,
   });
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    server.close().then(
-      () => process.exit(0),
-      (err) => {
-        log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  const supervisor = Number(process.env.KSIM_SUPERVISOR_PID);
-  if (supervisor) exitWithParent(supervisor, () => stop('supervisor gone'));
+  handleShutdown(log, () => server.close());
 }

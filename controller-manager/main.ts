@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { KubeClient } from '../shared/client/kube-client.ts';
 import { realClock } from '../shared/clock/clock.ts';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
-import { exitWithParent } from '../shared/cli/parent-watch.ts';
+import { handleShutdown } from '../shared/cli/shutdown.ts';
 import { runController, type RunningController } from '../shared/controller/run-controller.ts';
 import { EventRecorder } from '../shared/events/event-recorder.ts';
 import { InformerFactory } from '../shared/informer/factory.ts';
@@ -89,19 +89,10 @@ export async function controllerManagerMain(argv: string[]): Promise<void> {
     await startWork();
   }
 
-  let stopping = false;
-  const shutdown = async (why: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ why }, 'shutting down');
+  handleShutdown(log, async () => {
     await elector?.stop();
     await stopWork();
     await health.close();
     client.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  const supervisor = Number(process.env.KSIM_SUPERVISOR_PID);
-  if (supervisor) exitWithParent(supervisor, () => void shutdown('supervisor gone'));
+  });
 }

@@ -5,7 +5,7 @@
 import { realClock } from '../shared/clock/clock.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
 import { parseCommandFlags } from '../shared/cli/flags.ts';
-import { exitWithParent } from '../shared/cli/parent-watch.ts';
+import { handleShutdown } from '../shared/cli/shutdown.ts';
 import { createLogger } from '../shared/log/logger.ts';
 import { startHealthServer } from '../shared/metrics/health-server.ts';
 import { createMetricsRegistry, prom } from '../shared/metrics/registry.ts';
@@ -58,22 +58,13 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
   const server = await startKubeletServer({ host: flags['bind-address'], port: flags.port, fleet, pods, clock, log, healthPort: health.port });
   endpoint.port = server.port;
 
-  let stopping = false;
-  const shutdown = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    log.info('stopping');
+  handleShutdown(log, async () => {
     fleet.stop();
     await pods!.stop().catch(() => {});
     await server.close();
     await health.close();
     client.close();
-    process.exit(code);
-  };
-  process.on('SIGTERM', () => void shutdown(0));
-  process.on('SIGINT', () => void shutdown(0));
-  const supervisor = Number(process.env.KSIM_SUPERVISOR_PID);
-  if (supervisor) exitWithParent(supervisor, () => void shutdown(0));
+  });
 
   log.info({ nodes: flags.nodes, port: server.port, speed }, 'kubelet-sim starting');
   process.stdout.write(`kubelet-sim: ${flags.nodes} node(s) ${identities[0]?.name ?? ''}..${identities.at(-1)?.name ?? ''}, serving on ${endpoint.host}:${server.port}\n`);

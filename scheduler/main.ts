@@ -5,7 +5,7 @@
 // leads, and exits 0 after a clean shutdown on SIGTERM or SIGINT.
 import os from 'node:os';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
-import { exitWithParent } from '../shared/cli/parent-watch.ts';
+import { handleShutdown } from '../shared/cli/shutdown.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
 import { LeaderElector } from '../shared/leader/leader-election.ts';
 import { createLogger } from '../shared/log/logger.ts';
@@ -53,30 +53,13 @@ export async function schedulerMain(argv: string[]): Promise<void> {
   const health = await startHealthServer({ host: flags['bind-address'], port: flags.port, registry, ready: () => scheduler.hasSynced() });
   log.info({ port: health.port, profiles: config.profiles.map((p) => p.schedulerName) }, 'scheduler serving health and metrics');
 
-  const stop = (why: string, code = 0) => {
-    if (stopping) return;
+  const stop = handleShutdown(log, async () => {
     stopping = true;
-    log.info({ why }, 'shutting down');
-    const done = async () => {
-      await elector?.stop();
-      await scheduler.stop();
-      await health.close();
-      client.close();
-    };
-    const hard = setTimeout(() => process.exit(code), 10_000);
-    hard.unref();
-    done().then(
-      () => process.exit(code),
-      (err) => {
-        log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  const supervisor = Number(process.env.KSIM_SUPERVISOR_PID);
-  if (supervisor) exitWithParent(supervisor, () => stop('supervisor gone'));
+    await elector?.stop();
+    await scheduler.stop();
+    await health.close();
+    client.close();
+  });
 
   scheduler.startInformers();
   if (!flags['leader-elect']) {

@@ -35,7 +35,7 @@ export interface OperationSpec {
   operationId: string;
   description: string;
   /** x-kubernetes-action. */
-  action: 'get' | 'list' | 'post' | 'put' | 'patch' | 'delete' | 'deletecollection' | 'watch' | 'watchlist';
+  action: 'get' | 'list' | 'post' | 'put' | 'patch' | 'delete' | 'deletecollection' | 'watch' | 'watchlist' | 'connect';
   gvk: GroupVersionKind;
   tag: string;
   /** Operation-level parameters (kube keeps name, namespace and pretty on the path item). */
@@ -241,8 +241,15 @@ function resourcePaths(rt: ResourceType, entry: DiscoveryEntry, subs: DiscoveryE
   for (const sub of subs) {
     const name = sub.name.slice(sub.name.indexOf('/') + 1);
     const subGvk: GroupVersionKind = { group: sub.group ?? group, version: sub.version ?? version, kind: sub.kind };
-    // Streaming subresources (exec, attach) are connect operations with no schema of their own: not described here.
-    if (!typeForKind(subGvk.group, subGvk.version, subGvk.kind)) continue;
+    // Streaming subresources (exec, attach) are connect operations answering a stream, as kube describes them.
+    if (!typeForKind(subGvk.group, subGvk.version, subGvk.kind)) {
+      const connectParams = ['command', 'container', 'stdin', 'stdout', 'stderr', 'tty'].map((n) => q(n, n === 'command' || n === 'container' ? 'string' : 'boolean', `The ${n} of the ${name} request.`));
+      const id = `${gv}${ns}${kind}${upperFirst(name)}`;
+      const connect = (method: 'get' | 'post'): OperationSpec =>
+        op({ gvk: subGvk, method, operationId: `connect${upperFirst(method)}${id}`, description: `connect ${method.toUpperCase()} requests to ${name} of ${kind}`, action: 'connect', parameters: connectParams, responses: [ok('string')], produces: 'text' });
+      paths.push({ path: `${item}/${name}`, parameters: [nameParam(`${kind}Options`), ...scopeParams], operations: [connect('get'), connect('post')] });
+      continue;
+    }
     const subDef = definitionOf(subGvk.group, subGvk.version, subGvk.kind);
     const id = `${gv}${ns}${kind}${upperFirst(name)}`;
     const what = `${name} of the specified ${kind}`;
