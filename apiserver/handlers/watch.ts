@@ -17,6 +17,8 @@ import type { ApiContext } from './context.ts';
 export interface WatchTransport {
   /** Sends encoded event lines (each a complete JSON event, no newline). */
   send(lines: string[]): void;
+  /** Sends newline-delimited events already encoded (streams that can take one chunk for many events). */
+  sendChunk?(chunk: Buffer): void;
   /** Bytes queued but not yet written to the peer. */
   backlog(): number;
   close(): void;
@@ -38,6 +40,17 @@ export interface WatchParams {
 
 function eventLine(type: string, json: string): string {
   return `{"type":"${type}","object":${json}}`;
+}
+
+/** The NDJSON encoding of a batch shared by many plain watchers, made once. */
+const encodedBatches = new WeakMap<WatchEvent[], Buffer>();
+function encodedBatch(events: WatchEvent[]): Buffer {
+  let chunk = encodedBatches.get(events);
+  if (!chunk) {
+    chunk = Buffer.from(events.map((ev) => eventLine(ev.type, ev.json)).join('\n') + '\n');
+    encodedBatches.set(events, chunk);
+  }
+  return chunk;
 }
 
 /** The object of a BOOKMARK event: only the kind and the resourceVersion (plus the watch-list end marker). */
@@ -72,7 +85,7 @@ export function checkWatchParams(p: WatchParams): void {
 /** Runs a watch until the client goes away, the timeout passes or the server stops. */
 export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTransport): Promise<void> {
   const { rt, query: q } = p;
-  const view: WatchView = p.view ?? { object: (json) => json, bookmark: (rev, end) => bookmarkObject(rt, rev, end) };
+  const view: WatchView = p.view ?? { plain: true, object: (json) => json, bookmark: (rev, end) => bookmarkObject(rt, rev, end) };
   const filter = buildFilter(rt, q);
   let namespace = p.namespace;
   if (filter.namespace !== undefined) namespace = filter.namespace;
@@ -112,6 +125,15 @@ export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTranspor
     matches: filter.matches,
     deliver(events: WatchEvent[]) {
       if (closed) return;
+      if (view.plain && t.sendChunk && events.length > 0 && events[0].rev > minRev) {
+        t.sendChunk(encodedBatch(events));
+        lastRev = events[events.length - 1].rev;
+        if (t.backlog() > MAX_BACKLOG_BYTES) {
+          ctx.log.warn({ resource: rt.plural, backlog: t.backlog() }, 'dropping a watcher that cannot keep up');
+          finish();
+        }
+        return;
+      }
       const lines: string[] = [];
       for (const ev of events) {
         if (ev.rev <= minRev) continue;

@@ -50,13 +50,15 @@ export function renderList(view: ResponseView, rt: ResourceType, page: ListPage,
 
 /** How a watch renders its event objects. */
 export interface WatchView {
+  /** True when objects go out as they are stored (so encodings can be shared between watchers). */
+  plain?: boolean;
   object(json: string): string;
   bookmark(rev: number, initialEventsEnd: boolean): string;
 }
 
 /** The watch rendering for `view`; a Table watch sends column definitions with its first row only, as kube does. */
 export function watchView(view: ResponseView, rt: ResourceType, query: URLSearchParams, now: () => Date, plainBookmark: (rev: number, end: boolean) => string): WatchView {
-  if (view === 'object') return { object: (json) => json, bookmark: plainBookmark };
+  if (view === 'object') return { plain: true, object: (json) => json, bookmark: plainBookmark };
   if (view === 'PartialObjectMetadata') {
     return {
       object: (json) => JSON.stringify(partial(JSON.parse(json))),

@@ -12,6 +12,9 @@ export function httpWatchTransport(res: ServerResponse): WatchTransport {
     send(lines) {
       if (!res.writableEnded) res.write(lines.join('\n') + '\n');
     },
+    sendChunk(chunk) {
+      if (!res.writableEnded) res.write(chunk);
+    },
     backlog: () => res.writableLength,
     close() {
       if (!res.writableEnded) res.end();

@@ -23,7 +23,7 @@ export interface Watcher {
   exactKey?: string;
   /** Label and field selector test; absent means everything matches. */
   matches?: (obj: any) => boolean;
-  /** Receives the batch's events for this watcher, in revision order. */
+  /** Receives the batch's events for this watcher, in revision order (an array possibly shared with other watchers: read-only). */
   deliver(events: WatchEvent[]): void;
 }
 
@@ -87,13 +87,31 @@ export class WatchHub {
   dispatch(events: ChangeEvent[]): void {
     if (this.total === 0) return;
     const perWatcher = new Map<Watcher, WatchEvent[]>();
+    // Watchers without selectors on the same range see the same events: they
+    // share one list, so their transports can share one encoding of it.
+    const shared = new Map<string, WatchEvent[]>();
     const parsed = new ParseCache();
     for (const ev of events) {
       const set = this.byBucket.get(bucketOf(ev.key));
       if (!set) continue;
+      const sharedThisEvent = new Set<string>();
       for (const w of set) {
         const view = viewOf(w, ev, parsed);
         if (!view) continue;
+        if (!w.matches) {
+          const group = `${w.exactKey ?? ''}\u0000${w.keyPrefix}`;
+          let list = shared.get(group);
+          if (!list) {
+            list = [];
+            shared.set(group, list);
+          }
+          if (!sharedThisEvent.has(group)) {
+            list.push(view);
+            sharedThisEvent.add(group);
+          }
+          perWatcher.set(w, list);
+          continue;
+        }
         const list = perWatcher.get(w);
         if (list) list.push(view);
         else perWatcher.set(w, [view]);
