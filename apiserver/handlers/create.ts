@@ -46,9 +46,9 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     try {
       const result = await ctx.store.txn(key, (cur) => {
         if (cur) throw alreadyExists(gr, obj.metadata.name);
-        const admitted = structuredClone(obj);
-        ctx.admission.admit('CREATE', rt, admitted);
-        return admitted;
+        // Admission runs once, inside the transaction: a name collision throws before it.
+        ctx.admission.admit('CREATE', rt, obj);
+        return obj;
       });
       return { status: 201, json: result.json!, warnings };
     } catch (err) {

@@ -1,0 +1,104 @@
+// A whole control plane (apiserver, controller-manager, scheduler, one
+// kubelet-sim with 100 nodes): a 1,000-replica Deployment from apply to every
+// replica available, with the simulated start-up delays set to zero and then
+// with kube-like defaults, and a rolling image update of it. Records the
+// controller-manager's CPU time and RSS.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { findResource } from '../shared/api/resources.ts';
+import { KubeClient } from '../shared/client/kube-client.ts';
+import { ksimCli, spawnTracked, tempDir, removeTempDir, writeKubeconfig, type TrackedProcess } from '../test/helpers/index.ts';
+import { cpuSecondsOf, memoryOf } from './proc.ts';
+import { withApiserver } from './server.ts';
+import type { BenchContext, Benchmark } from './report.ts';
+
+const deployments = findResource('apps', 'v1', 'deployments')!;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function deployment(name: string, replicas: number, image: string): any {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image, resources: { requests: { cpu: '10m', memory: '16Mi' } } }] } },
+    },
+  };
+}
+
+async function waitAvailable(client: KubeClient, name: string, replicas: number, generation: number, timeoutMs: number, ctx: BenchContext): Promise<boolean> {
+  const end = performance.now() + timeoutMs;
+  let last = 0;
+  while (performance.now() < end) {
+    const d: any = await client.get(deployments, 'default', name);
+    const s = d.status ?? {};
+    if ((s.observedGeneration ?? 0) >= generation && s.updatedReplicas === replicas && s.availableReplicas === replicas && (s.replicas ?? 0) === replicas) return true;
+    if (performance.now() - last > 3000) {
+      ctx.progress(`${name}: ${s.updatedReplicas ?? 0} updated, ${s.availableReplicas ?? 0} available of ${replicas}`);
+      last = performance.now();
+    }
+    await sleep(100);
+  }
+  return false;
+}
+
+async function cluster(serverUrl: string, dir: string, nodes: number, timings: 'zero' | 'default'): Promise<{ procs: Record<string, TrackedProcess>; kubeconfig: string }> {
+  const kubeconfig = await writeKubeconfig(join(dir, 'kubeconfig'), serverUrl);
+  const profile = join(dir, 'profile.yaml');
+  await writeFile(profile, timings === 'zero' ? 'timings: {sandboxMs: 0, pullMs: 0, createMs: 0, startMs: 0}\n' : '{}\n');
+  const env = { ...process.env, KSIM_LOG_LEVEL: 'warn' };
+  const start = (args: string[]) => spawnTracked(process.execPath, [ksimCli, ...args, '--kubeconfig', kubeconfig, '--port', '0'], { env, stdio: 'ignore' });
+  const procs = {
+    'controller-manager': await start(['controller-manager', '--leader-elect=false']),
+    scheduler: await start(['scheduler', '--leader-elect=false']),
+    'kubelet-sim': await start(['kubelet-sim', '--nodes', String(nodes), '--profile', profile]),
+  };
+  return { procs, kubeconfig };
+}
+
+/** See the file comment. */
+export const deploymentBench: Benchmark = {
+  name: 'deployment',
+  description: '1,000-replica Deployment on 100 simulated nodes (zero and default start-up delays) and a rolling update',
+  async run(ctx) {
+    const replicas = ctx.size(1000, 100);
+    const nodes = ctx.size(100, 20);
+    for (const timings of ['zero', 'default'] as const) {
+      await withApiserver([], async (server) => {
+        const dir = await tempDir('bench-deploy');
+        const { procs } = await cluster(server.url, dir, nodes, timings);
+        const client = new KubeClient({ server: server.url });
+        try {
+          // Wait for the nodes.
+          for (;;) {
+            const list: any = await client.list(findResource('', 'v1', 'nodes')!);
+            if (list.items.filter((n: any) => n.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True')).length >= nodes) break;
+            await sleep(200);
+          }
+          const cm = procs['controller-manager'].pid;
+          const cpu0 = cpuSecondsOf(cm);
+          const t0 = performance.now();
+          await client.create(deployments, 'default', deployment('big', replicas, 'nginx:1.27'));
+          const ok = await waitAvailable(client, 'big', replicas, 1, 180_000, ctx);
+          const target = timings === 'zero' ? 5000 : 10_000;
+          ctx.record(`${timings} start-up delays: apply -> ${replicas} replicas available`, ok ? Math.round(performance.now() - t0) : 'timed out', 'ms', { target: { op: '<', value: target } });
+          if (timings === 'zero') {
+            const t1 = performance.now();
+            await client.patch(deployments, 'default', 'big', 'strategic', { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.28' }] } } } });
+            const rolled = await waitAvailable(client, 'big', replicas, 2, 180_000, ctx);
+            ctx.record(`rolling image update of ${replicas} replicas`, rolled ? Math.round(performance.now() - t1) : 'timed out', 'ms', { target: { op: '<', value: 10_000 } });
+          }
+          ctx.record(`${timings}: controller-manager CPU time`, Math.round((cpuSecondsOf(cm) - cpu0) * 1000), 'ms');
+          ctx.record(`${timings}: controller-manager RSS`, Math.round(memoryOf(cm).rss / 1024 / 1024), 'MiB');
+        } finally {
+          client.close();
+          for (const p of Object.values(procs)) await p.stop();
+          await removeTempDir(dir);
+        }
+      });
+    }
+  },
+};
