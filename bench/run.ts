@@ -3,6 +3,7 @@
 // same figures to bench/last-run.json. Targets are printed as met or missed;
 // a missed target never fails the run (a benchmark that crashes does).
 // BENCH_QUICK=1 is the same as --quick: about 10x shorter, for smoke runs.
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -11,15 +12,34 @@ import { creates } from './creates.ts';
 import { rawStore } from './raw-store.ts';
 import { scale } from './scale.ts';
 import { watchFanout } from './watch-fanout.ts';
+import { kubectlBench } from './kubectl.ts';
+import { deploymentBench } from './deployment.ts';
+import { schedulerThroughput } from './scheduler-throughput.ts';
+import { kubeletSim } from './kubelet-sim.ts';
 import { machineBusy } from './proc.ts';
 import { renderTable, type BenchContext, type Benchmark, type Figure } from './report.ts';
 
-const BENCHMARKS: Benchmark[] = [rawStore, creates, watchFanout, scale];
+const BENCHMARKS: Benchmark[] = [rawStore, creates, watchFanout, scale, kubectlBench, deploymentBench, schedulerThroughput, kubeletSim];
 const RESULTS_FILE = fileURLToPath(new URL('./last-run.json', import.meta.url));
 
 function usage(): string {
   const names = BENCHMARKS.map((b) => `  ${b.name.padEnd(14)} ${b.description}`).join('\n');
   return `Usage: npm run bench [-- <name>...] [--quick]\n\nBenchmarks (all, in this order, when none is named):\n${names}\n`;
+}
+
+/** The commit measured, "+dirty" when the work tree has changes, or why it is unknown. */
+function sourceRevision(): string {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    const dirty = git('status', '--porcelain').length > 0 ? '+dirty' : '';
+    try {
+      return git('rev-parse', '--short', 'HEAD') + dirty;
+    } catch {
+      return `no commit yet${dirty}`;
+    }
+  } catch {
+    return 'unknown (not a git work tree)';
+  }
 }
 
 function machine() {
@@ -47,9 +67,10 @@ async function main(argv: string[]): Promise<number> {
   const quick = argv.includes('--quick') || process.env.BENCH_QUICK === '1';
   const selected = names.length > 0 ? BENCHMARKS.filter((b) => names.includes(b.name)) : BENCHMARKS;
   const host = machine();
+  const revision = sourceRevision();
   const started = new Date();
   process.stdout.write(
-    `ksim benchmarks${quick ? ' (quick)' : ''}: ${host.cores} cores, ${host.cpu}, ${host.memoryGiB} GiB, Node ${host.node}, ${host.os}\n`,
+    `ksim benchmarks${quick ? ' (quick)' : ''} at ${revision}: ${host.cores} cores, ${host.cpu}, ${host.memoryGiB} GiB, Node ${host.node}, ${host.os}\n`,
   );
 
   const figures: Figure[] = [];
@@ -90,6 +111,7 @@ async function main(argv: string[]): Promise<number> {
     startedAt: started.toISOString(),
     durationSeconds: Math.round((performance.now() - t0) / 100) / 10,
     quick,
+    revision,
     benchmarks: selected.map((b) => b.name),
     machine: host,
     figures,

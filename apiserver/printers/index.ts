@@ -8,6 +8,7 @@ import { configMapPrinter, namespacePrinter, resourceQuotaPrinter, secretPrinter
 import { csrPrinter, leasePrinter, podDisruptionBudgetPrinter } from './cluster.ts';
 import { cronJobPrinter, jobPrinter } from './batch.ts';
 import { defaultPrinter } from './default.ts';
+import { controllerRevisionPrinter, endpointSlicePrinter, priorityClassPrinter } from './more.ts';
 import { eventPrinter, eventsV1Printer } from './events.ts';
 import { nodePrinter } from './nodes.ts';
 import { podPrinter } from './pods.ts';
@@ -44,6 +45,9 @@ const PRINTERS = new Map<string, Printer>([
   ['rbac.authorization.k8s.io/ClusterRoleBinding', clusterRoleBindingPrinter],
   ['certificates.k8s.io/CertificateSigningRequest', csrPrinter],
   ['policy/PodDisruptionBudget', podDisruptionBudgetPrinter],
+  ['discovery.k8s.io/EndpointSlice', endpointSlicePrinter],
+  ['scheduling.k8s.io/PriorityClass', priorityClassPrinter],
+  ['apps/ControllerRevision', controllerRevisionPrinter],
 ]);
 
 /** The printer kube uses for a kind; the default Name / Created At table when it has none (Role, LimitRange...). */
