@@ -115,3 +115,17 @@ test('a reopened store has every object, the revision and the log window', async
   assert.equal((await put(store, 'ns', 'c')).rev, 4);
   await store.close();
 });
+
+test('a restart loads only the newest events back; older resourceVersions are Gone, as after a kube apiserver restart', async () => {
+  const backend = new MemoryBackend();
+  let store = await Store.open(backend);
+  for (let i = 0; i < 5; i++) await put(store, 'ns', `n${i}`);
+  await store.close();
+  store = await Store.open(backend, { compaction: { restoreEvents: 2 } });
+  assert.throws(() => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, 1), (e: any) => e.code === 410);
+  const events: WatchEvent[] = [];
+  store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (e) => events.push(...e) }, 3);
+  assert.deepEqual(events.map((e) => e.rev), [4, 5]);
+  assert.equal(store.objectCount(B), 5);
+  await store.close();
+});

@@ -15,6 +15,12 @@ export interface CompactionPolicy {
   intervalMs: number;
   /** Never hold more than this many events, whatever their age. */
   maxEvents: number;
+  /**
+   * How many of the newest events a restart loads back into the window.
+   * Older ones stay on disk until compacted, but a watch or list from before
+   * them gets 410, as kube's watch cache answers after an apiserver restart.
+   */
+  restoreEvents: number;
 }
 
 /** A list request against one bucket. */
@@ -48,7 +54,7 @@ interface PendingWrite {
   resolve: (r: TxnResult) => void;
 }
 
-const DEFAULT_COMPACTION: CompactionPolicy = { intervalMs: 5 * 60_000, maxEvents: 200_000 };
+const DEFAULT_COMPACTION: CompactionPolicy = { intervalMs: 5 * 60_000, maxEvents: 200_000, restoreEvents: 20_000 };
 
 /** See the file comment. */
 export class Store {
@@ -92,11 +98,16 @@ export class Store {
   private async load(): Promise<void> {
     const meta = await this.backend.loadMeta();
     await this.backend.loadObjects((key, rev, json) => this.index.set(key, { rev, json }));
-    this.compactedRev = meta.compacted;
-    this.snapshotFloor = meta.compacted;
+    // Only the newest events come back: a restart must serve quickly, whatever the history's size.
+    const floor = Math.max(meta.compacted, meta.rev - this.policy.restoreEvents);
+    this.compactedRev = floor;
+    this.snapshotFloor = floor;
     const latest = new Map<string, ChangeEvent>();
-    let lastRev = meta.compacted;
-    await this.backend.loadLog(meta.compacted, (ev) => {
+    let lastRev = floor;
+    await this.backend.loadLog(floor, (ev) => {
+      // The newest version of a key is the stored object itself: share the string.
+      const current = this.index.get(ev.key);
+      if (current && current.rev === ev.rev) ev.json = current.json;
       if (ev.prevRev > 0) {
         const before = latest.get(ev.key);
         if (before && before.rev === ev.prevRev) ev.prev = before.json;

@@ -12,7 +12,7 @@ import { queueMetrics } from '../../../shared/workqueue/queue-metrics.ts';
 import type { ControllerContext, ControllerParts } from '../../context.ts';
 import { OwnWrites } from '../endpointslice/own-writes.ts';
 import { TriggerTimeTracker } from '../endpointslice/trigger-time.ts';
-import { managesService, podEndpointsChanged, serviceSelects } from '../endpointslice/util.ts';
+import { managesService, queueServicesForPods, serviceSelects } from '../endpointslice/util.ts';
 import { CONTROLLER_NAME, LABEL_MANAGED_BY, planEndpoints } from './plan.ts';
 
 const services = findResource('', 'v1', 'services')!;
@@ -34,30 +34,7 @@ export function endpointsController(ctx: ControllerContext): ControllerParts {
   const triggers = new TriggerTimeTracker();
   const log = ctx.log.child({ controller: name });
 
-  /** GetPodServiceMemberships: the Services whose selector matches the Pod. */
-  const servicesOf = (pod: Pod): string[] =>
-    svcInformer.cache
-      .byIndex('namespace', pod.metadata?.namespace ?? '')
-      .filter((svc) => serviceSelects(svc, pod))
-      .map((svc) => keyOf(svc));
-
-  svcInformer.on({
-    add: (svc) => queue.add(keyOf(svc)),
-    update: (_old, svc) => queue.add(keyOf(svc)),
-    delete: (svc) => queue.add(keyOf(svc)),
-  });
-  podInformer.on({
-    add: (pod) => servicesOf(pod).forEach((k) => queue.add(k)),
-    update: (old, pod) => {
-      if (old.metadata?.resourceVersion === pod.metadata?.resourceVersion) return;
-      const { changed, labelsChanged } = podEndpointsChanged(old, pod);
-      if (!changed && !labelsChanged) return;
-      const keys = new Set(servicesOf(pod));
-      if (labelsChanged) for (const k of servicesOf(old)) keys.add(k);
-      for (const k of keys) queue.add(k);
-    },
-    delete: (pod) => servicesOf(pod).forEach((k) => queue.add(k)),
-  });
+  queueServicesForPods(queue, svcInformer, podInformer, keyOf);
   epInformer.on({
     // kube's checkLeftoverEndpoints: at start-up every Endpoints this
     // controller made is looked at once, so one whose Service went away

@@ -13,7 +13,7 @@ import type { ControllerContext, ControllerParts } from '../../context.ts';
 import { OwnWrites } from './own-writes.ts';
 import { CONTROLLER_NAME, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, planSlices } from './plan.ts';
 import { TriggerTimeTracker } from './trigger-time.ts';
-import { formatRFC3339Nano, LAST_CHANGE_TRIGGER_TIME, managesService, podEndpointsChanged, serviceSelects } from './util.ts';
+import { formatRFC3339Nano, LAST_CHANGE_TRIGGER_TIME, managesService, queueServicesForPods, serviceSelects } from './util.ts';
 
 const services = findResource('', 'v1', 'services')!;
 const pods = findResource('', 'v1', 'pods')!;
@@ -54,29 +54,7 @@ export function endpointSliceController(ctx: ControllerContext): ControllerParts
   const triggers = new TriggerTimeTracker();
   const log = ctx.log.child({ controller: name });
 
-  const servicesOf = (pod: Pod): string[] =>
-    svcInformer.cache
-      .byIndex('namespace', pod.metadata?.namespace ?? '')
-      .filter((svc) => serviceSelects(svc, pod))
-      .map((svc) => keyOf(svc));
-
-  svcInformer.on({
-    add: (svc) => queue.add(keyOf(svc)),
-    update: (_old, svc) => queue.add(keyOf(svc)),
-    delete: (svc) => queue.add(keyOf(svc)),
-  });
-  podInformer.on({
-    add: (pod) => servicesOf(pod).forEach((k) => queue.add(k)),
-    update: (old, pod) => {
-      if (old.metadata?.resourceVersion === pod.metadata?.resourceVersion) return;
-      const { changed, labelsChanged } = podEndpointsChanged(old, pod);
-      if (!changed && !labelsChanged) return;
-      const keys = new Set(servicesOf(pod));
-      if (labelsChanged) for (const k of servicesOf(old)) keys.add(k);
-      for (const k of keys) queue.add(k);
-    },
-    delete: (pod) => servicesOf(pod).forEach((k) => queue.add(k)),
-  });
+  queueServicesForPods(queue, svcInformer, podInformer, keyOf);
   // A slice changed or deleted by someone else sends its Service back to the queue; echoes of our own writes do not.
   sliceInformer.on({
     add: (s) => {

@@ -112,3 +112,40 @@ export function formatRFC3339Nano(ms: number): string {
   const trimmed = (frac ?? '').replace(/0+$/, '');
   return trimmed ? `${base}.${trimmed}Z` : `${base}Z`;
 }
+
+/**
+ * Wires the Service and Pod informers of an endpoints-style controller to its
+ * queue of Service keys: a Service change queues it; a Pod change that
+ * matters for endpoints queues every Service selecting the Pod (before and
+ * after a label change). Shared by the endpoints and endpointslice controllers.
+ */
+export function queueServicesForPods(
+  queue: { add(key: string): void },
+  svcInformer: { cache: { byIndex(index: string, value: string): Service[] }; on(h: any): void },
+  podInformer: { on(h: any): void },
+  keyOf: (obj: any) => string,
+): (pod: Pod) => string[] {
+  const servicesOf = (pod: Pod): string[] =>
+    svcInformer.cache
+      .byIndex('namespace', pod.metadata?.namespace ?? '')
+      .filter((svc) => serviceSelects(svc, pod))
+      .map((svc) => keyOf(svc));
+  svcInformer.on({
+    add: (svc: Service) => queue.add(keyOf(svc)),
+    update: (_old: Service, svc: Service) => queue.add(keyOf(svc)),
+    delete: (svc: Service) => queue.add(keyOf(svc)),
+  });
+  podInformer.on({
+    add: (pod: Pod) => servicesOf(pod).forEach((k) => queue.add(k)),
+    update: (old: Pod, pod: Pod) => {
+      if (old.metadata?.resourceVersion === pod.metadata?.resourceVersion) return;
+      const { changed, labelsChanged } = podEndpointsChanged(old, pod);
+      if (!changed && !labelsChanged) return;
+      const keys = new Set(servicesOf(pod));
+      if (labelsChanged) for (const k of servicesOf(old)) keys.add(k);
+      for (const k of keys) queue.add(k);
+    },
+    delete: (pod: Pod) => servicesOf(pod).forEach((k) => queue.add(k)),
+  });
+  return servicesOf;
+}
