@@ -152,11 +152,12 @@ function immutableSelector(obj: any, old: any): FieldError[] {
   return [fe.invalidShown('spec.selector', goLabelSelector(obj.spec?.selector), 'field is immutable')];
 }
 
-/** ValidateDeployment / ValidateDeploymentUpdate (+ apps/v1 selector immutability). */
-export function validateDeployment(obj: any, old?: any): FieldError[] {
-  const spec = obj.spec ?? {};
+/**
+ * The selector checks Deployments and ReplicaSets share: required, valid,
+ * not empty (kube says "for deployment" for both), and the template's.
+ */
+function selectorAndTemplate(spec: any, kind: 'Deployment' | 'ReplicaSet'): FieldError[] {
   const errs: FieldError[] = [];
-  errs.push(...nonNegative(spec.replicas, 'spec.replicas'));
   if (unset(spec.selector)) {
     errs.push(fe.required('spec.selector'));
   } else {
@@ -165,7 +166,16 @@ export function validateDeployment(obj: any, old?: any): FieldError[] {
   }
   const sel = asSelector(unset(spec.selector) ? null : spec.selector);
   if (!sel) errs.push(fe.invalidShown('spec.selector', goLabelSelector(spec.selector), 'invalid label selector'));
-  else errs.push(...templateForReplicaSet(spec, 'Deployment'));
+  else errs.push(...templateForReplicaSet(spec, kind));
+  return errs;
+}
+
+/** ValidateDeployment / ValidateDeploymentUpdate (+ apps/v1 selector immutability). */
+export function validateDeployment(obj: any, old?: any): FieldError[] {
+  const spec = obj.spec ?? {};
+  const errs: FieldError[] = [];
+  errs.push(...nonNegative(spec.replicas, 'spec.replicas'));
+  errs.push(...selectorAndTemplate(spec, 'Deployment'));
   const strategy = spec.strategy ?? {};
   switch (strategy.type) {
     case 'Recreate':
@@ -220,15 +230,7 @@ export function validateReplicaSet(obj: any, old?: any): FieldError[] {
   const errs: FieldError[] = [];
   errs.push(...nonNegative(spec.replicas, 'spec.replicas'));
   errs.push(...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'));
-  if (unset(spec.selector)) {
-    errs.push(fe.required('spec.selector'));
-  } else {
-    errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
-    if (isEmptySelector(spec.selector)) errs.push(fe.invalidShown('spec.selector', goLabelSelector(spec.selector), 'empty selector is invalid for deployment'));
-  }
-  const sel = asSelector(unset(spec.selector) ? null : spec.selector);
-  if (!sel) errs.push(fe.invalidShown('spec.selector', goLabelSelector(spec.selector), 'invalid label selector'));
-  else errs.push(...templateForReplicaSet(spec, 'ReplicaSet'));
+  errs.push(...selectorAndTemplate(spec, 'ReplicaSet'));
   errs.push(...immutableSelector(obj, old));
   return errs;
 }
