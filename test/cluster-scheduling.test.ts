@@ -120,6 +120,40 @@ describe('scheduling decisions', () => {
     assert.equal(new Set(placed).size, 3);
   });
 
+  test('required node affinity picks the labelled node; preferred affinity leans towards one', async () => {
+    ok(await c.k(['label', 'node', 'node-2', 'zone=blue']));
+    const required = `  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchExpressions: [{key: zone, operator: In, values: [blue]}]`;
+    ok(await c.k(['apply', '-f', '-'], podYaml('affine', required)));
+    assert.equal(await nodeOf('affine'), 'node-2');
+    const preferred = `  affinity:
+    nodeAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 100
+        preference:
+          matchExpressions: [{key: zone, operator: In, values: [blue]}]`;
+    ok(await c.k(['apply', '-f', '-'], podYaml('leaning', preferred)));
+    assert.equal(await nodeOf('leaning'), 'node-2');
+  });
+
+  test('a high-priority Pod that fits nowhere preempts lower-priority Pods', async () => {
+    ok(await c.k(['create', 'priorityclass', 'important', '--value=1000']));
+    // Fill every node's 4 CPUs with low-priority Pods.
+    for (let i = 0; i < 3; i++) {
+      ok(await c.k(['apply', '-f', '-'], podYaml(`filler-${i}`, `  nodeName: node-${i}\n  terminationGracePeriodSeconds: 0`, '{app: filler}').replace('image: nginx', 'image: nginx\n    resources: {requests: {cpu: "3500m"}}')));
+    }
+    await eventually('fillers running', async () => (await c.k(['get', 'pods', '-l', 'app=filler', '--field-selector=status.phase=Running', '-o', 'name'])).stdout.trim().split('\n').filter(Boolean).length, (n) => n === 3);
+    ok(await c.k(['apply', '-f', '-'], podYaml('vip', '  priorityClassName: important\n  terminationGracePeriodSeconds: 0').replace('image: nginx', 'image: nginx\n    resources: {requests: {cpu: "3"}}')));
+    const node = await nodeOf('vip');
+    assert.match(node, /^node-[012]$/);
+    const events = ok(await c.k(['get', 'events', '--field-selector', 'reason=Preempted']));
+    assert.match(events, /Preempted by pod/);
+    assert.equal((await c.k(['get', 'pod', 'vip', '-o', 'jsonpath={.spec.priority}'])).stdout, '1000');
+  });
+
   test('a Pod with spec.nodeName bypasses the scheduler', async () => {
     ok(await c.k(['apply', '-f', '-'], podYaml('direct', '  nodeName: node-2\n  nodeSelector: {nowhere: "true"}')));
     assert.equal(await nodeOf('direct'), 'node-2');
