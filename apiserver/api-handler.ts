@@ -125,7 +125,7 @@ export function createApiHandler(ctx: ApiContext, metrics: RequestMetrics): (req
       try {
         const out = await dispatch(ctx, r);
         if (out) {
-          sendJson(res, out.status, out.json, format, out.warnings);
+          sendJson(res, out.status, out.json, format, [...(out.warnings ?? []), ...deprecationWarnings(info)]);
           finish(out.status);
         } else {
           res.on('close', () => {
@@ -144,6 +144,11 @@ export function createApiHandler(ctx: ApiContext, metrics: RequestMetrics): (req
       finish(sendError(res, err, ctx.log, format));
     });
   };
+}
+
+/** kube 1.33+ warns on every use of core/v1 Endpoints. */
+function deprecationWarnings(info: RequestInfo): string[] {
+  return info.resource.group === '' && info.resource.plural === 'endpoints' ? ['v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice'] : [];
 }
 
 function isTrue(v: string | null): boolean {
