@@ -2,7 +2,7 @@
 // 0, 10 and 100 open watchers on /api/v1/pods that consume their streams.
 // Each phase gets a fresh apiserver. Every watcher must receive every
 // create, in resourceVersion order; the figures say how many did not.
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { closedLoop, LoadClient } from './load.ts';
 import { CpuMeter, cpuTicker, runtimeMetrics } from './proc.ts';
 import { podFixture } from './fixtures.ts';
@@ -38,6 +38,8 @@ async function phase(ctx: BenchContext, watchers: number, rateTarget: number, ra
       let lastRv = fromRv;
       const cpu = new CpuMeter(() => server.pid);
       const gc0 = (await runtimeMetrics(server.url)).gcSeconds;
+      const benchLoop = monitorEventLoopDelay({ resolution: 10 });
+      benchLoop.enable();
       cpu.start();
       const cpuNow = cpuTicker(() => server.pid);
       ctx.progress(`${label}: ${durationMs / 1000} s of creates from ${CONCURRENCY} clients`);
@@ -59,6 +61,7 @@ async function phase(ctx: BenchContext, watchers: number, rateTarget: number, ra
         },
       });
       const usage = cpu.read();
+      benchLoop.disable();
       const runtime = await runtimeMetrics(server.url);
       const rate = (result.ok * 1000) / result.elapsedMs;
       ctx.record(`${label}: creates`, rate, '/s', { target: { op: '>=', value: rateTarget } });
@@ -67,8 +70,10 @@ async function phase(ctx: BenchContext, watchers: number, rateTarget: number, ra
       ctx.record(`${label}: ratio to raw awaited put`, rate / rawRate, 'x');
       ctx.record(`${label}: apiserver CPU`, usage.server, '% of a core');
       ctx.record(`${label}: benchmark process CPU`, usage.client, '% of a core');
+      ctx.record(`${label}: other processes' CPU`, usage.others, '% of a core', { note: 'anything but 0 skews the figures' });
       ctx.record(`${label}: apiserver GC time`, ((runtime.gcSeconds - gc0) * 100_000) / result.elapsedMs, '% of wall');
-      ctx.record(`${label}: apiserver event-loop lag p99`, runtime.loopLagP99 * 1000, 'ms');
+      ctx.record(`${label}: apiserver event-loop lag p99`, runtime.loopLagP99 * 1000, 'ms', { note: `max ${Math.round(runtime.loopLagMax * 1000)} ms` });
+      ctx.record(`${label}: benchmark process event-loop lag p99`, benchLoop.percentile(99) / 1e6, 'ms', { note: `max ${Math.round(benchLoop.max / 1e6)} ms` });
       if (result.errors > 0) ctx.record(`${label}: failed creates`, result.errors, '', { note: result.errorSamples[0] });
       if (watchers === 0) return;
 

@@ -91,6 +91,46 @@ export class Samples {
   }
 }
 
+/**
+ * Latencies in milliseconds in log-spaced buckets (1% wide, 1 us to 1000 s):
+ * constant memory and no sort, for the millions of samples a fan-out yields,
+ * where keeping and sorting them all would itself stall the event loop.
+ */
+export class Histogram {
+  private static readonly MIN = 0.001;
+  private static readonly STEP = Math.log(1.01);
+  private readonly counts = new Float64Array(Math.ceil(Math.log(1e6 / Histogram.MIN) / Histogram.STEP) + 2);
+  private n = 0;
+  private top = 0;
+
+  add(ms: number): void {
+    const i = ms <= Histogram.MIN ? 0 : Math.min(this.counts.length - 1, Math.ceil(Math.log(ms / Histogram.MIN) / Histogram.STEP));
+    this.counts[i]++;
+    this.n++;
+    if (ms > this.top) this.top = ms;
+  }
+
+  get count(): number {
+    return this.n;
+  }
+
+  /** The p-th percentile (0..100), as the upper edge of its bucket (at most 1% high); NaN without samples. */
+  percentile(p: number): number {
+    if (this.n === 0) return NaN;
+    const rank = Math.max(1, Math.ceil((p / 100) * this.n));
+    let seen = 0;
+    for (let i = 0; i < this.counts.length; i++) {
+      seen += this.counts[i];
+      if (seen >= rank) return Math.min(this.top, Histogram.MIN * Math.exp(i * Histogram.STEP));
+    }
+    return this.top;
+  }
+
+  max(): number {
+    return this.n === 0 ? NaN : this.top;
+  }
+}
+
 /** The result of a load phase. */
 export interface LoadResult {
   /** Operations that succeeded. */
@@ -127,7 +167,7 @@ function startProgress(opts: ProgressOptions | undefined, state: { ok: number; e
     lastT = now;
     const extra = opts.extra ? opts.extra() : '';
     opts.progress(
-      `${opts.label}: ${((now - started) / 1000).toFixed(0)} s, ${state.ok.toLocaleString('en-US')} done, ${Math.round(rate).toLocaleString('en-US')}/s` +
+      `${opts.label}: ${((now - started) / 1000).toFixed(1)} s, ${state.ok.toLocaleString('en-US')} done, ${Math.round(rate).toLocaleString('en-US')}/s` +
         (state.errors ? `, ${state.errors} errors` : '') +
         (state.inflight ? `, ${state.inflight().toLocaleString('en-US')} in flight` : '') +
         extra,

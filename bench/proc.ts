@@ -41,6 +41,7 @@ export class CpuMeter {
   private t0 = 0;
   private server0 = 0;
   private serverPid = 0;
+  private system0 = 0;
   private self0 = process.cpuUsage();
 
   /** `pid` is read at each start(), so one meter follows the apiserver across restarts. */
@@ -52,18 +53,23 @@ export class CpuMeter {
     this.t0 = performance.now();
     this.serverPid = this.pid();
     this.server0 = cpuSecondsOf(this.serverPid);
+    this.system0 = systemTimes().busy;
     this.self0 = process.cpuUsage();
   }
 
-  /** Percent of one core used by the apiserver (NaN if it was restarted meanwhile) and by the benchmark process since start(). */
-  read(): { server: number; client: number } {
+  /**
+   * Percent of one core used since start() by the apiserver (NaN if it was
+   * restarted meanwhile), by the benchmark process, and by everything else
+   * on the machine (other work that skews the figures).
+   */
+  read(): { server: number; client: number; others: number } {
     const wall = (performance.now() - this.t0) / 1000;
     const self = process.cpuUsage(this.self0);
     const pid = this.pid();
-    return {
-      server: pid === this.serverPid ? ((cpuSecondsOf(pid) - this.server0) / wall) * 100 : NaN,
-      client: ((self.user + self.system) / 1e6 / wall) * 100,
-    };
+    const server = pid === this.serverPid ? ((cpuSecondsOf(pid) - this.server0) / wall) * 100 : NaN;
+    const client = ((self.user + self.system) / 1e6 / wall) * 100;
+    const all = ((systemTimes().busy - this.system0) / ticksPerSecond() / wall) * 100;
+    return { server, client, others: Math.max(0, all - client - (Number.isNaN(server) ? 0 : server)) };
   }
 }
 
@@ -115,9 +121,9 @@ export function cpuTicker(pid: () => number): () => string {
   const meter = new CpuMeter(pid);
   return () => {
     try {
-      const { server, client } = meter.read();
+      const { server, client, others } = meter.read();
       meter.start();
-      return `, CPU apiserver ${Number.isNaN(server) ? '?' : Math.round(server)}% bench ${Math.round(client)}%`;
+      return `, CPU apiserver ${Number.isNaN(server) ? '?' : Math.round(server)}% bench ${Math.round(client)}% others ${Math.round(others)}%`;
     } catch {
       return '';
     }

@@ -3,8 +3,8 @@
 // each watcher receiving its event, then drops every watcher, keeps
 // creating for 2 s, reconnects each from its last seen resourceVersion and
 // checks that every watcher got every event exactly once, in order.
-import { performance } from 'node:perf_hooks';
-import { closedLoop, LoadClient, openLoop, Samples } from './load.ts';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { closedLoop, Histogram, LoadClient, openLoop } from './load.ts';
 import { CpuMeter, cpuTicker, runtimeMetrics } from './proc.ts';
 import { podFixture } from './fixtures.ts';
 import { bodyTemplate, currentRevision, firstResourceVersion, withApiserver } from './server.ts';
@@ -29,23 +29,38 @@ export const watchFanout: Benchmark = {
       const streams: WatchStream[] = [];
       try {
         const body = bodyTemplate(1, (name) => podFixture(name, 'default'));
-        await closedLoop({ concurrency: 50, durationMs: ctx.size(1000, 200), op: (seq) => client.expectOk('POST', PODS_PATH, body(`warm-${seq}`)).then(() => {}) });
-        const fromRv = await currentRevision(client);
+        const warmFromRv = await currentRevision(client);
 
         const totalOps = Math.floor(((mainMs + GAP_MS + AFTER_MS) / 1000) * RATE);
         const sentAt = new Float64Array(totalOps);
-        const delivery = new Samples();
+        const delivery = new Histogram();
+        // Progress lines show the last interval only.
+        let recent = new Histogram();
         let measuring = true;
         const onEvent = (_type: string, _rv: number, name: string, at: number) => {
           if (!measuring || !name.startsWith(NAME_PREFIX)) return;
-          delivery.add(at - sentAt[Number(name.slice(NAME_PREFIX.length))]);
+          const ms = at - sentAt[Number(name.slice(NAME_PREFIX.length))];
+          delivery.add(ms);
+          recent.add(ms);
+        };
+        const recentP99 = () => {
+          const p99 = recent.percentile(99);
+          recent = new Histogram();
+          return p99;
         };
         for (let i = 0; i < WATCHERS; i++) {
           const s = new WatchStream(server.url, '/api/v1/pods');
           s.onEvent = onEvent;
           streams.push(s);
         }
-        await Promise.all(streams.map((s) => s.open(fromRv)));
+        await Promise.all(streams.map((s) => s.open(warmFromRv)));
+        // Warm the create and the watch paths of both processes, then start counting from a clean slate.
+        const warmMs = ctx.size(3000, 500);
+        ctx.progress(`warming up: ${warmMs / 1000} s of creates from 50 clients with the ${WATCHERS} watchers open`);
+        await closedLoop({ concurrency: 50, durationMs: warmMs, op: (seq) => client.expectOk('POST', PODS_PATH, body(`warm-${seq}`)).then(() => {}) });
+        const fromRv = await currentRevision(client);
+        await Promise.all(streams.map((s) => s.waitForRv(fromRv, 60_000)));
+        for (const s of streams) s.resetReceived();
 
         const created: number[] = [];
         let lastRv = fromRv;
@@ -54,8 +69,11 @@ export const watchFanout: Benchmark = {
         let mainCreates = 0;
         const cpu = new CpuMeter(() => server.pid);
         const gc0 = (await runtimeMetrics(server.url)).gcSeconds;
+        const benchLoop = monitorEventLoopDelay({ resolution: 10 });
+        benchLoop.enable();
+        let serverLoop = { loopLagP99: NaN, loopLagMax: NaN };
         cpu.start();
-        let mainUsage = { server: NaN, client: NaN };
+        let mainUsage = { server: NaN, client: NaN, others: NaN };
         const cpuNow = cpuTicker(() => server.pid);
         ctx.progress(`${WATCHERS} watchers, ${RATE} creates/s for ${mainMs / 1000} s, then disconnect ${GAP_MS / 1000} s, resume, ${AFTER_MS / 1000} s more`);
         const result = await openLoop({
@@ -76,6 +94,8 @@ export const watchFanout: Benchmark = {
               phase = 'disconnected';
               measuring = false;
               mainUsage = cpu.read();
+              benchLoop.disable();
+              void runtimeMetrics(server.url).then((m) => (serverLoop = m));
               mainCreates = created.length;
               for (const s of streams) s.close();
               ctx.progress(`disconnected all watchers at ${(elapsed / 1000).toFixed(1)} s; creates go on`);
@@ -95,7 +115,7 @@ export const watchFanout: Benchmark = {
             label: 'creating',
             progress: ctx.progress,
             everyMs: ctx.size(5000, 1000),
-            extra: () => (phase === 'main' ? `, delivery p99 so far ${delivery.percentile(99).toFixed(1)} ms` : `, watchers ${phase}`) + cpuNow(),
+            extra: () => (phase === 'main' ? `, delivery p99 ${recentP99().toFixed(1)} ms` : `, watchers ${phase}`) + cpuNow(),
           },
         });
         const runtime = await runtimeMetrics(server.url);
@@ -118,7 +138,10 @@ export const watchFanout: Benchmark = {
         ctx.record('deliveries measured', delivery.count, '', { note: `${mainCreates.toLocaleString('en-US')} creates x ${WATCHERS} watchers before the disconnect` });
         ctx.record('apiserver CPU', mainUsage.server, '% of a core', { note: 'before the disconnect' });
         ctx.record('benchmark process CPU', mainUsage.client, '% of a core', { note: 'before the disconnect' });
+        ctx.record("other processes' CPU", mainUsage.others, '% of a core', { note: 'anything but 0 skews the figures' });
         ctx.record('apiserver GC time', ((runtime.gcSeconds - gc0) * 100_000) / result.elapsedMs, '% of wall');
+        ctx.record('apiserver event-loop lag p99', serverLoop.loopLagP99 * 1000, 'ms', { note: `max ${Math.round(serverLoop.loopLagMax * 1000)} ms, before the disconnect` });
+        ctx.record('benchmark process event-loop lag p99', benchLoop.percentile(99) / 1e6, 'ms', { note: `max ${Math.round(benchLoop.max / 1e6)} ms: adds to delivery latency` });
         if (resume?.error) ctx.record('resume failed', 1, '', { note: resume.error.slice(0, 160) });
         else if (resume) {
           ctx.record('resume: reconnect', resume.reconnectMs, 'ms', { note: 'all watchers answered 200' });

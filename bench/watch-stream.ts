@@ -80,7 +80,14 @@ export class WatchStream {
     });
   }
 
+  /** Forgets what was received so far (after a warm-up); the stream stays open. */
+  resetReceived(): void {
+    this.rvs.length = 0;
+    this.outOfOrder = 0;
+  }
+
   /** Drops the connection from the client side. */
+
   close(): void {
     this.closing = true;
     this.req?.destroy();
