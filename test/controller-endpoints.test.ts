@@ -18,7 +18,7 @@ import { createMetricsRegistry } from '../shared/metrics/registry.ts';
 import type { ControllerContext } from '../controller-manager/context.ts';
 import { endpointsController } from '../controller-manager/controllers/endpoints/controller.ts';
 import { endpointSliceController } from '../controller-manager/controllers/endpointslice/controller.ts';
-import { kubectl, startApiserver, tempDir, writeKubeconfig, type Apiserver } from './helpers/index.ts';
+import { kubectl, startApiserver, tempDir, writeKubeconfig, type Apiserver, until } from './helpers/index.ts';
 
 const services = findResource('', 'v1', 'services')!;
 const pods = findResource('', 'v1', 'pods')!;
@@ -34,20 +34,6 @@ let running: RunningController[] = [];
 let kubeconfig: string;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
-    await sleep(50);
-  }
-}
 const getOrUndefined = async (rt: typeof endpoints, name: string) => {
   try {
     return await client.get(rt, NS, name);

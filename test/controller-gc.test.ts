@@ -24,7 +24,7 @@ import { CONTROLLERS } from '../controller-manager/controllers/index.ts';
 import { garbageCollectorController } from '../controller-manager/controllers/garbagecollector/controller.ts';
 import { namespaceController } from '../controller-manager/controllers/namespace/controller.ts';
 import { serviceAccountController } from '../controller-manager/controllers/serviceaccount/controller.ts';
-import { kubectl, startApiserver, tempDir, writeKubeconfig, type Apiserver, type ToolResult } from './helpers/index.ts';
+import { kubectl, startApiserver, tempDir, writeKubeconfig, type Apiserver, type ToolResult, until as untilHelper } from './helpers/index.ts';
 
 const namespaces = findResource('', 'v1', 'namespaces')!;
 const deployments = findResource('apps', 'v1', 'deployments')!;
@@ -42,21 +42,7 @@ let factory: InformerFactory;
 let running: RunningController[] = [];
 let kubeconfig: string;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
-    await sleep(50);
-  }
-}
+const until = <T>(fn: () => Promise<T | undefined | false>, what: string, ms = 15_000) => untilHelper(fn, what, ms);
 async function getOrUndefined(rt: ResourceType, ns: string | undefined, name: string): Promise<any | undefined> {
   try {
     return await client.get(rt, ns, name);

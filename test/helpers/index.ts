@@ -19,3 +19,4 @@ export {
 } from './api.ts';
 export { repoRoot, ksimCli, kubectlBin, helmBin } from './paths.ts';
 export { startCluster, type Cluster } from './cluster.ts';
+export { until } from './until.ts';
