@@ -3,9 +3,9 @@
 // against a ksim apiserver: every command a learner uses, and kube's messages.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile, chmod } from 'node:fs/promises';
+import { writeFile, chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { kubectl as runKubectl, startApiserver, tempDir, writeKubeconfig, type Apiserver, type ToolResult } from './helpers/index.ts';
+import { helm, kubectl as runKubectl, startApiserver, tempDir, writeKubeconfig, type Apiserver, type ToolResult } from './helpers/index.ts';
 
 let server: Apiserver;
 let kubeconfig: string;
@@ -190,5 +190,22 @@ describe('describe and delete', () => {
     fails(await k(['get', 'deploy', 'app']), /NotFound/);
     ok(await k(['delete', 'ns', 'gen', '--wait=false']));
     assert.match(ok(await k(['get', 'ns', 'gen'])), /Terminating/);
+  });
+});
+
+describe('helm', () => {
+  test('helm install and upgrade of a chart (client-side apply: server-side apply is not served yet)', async () => {
+    const chart = join(dir, 'chart');
+    await mkdir(join(chart, 'templates'), { recursive: true });
+    await writeFile(join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: demo\nversion: 0.1.0\n');
+    await writeFile(join(chart, 'templates', 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\ndata:\n  greeting: {{ .Values.greeting | quote }}\n');
+    await writeFile(join(chart, 'values.yaml'), 'greeting: hello\n');
+    const install = await helm(['install', 'demo', chart, '--server-side=false'], { kubeconfig });
+    assert.equal(install.code, 0, install.stderr);
+    assert.match(install.stdout, /STATUS: deployed/);
+    assert.equal(ok(await k(['get', 'cm', 'demo-cm', '-o', 'jsonpath={.data.greeting}'])), 'hello');
+    const upgrade = await helm(['upgrade', 'demo', chart, '--server-side=false', '--set', 'greeting=bonjour'], { kubeconfig });
+    assert.equal(upgrade.code, 0, upgrade.stderr);
+    assert.equal(ok(await k(['get', 'cm', 'demo-cm', '-o', 'jsonpath={.data.greeting}'])), 'bonjour');
   });
 });
