@@ -135,6 +135,13 @@ describe('apply, replace, edit, patch', () => {
     assert.equal(got.spec.template.spec.containers[0].env, undefined);
   });
 
+  test('apply --server-side creates and then merges (partial: fields dropped from the file are kept)', async () => {
+    const cm = (data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ssa}\ndata: {${data}}\n`;
+    assert.match(ok(await k(['apply', '--server-side', '-f', '-'], cm('a: "1"'))), /configmap\/ssa serverside-applied/);
+    ok(await k(['apply', '--server-side', '-f', '-'], cm('a: "2", b: "3"')));
+    assert.equal(ok(await k(['get', 'cm', 'ssa', '-o', 'jsonpath={.data.a}{.data.b}'])), '23');
+  });
+
   test('replace, and Conflict on a stale resourceVersion', async () => {
     const current = JSON.parse(ok(await k(['get', 'deploy', 'app', '-o', 'json'])));
     current.spec.replicas = 1;
@@ -194,18 +201,21 @@ describe('describe and delete', () => {
 });
 
 describe('helm', () => {
-  test('helm install and upgrade of a chart (client-side apply: server-side apply is not served yet)', async () => {
+  test('helm install and upgrade of a chart, with its default server-side apply and with client-side apply', async () => {
     const chart = join(dir, 'chart');
     await mkdir(join(chart, 'templates'), { recursive: true });
     await writeFile(join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: demo\nversion: 0.1.0\n');
     await writeFile(join(chart, 'templates', 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\ndata:\n  greeting: {{ .Values.greeting | quote }}\n');
     await writeFile(join(chart, 'values.yaml'), 'greeting: hello\n');
-    const install = await helm(['install', 'demo', chart, '--server-side=false'], { kubeconfig });
+    const install = await helm(['install', 'demo', chart], { kubeconfig });
     assert.equal(install.code, 0, install.stderr);
     assert.match(install.stdout, /STATUS: deployed/);
     assert.equal(ok(await k(['get', 'cm', 'demo-cm', '-o', 'jsonpath={.data.greeting}'])), 'hello');
-    const upgrade = await helm(['upgrade', 'demo', chart, '--server-side=false', '--set', 'greeting=bonjour'], { kubeconfig });
+    const upgrade = await helm(['upgrade', 'demo', chart, '--set', 'greeting=bonjour'], { kubeconfig });
     assert.equal(upgrade.code, 0, upgrade.stderr);
     assert.equal(ok(await k(['get', 'cm', 'demo-cm', '-o', 'jsonpath={.data.greeting}'])), 'bonjour');
+    const csa = await helm(['install', 'demo2', chart, '--server-side=false'], { kubeconfig });
+    assert.equal(csa.code, 0, csa.stderr);
+    assert.equal(ok(await k(['get', 'cm', 'demo2-cm', '-o', 'jsonpath={.data.greeting}'])), 'hello');
   });
 });

@@ -7,6 +7,7 @@ import { mediaType, parseJson, PATCH_TYPES } from '../http/codec.ts';
 import { objectKey } from '../registry/keys.ts';
 import { toScale } from '../registry/scale.ts';
 import { isDryRun } from './dry-run.ts';
+import { handleApply } from './apply.ts';
 import { checkPatched } from './decode-object.ts';
 import { commitWrite } from './commit-write.ts';
 import { updateMutation } from './write-object.ts';
@@ -25,9 +26,8 @@ function patchFailure(err: unknown): never {
 export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
   const { resource: rt, namespace, name, subresource } = r.info;
   const type = mediaType(r.contentType);
-  if (!PATCH_TYPES.includes(type) || type === 'application/apply-patch+yaml') {
-    throw unsupportedMediaType(type, PATCH_TYPES.filter((t) => t !== 'application/apply-patch+yaml'));
-  }
+  if (type === 'application/apply-patch+yaml') return handleApply(ctx, r);
+  if (!PATCH_TYPES.includes(type)) throw unsupportedMediaType(type, PATCH_TYPES);
   const patch = parseJson(await r.body());
   let apply: (current: any) => any;
   if (type === 'application/json-patch+json') {
