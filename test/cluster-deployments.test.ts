@@ -5,7 +5,7 @@
 // the middle of a rollout.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startCluster, type Cluster, type ToolResult } from './helpers/index.ts';
+import { startCluster, type Cluster, ok } from './helpers/index.ts';
 
 let c: Cluster;
 before(async () => {
@@ -13,10 +13,6 @@ before(async () => {
 });
 after(() => c?.stop());
 
-function ok(r: ToolResult): string {
-  assert.equal(r.code, 0, `kubectl failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
-  return r.stdout;
-}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function eventually(what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;

@@ -4,7 +4,7 @@
 // spreading, a label change that makes a Pending Pod fit, spec.nodeName.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startCluster, type Cluster, type ToolResult } from './helpers/index.ts';
+import { startCluster, type Cluster, ok } from './helpers/index.ts';
 
 let c: Cluster;
 before(async () => {
@@ -12,10 +12,6 @@ before(async () => {
 });
 after(() => c?.stop());
 
-function ok(r: ToolResult): string {
-  assert.equal(r.code, 0, `kubectl failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
-  return r.stdout;
-}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function eventually<T>(what: string, get: () => Promise<T>, good: (v: T) => boolean, ms = 30_000): Promise<T> {
   const end = Date.now() + ms;

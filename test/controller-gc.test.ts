@@ -24,7 +24,7 @@ import { CONTROLLERS } from '../controller-manager/controllers/index.ts';
 import { garbageCollectorController } from '../controller-manager/controllers/garbagecollector/controller.ts';
 import { namespaceController } from '../controller-manager/controllers/namespace/controller.ts';
 import { serviceAccountController } from '../controller-manager/controllers/serviceaccount/controller.ts';
-import { kubectl, startApiserver, tempDir, writeKubeconfig, type Apiserver, type ToolResult, until as untilHelper } from './helpers/index.ts';
+import { kubectl, startApiserver, tempDir, writeKubeconfig, type Apiserver, until as untilHelper, ok } from './helpers/index.ts';
 
 const namespaces = findResource('', 'v1', 'namespaces')!;
 const deployments = findResource('apps', 'v1', 'deployments')!;
@@ -53,10 +53,6 @@ async function getOrUndefined(rt: ResourceType, ns: string | undefined, name: st
 }
 const list = async (rt: ResourceType, ns: string, labelSelector?: string) => (await client.list(rt, { namespace: ns, labelSelector })).items as any[];
 const k = (args: string[], input?: string) => kubectl(args, { kubeconfig, input });
-function ok(r: ToolResult): string {
-  assert.equal(r.code, 0, `kubectl failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
-  return r.stdout;
-}
 
 const deployYaml = (name: string, ns: string, replicas = 2) => `apiVersion: apps/v1
 kind: Deployment

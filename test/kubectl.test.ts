@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile, chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { helm, kubectl as runKubectl, startApiserver, tempDir, writeKubeconfig, type Apiserver, type ToolResult } from './helpers/index.ts';
+import { helm, kubectl as runKubectl, startApiserver, tempDir, writeKubeconfig, type Apiserver, type ToolResult, ok } from './helpers/index.ts';
 
 let server: Apiserver;
 let kubeconfig: string;
@@ -19,10 +19,6 @@ before(async () => {
 after(() => server?.stop());
 
 const k = (args: string[], input?: string, env?: Record<string, string>) => runKubectl(args, { kubeconfig, input, env });
-function ok(r: ToolResult): string {
-  assert.equal(r.code, 0, `kubectl failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
-  return r.stdout;
-}
 function fails(r: ToolResult, pattern: RegExp): void {
   assert.notEqual(r.code, 0, `kubectl should have failed:\n${r.stdout}`);
   assert.match(r.stderr, pattern);

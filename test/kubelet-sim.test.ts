@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { kubectl as runKubectl, repoRoot, spawnTracked, startApiserver, tempDir, writeKubeconfig, type Apiserver, type ToolResult, type TrackedProcess } from './helpers/index.ts';
+import { kubectl as runKubectl, repoRoot, spawnTracked, startApiserver, tempDir, writeKubeconfig, type Apiserver, type TrackedProcess, ok } from './helpers/index.ts';
 
 let server: Apiserver;
 let kubeconfig: string;
@@ -39,10 +39,6 @@ after(async () => {
 
 const k = (...args: string[]) => runKubectl(args, { kubeconfig });
 const apply = (yaml: string) => runKubectl(['apply', '--validate=false', '-f', '-'], { kubeconfig, input: yaml });
-function ok(r: ToolResult): string {
-  assert.equal(r.code, 0, `kubectl failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
-  return r.stdout;
-}
 async function until(cond: () => Promise<boolean>, what: string, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
   for (;;) {

@@ -20,3 +20,4 @@ export {
 export { repoRoot, ksimCli, kubectlBin, helmBin } from './paths.ts';
 export { startCluster, type Cluster } from './cluster.ts';
 export { until } from './until.ts';
+export { ok } from './tool-result.ts';
