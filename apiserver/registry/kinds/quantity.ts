@@ -3,12 +3,35 @@
 // milli precision (SetDefaults_ResourceList). Values are exact: a bigint
 // mantissa times a power of ten.
 
-/** A parsed quantity: mant * 10^exp, with the format its suffix implied. */
+/** A parsed quantity: mant * 10^exp, with the format its suffix implied. Never mutated: parses are shared. */
 export interface Quantity {
-  mant: bigint;
-  exp: number;
-  format: 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+  readonly mant: bigint;
+  readonly exp: number;
+  readonly format: 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 }
+
+/**
+ * The same few quantity texts ("100m", "128Mi") arrive in nearly every Pod,
+ * and parsing one (regexp, bigint) costs more than the rest of its field's
+ * validation: remember recent answers. Bounded by clearing when full.
+ */
+class Memo<T> {
+  private readonly entries = new Map<string, T>();
+  constructor(private readonly capacity: number) {}
+
+  get(key: string, compute: () => T): T {
+    const hit = this.entries.get(key);
+    if (hit !== undefined) return hit;
+    const value = compute();
+    if (this.entries.size >= this.capacity) this.entries.clear();
+    this.entries.set(key, value);
+    return value;
+  }
+}
+
+const MEMO_CAPACITY = 4096;
+const parsed = new Memo<Quantity | string>(MEMO_CAPACITY);
+const canonical = new Memo<string>(MEMO_CAPACITY);
 
 /** kube's ErrFormatWrong. */
 export const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
@@ -24,7 +47,12 @@ const RE = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 /** Parses a quantity as it arrives in JSON (string or number); a string is kube's error. */
 export function parseQuantity(input: unknown): Quantity | string {
   if (typeof input !== 'string' && typeof input !== 'number') return QUANTITY_FORMAT_ERROR;
-  const str = String(input).trim();
+  const text = String(input);
+  return parsed.get(text, () => parseQuantityText(text));
+}
+
+function parseQuantityText(text: string): Quantity | string {
+  const str = text.trim();
   if (str === '0') return { mant: 0n, exp: 0, format: 'DecimalSI' };
   const m = RE.exec(str);
   if (!m) return QUANTITY_FORMAT_ERROR;
@@ -129,9 +157,10 @@ export function formatQuantity(q: Quantity): string {
 
 /** Canonical text for a JSON quantity, or the input unchanged when it does not parse. */
 export function canonicalQuantity(input: unknown, milli = false): unknown {
+  if (typeof input !== 'string' && typeof input !== 'number') return input;
   const q = parseQuantity(input);
   if (typeof q === 'string') return input;
-  return formatQuantity(milli ? roundUp(q, -3) : q);
+  return canonical.get(`${milli ? 'm' : ''}:${input}`, () => formatQuantity(milli ? roundUp(q, -3) : q));
 }
 
 /** Canonicalizes every value of a ResourceList in place (rounded up to milli precision). */
