@@ -51,7 +51,7 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
     incoming: (cur) => {
       let out: any;
       try {
-        out = apply(cur);
+        out = apply(cur());
       } catch (err) {
         patchFailure(err);
       }

@@ -8,8 +8,12 @@ import { applyScale, toScale } from '../registry/scale.ts';
 import { strategyFor } from '../registry/strategy.ts';
 import type { AdmissionChain } from '../admission/types.ts';
 
-/** What the request supplies: given the current object (or its Scale view), the client's new version. */
-export type Incoming = (current: any) => any;
+/**
+ * What the request supplies: the client's new version of the object. A PUT
+ * ignores `current`; a patch calls it for its own copy of the current object
+ * (or of its Scale view) to patch, so that a PUT pays for no copy.
+ */
+export type Incoming = (current: () => any) => any;
 
 /** Everything the transaction needs besides the store. */
 export interface WriteRequest {
@@ -30,7 +34,7 @@ export function updateMutation(w: WriteRequest): (cur: any | undefined) => any |
   return (cur) => {
     if (!cur) {
       if (!w.allowCreate || w.subresource || !strategyFor(w.rt).allowCreateOnUpdate) throw notFound(gr, w.name);
-      const obj = w.incoming(undefined);
+      const obj = w.incoming(() => undefined);
       prepareCreate(w.rt, obj, w.now, w.newUid());
       w.admission?.admit('CREATE', w.rt, obj);
       return obj;
@@ -38,13 +42,13 @@ export function updateMutation(w: WriteRequest): (cur: any | undefined) => any |
     let incoming: any;
     let sub = w.subresource;
     if (sub === 'scale') {
-      const scale = w.incoming(toScale(cur));
+      const scale = w.incoming(() => toScale(cur));
       const rv = scale?.metadata?.resourceVersion;
       if (rv && rv !== cur.metadata.resourceVersion) throw conflict(gr, w.name);
       incoming = applyScale(cur, scale);
       sub = '';
     } else {
-      incoming = w.incoming(structuredClone(cur));
+      incoming = w.incoming(() => structuredClone(cur));
       if (sub === '') checkTypeMeta(w.rt, incoming);
     }
     const next = prepareUpdate(w.rt, incoming, cur, sub, w.admission ? (obj, old) => w.admission!.admit('UPDATE', w.rt, obj, old) : undefined);

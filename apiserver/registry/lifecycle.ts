@@ -118,12 +118,13 @@ export function prepareUpdate(rt: ResourceType, incoming: any, old: any, subreso
   let next: any;
   if (subresource === 'status') {
     // The status endpoint changes status only; everything else stays as stored.
-    next = structuredClone(old);
-    next.status = incoming.status;
+    // `old` is this write's own parse of the stored object, so the new object
+    // may share its untouched parts (and comparing them is then free); only
+    // metadata, which is written below, gets its own copy.
+    next = { ...old, metadata: { ...old.metadata }, status: incoming.status };
   } else if (subresource === 'finalize') {
     // A Namespace's finalize endpoint changes spec.finalizers only.
-    next = structuredClone(old);
-    next.spec = { ...next.spec, finalizers: incoming.spec?.finalizers ?? [] };
+    next = { ...old, metadata: { ...old.metadata }, spec: { ...old.spec, finalizers: incoming.spec?.finalizers ?? [] } };
   } else {
     next = incoming;
     const meta = next.metadata;
