@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { findResource } from '../shared/api/resources.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
-import { ksimCli, spawnTracked, tempDir, removeTempDir, writeKubeconfig, type TrackedProcess } from '../test/helpers/index.ts';
+import { ksimNodeArgs, spawnTracked, tempDir, removeTempDir, writeKubeconfig, type TrackedProcess } from '../test/helpers/index.ts';
 import { cpuSecondsOf, memoryOf } from './proc.ts';
 import { withApiserver } from './server.ts';
 import type { BenchContext, Benchmark } from './report.ts';
@@ -50,7 +50,7 @@ async function cluster(serverUrl: string, dir: string, nodes: number, timings: '
   const profile = join(dir, 'profile.yaml');
   await writeFile(profile, timings === 'zero' ? 'timings: {sandboxMs: 0, pullMs: 0, createMs: 0, startMs: 0}\n' : '{}\n');
   const env = { ...process.env, KSIM_LOG_LEVEL: 'warn' };
-  const start = (args: string[]) => spawnTracked(process.execPath, [ksimCli, ...args, '--kubeconfig', kubeconfig, '--port', '0'], { env, stdio: 'ignore' });
+  const start = (args: string[]) => spawnTracked(process.execPath, [...ksimNodeArgs(), ...args, '--kubeconfig', kubeconfig, '--port', '0'], { env, stdio: 'ignore' });
   const procs = {
     'controller-manager': await start(['controller-manager', '--leader-elect=false']),
     scheduler: await start(['scheduler', '--leader-elect=false']),

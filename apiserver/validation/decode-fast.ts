@@ -72,7 +72,16 @@ export function walkStruct(node: StructNode, obj: Record<string, unknown>): numb
   for (const key in obj) {
     const field = fields.get(key);
     if (field === undefined) return UNSURE;
-    const counted = walkValue(field, obj[key]);
+    const value = obj[key];
+    if (value === null) {
+      // Go leaves a struct field unset for a null, whatever its type (clients
+      // send "eventTime": null and "creationTimestamp": null all the time). The
+      // scanner would drop it the same way, so doing it here is safe either way.
+      delete obj[key];
+      members++;
+      continue;
+    }
+    const counted = walkValue(field, value);
     if (counted === UNSURE) return UNSURE;
     members += 1 + counted;
   }

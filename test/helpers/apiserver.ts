@@ -6,7 +6,7 @@
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from './free-port.ts';
-import { ksimCli, repoRoot } from './paths.ts';
+import { ksimNodeArgs, repoRoot } from './paths.ts';
 import { spawnTracked, type TrackedProcess } from './processes.ts';
 import { tempDir } from './temp-dir.ts';
 
@@ -79,7 +79,7 @@ async function launch(
   logFile: string,
   opts: ApiserverOptions,
 ): Promise<TrackedProcess> {
-  const args = [ksimCli, 'apiserver', '--data-dir', dataDir, '--port', String(port), ...(opts.extraArgs ?? [])];
+  const args = [...ksimNodeArgs(), 'apiserver', '--data-dir', dataDir, '--port', String(port), ...(opts.extraArgs ?? [])];
   const fd = openSync(logFile, 'a');
   let proc: TrackedProcess;
   try {

@@ -17,7 +17,7 @@ export {
   type WatchEvent,
   type WatchStream,
 } from './api.ts';
-export { repoRoot, ksimCli, kubectlBin, helmBin } from './paths.ts';
+export { repoRoot, ksimCli, ksimNodeArgs, kubectlBin, helmBin } from './paths.ts';
 export { startCluster, type Cluster } from './cluster.ts';
 export { until } from './until.ts';
 export { ok } from './tool-result.ts';
