@@ -17,6 +17,25 @@ const OPERATORS: Record<string, Operator> = { In: 'in', NotIn: 'notin', Exists: 
  */
 export function selectorFromLabelSelector(ps: MetaLabelSelector | null | undefined): LabelSelector {
   if (ps === null || ps === undefined) return nothing();
+  // Controllers match every Pod of a namespace against the same few selectors
+  // of objects in their informer caches, which are never mutated: convert
+  // each selector object once.
+  const known = converted.get(ps);
+  if (known instanceof Error) throw known;
+  if (known) return known;
+  try {
+    const selector = convert(ps);
+    converted.set(ps, selector);
+    return selector;
+  } catch (err) {
+    if (err instanceof Error) converted.set(ps, err);
+    throw err;
+  }
+}
+
+const converted = new WeakMap<MetaLabelSelector, LabelSelector | Error>();
+
+function convert(ps: MetaLabelSelector): LabelSelector {
   const matchLabels = ps.matchLabels ?? {};
   const matchExpressions = ps.matchExpressions ?? [];
   if (Object.keys(matchLabels).length + matchExpressions.length === 0) return everything();
