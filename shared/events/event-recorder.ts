@@ -1,14 +1,15 @@
-// Records core/v1 Events about objects, as kube's EventRecorder does: one
-// Event per (object, type, reason, message, source) within ten minutes, its
-// count and lastTimestamp bumped on repeats instead of a new object. Writes
-// are fire-and-forget: an event that cannot be written is logged, never fatal.
+// Records core/v1 Events about objects, as kube's EventRecorder does: the
+// EventCorrelator (correlator.ts) decides whether an event is a new Event, a
+// count bump of an earlier one, or dropped as spam. Writes are
+// fire-and-forget: an event that cannot be written is logged, never fatal.
 import type { Logger } from 'pino';
 import { findResource } from '../api/resources.ts';
+import { StatusError } from '../api/errors.ts';
 import { realClock, type Clock } from '../clock/clock.ts';
 import type { KubeClient } from '../client/kube-client.ts';
+import { EventCorrelator } from './correlator.ts';
 
 const events = findResource('', 'v1', 'events')!;
-const DEDUP_WINDOW_MS = 10 * 60_000;
 const MAX_IN_FLIGHT = 16;
 
 /** The object an event is about. */
@@ -26,67 +27,68 @@ export interface RecorderOptions {
   log?: Logger;
 }
 
-interface Seen {
-  name: string;
-  namespace: string;
-  count: number;
-  at: number;
-}
-
 function stamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** See the file comment. */
 export class EventRecorder {
-  private readonly seen = new Map<string, Seen>();
   private readonly clock: Clock;
+  private readonly correlator: EventCorrelator;
   private readonly chains = new Map<string, Promise<unknown>>();
   private inFlight = 0;
   private waiters: (() => void)[] = [];
+  private named = 0;
 
   constructor(
     private readonly client: KubeClient,
     private readonly opts: RecorderOptions,
   ) {
     this.clock = opts.clock ?? realClock;
+    // kube names an Event <object>.<UnixNano in hex>; the counter keeps names unique within a millisecond.
+    this.correlator = new EventCorrelator(
+      () => this.clock.now(),
+      (objectName, now) => `${objectName}.${(BigInt(now) * 1_000_000n + BigInt(this.named++ % 1_000_000)).toString(16)}`,
+    );
   }
 
-  /** Records a Normal or Warning event about `obj`. */
+/** Records a Normal or Warning event about `obj`. */
   event(obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void {
     const meta = obj.metadata ?? {};
     const namespace = meta.namespace || 'default';
     const now = this.clock.now();
-    const key = [meta.uid, meta.name, namespace, obj.kind, type, reason, message, fieldPath ?? ''].join('\u0000');
-    const prior = this.seen.get(key);
+    const source = { component: this.opts.component, ...(this.opts.host ? { host: this.opts.host } : {}) };
+    const involvedObject = { kind: obj.kind, namespace: meta.namespace, name: meta.name, uid: meta.uid, apiVersion: obj.apiVersion, resourceVersion: meta.resourceVersion, ...(fieldPath ? { fieldPath } : {}) };
+    const decision = this.correlator.decide({ source, involvedObject, type, reason, message, reportingController: this.opts.component, reportingInstance: this.opts.host ?? '' });
+    if (decision.action === 'skip') return;
+    const body = (count: number) => ({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: decision.name, namespace },
+      involvedObject,
+      reason,
+      message: decision.message,
+      source,
+      firstTimestamp: stamp(decision.firstTimestamp),
+      lastTimestamp: stamp(now),
+      count,
+      type,
+      eventTime: null,
+      reportingComponent: this.opts.component,
+      reportingInstance: this.opts.host ?? '',
+    });
     let write: () => Promise<unknown>;
-    if (prior && now - prior.at < DEDUP_WINDOW_MS) {
-      prior.count++;
-      prior.at = now;
-      const patch = { count: prior.count, lastTimestamp: stamp(now) };
-      write = () => this.client.patch(events, prior.namespace, prior.name, 'merge', patch);
-    } else {
-      const name = `${meta.name}.${(BigInt(now) * 1_000_000n + BigInt(this.seen.size % 1_000_000)).toString(16)}`;
-      this.seen.set(key, { name, namespace, count: 1, at: now });
-      if (this.seen.size > 4096) this.evictOld(now);
-      const body = {
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { name, namespace },
-        involvedObject: { kind: obj.kind, namespace: meta.namespace, name: meta.name, uid: meta.uid, apiVersion: obj.apiVersion, resourceVersion: meta.resourceVersion, ...(fieldPath ? { fieldPath } : {}) },
-        reason,
-        message,
-        source: { component: this.opts.component, ...(this.opts.host ? { host: this.opts.host } : {}) },
-        firstTimestamp: stamp(now),
-        lastTimestamp: stamp(now),
-        count: 1,
-        type,
-        eventTime: null,
-        reportingComponent: this.opts.component,
-        reportingInstance: this.opts.host ?? '',
-      };
-      write = () => this.client.create(events, namespace, body);
+    if (decision.action === 'create') write = () => this.client.create(events, namespace, body(1));
+    else {
+      const patch = { count: decision.count, lastTimestamp: stamp(now), message: decision.message };
+      // An Event that expired or was deleted is written again, as kube's recordToSink does.
+      write = () =>
+        this.client.patch(events, namespace, decision.name, 'merge', patch).catch((err) => {
+          if (err instanceof StatusError && err.code === 404) return this.client.create(events, namespace, body(decision.count));
+          throw err;
+        });
     }
+    const key = `${namespace}/${decision.name}`;
     // Writes of one event go out in order, so a count bump never overtakes its create;
     // different events are written concurrently, at most MAX_IN_FLIGHT at a time.
     const previous = this.chains.get(key) ?? Promise.resolve();
@@ -113,9 +115,5 @@ export class EventRecorder {
   /** Resolves when every event recorded so far has been written (or failed). */
   async flush(): Promise<void> {
     await Promise.all([...this.chains.values()]);
-  }
-
-  private evictOld(now: number): void {
-    for (const [k, v] of this.seen) if (now - v.at >= DEDUP_WINDOW_MS) this.seen.delete(k);
   }
 }
