@@ -15,7 +15,7 @@ import { LeaderElector } from '../shared/leader/leader-election.ts';
 import { createLogger } from '../shared/log/logger.ts';
 import { startHealthServer } from '../shared/metrics/health-server.ts';
 import { createMetricsRegistry } from '../shared/metrics/registry.ts';
-import { CONTROLLERS } from './controllers/index.ts';
+import { CONTROLLERS, eventSource } from './controllers/index.ts';
 
 const FLAGS = {
   kubeconfig: { type: 'string', default: '', help: 'kubeconfig of the controller-manager identity (required)' },
@@ -52,9 +52,9 @@ export async function controllerManagerMain(argv: string[]): Promise<void> {
   let running: { factory: InformerFactory; controllers: RunningController[] } | undefined;
   const startWork = async () => {
     const factory = new InformerFactory(client, { log, clock: realClock });
-    const events = new EventRecorder(client, { component: 'controller-manager', host: os.hostname(), log });
-    const ctx = { client, informers: factory, clock: realClock, log, registry, events, speed: flags.speed };
-    const parts = enabled.map((name) => CONTROLLERS[name](ctx));
+    // Each controller records Events under its own source name, as in kube (`From: replicaset-controller`).
+    const ctx = { client, informers: factory, clock: realClock, log, registry, speed: flags.speed };
+    const parts = enabled.map((name) => CONTROLLERS[name]({ ...ctx, events: new EventRecorder(client, { component: eventSource(name), log }) }));
     const current = { factory, controllers: [] as RunningController[] };
     running = current;
     factory.start();

@@ -24,3 +24,22 @@ export const CONTROLLERS: Record<string, (ctx: ControllerContext) => ControllerP
   namespace: namespaceController,
   serviceaccount: serviceAccountController,
 };
+
+/** The event source (Event.source.component) each controller reports as in kube. */
+const EVENT_SOURCES: Record<string, string> = {
+  deployment: 'deployment-controller',
+  replicaset: 'replicaset-controller',
+  disruption: 'controllermanager',
+  endpoint: 'endpoint-controller',
+  endpointslice: 'endpoint-slice-controller',
+  'node-lifecycle': 'node-controller',
+  'taint-eviction-controller': 'taint-eviction-controller',
+  garbagecollector: 'garbage-collector-controller',
+  namespace: 'namespace-controller',
+  serviceaccount: 'service-account-controller',
+};
+
+/** The source name of a controller's Events. */
+export function eventSource(controller: string): string {
+  return EVENT_SOURCES[controller] ?? `${controller}-controller`;
+}
