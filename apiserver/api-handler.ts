@@ -125,7 +125,7 @@ export function createApiHandler(ctx: ApiContext, metrics: RequestMetrics): (req
       try {
         const out = await dispatch(ctx, r);
         if (out) {
-          sendJson(res, out.status, out.json, format, [...(out.warnings ?? []), ...deprecationWarnings(info)]);
+          sendJson(res, out.status, out.encoded ?? out.json, format, [...(out.warnings ?? []), ...deprecationWarnings(info)]);
           finish(out.status);
         } else {
           res.on('close', () => {

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The `ksim` command. Registers tsx so the TypeScript sources run as they
-// are (no build step), then hands over to cli/main.ts.
-import { register } from 'tsx/esm/api';
+// The `ksim` command: hands over to cli/main.ts, loaded from a bundle kept
+// current automatically (see bundle.mjs), or through tsx when it cannot be
+// built. No build step either way.
+import { loadMain } from './bundle.mjs';
 
-register();
-const { main } = await import('./main.ts');
+const { main } = await loadMain();
 await main(process.argv.slice(2));

@@ -37,6 +37,12 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   json: string;
+  /**
+   * The JSON body already encoded as UTF-8, sent instead of `json` (then
+   * empty). Only for the JSON format; list pages are written this way, into
+   * reused memory, because a ~1 MB string costs several fresh copies.
+   */
+  encoded?: Buffer;
   /** Set by list: the page behind `json`, for the Table and metadata views. */
   list?: ListPage;
   /** Warnings for the client (sent as `Warning: 299 - "..."` headers). */

@@ -6,10 +6,11 @@ import { internalError, StatusError } from '../../shared/api/errors.ts';
 import { encode, type ResponseFormat } from './codec.ts';
 import { warningHeaderValue } from '../validation/index.ts';
 
-/** Writes `json` with `status` in `format`. */
-export function sendJson(res: ServerResponse, status: number, json: string, format: ResponseFormat = 'json', warnings: string[] = []): void {
-  const { body, contentType } = encode(json, format);
-  const headers: Record<string, string | number | string[]> = { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-cache, private' };
+/** Writes `json` with `status` in `format`; a Buffer is JSON already encoded as UTF-8 and goes out as it is. */
+export function sendJson(res: ServerResponse, status: number, json: string | Buffer, format: ResponseFormat = 'json', warnings: string[] = []): void {
+  const { body, contentType } = typeof json === 'string' ? encode(json, format) : { body: json, contentType: 'application/json' };
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const headers: Record<string, string | number | string[]> = { 'Content-Type': contentType, 'Content-Length': length, 'Cache-Control': 'no-cache, private' };
   if (warnings.length) headers.Warning = warnings.map(warningHeaderValue);
   res.writeHead(status, headers);
   res.end(body);

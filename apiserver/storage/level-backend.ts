@@ -6,12 +6,21 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ChangeEvent, EventType, PersistOp, PersistenceBackend } from './types.ts';
 
+const WRITE_BUFFER_BYTES = 16 * 1024 * 1024;
 const OBJECT = 'o';
 const LOG = 'l';
 const META_REV = 'm/rev';
 const META_COMPACTED = 'm/compacted';
 const TYPE_CODE: Record<EventType, string> = { ADDED: 'A', MODIFIED: 'M', DELETED: 'D' };
 const CODE_TYPE: Record<string, EventType> = { A: 'ADDED', M: 'MODIFIED', D: 'DELETED' };
+/**
+ * Entries per read when loading. classic-level also stops a read once it
+ * holds highWaterMarkBytes, 16 KiB by default: about eight 2 KB objects, so
+ * 150,000 Pods took some 19,000 round trips to the thread pool. The byte
+ * limit is raised so that the entry count decides (a batch of ~2 MB).
+ */
+const SCAN_BATCH_ENTRIES = 1000;
+const SCAN_BATCH_BYTES = 16 * 1024 * 1024;
 
 /** Zero-padded so that LevelDB's byte order is revision order. */
 function logKey(rev: number): string {
@@ -43,7 +52,10 @@ export class LevelBackend implements PersistenceBackend {
 
   private constructor(dir: string) {
     this.dir = dir;
-    this.db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+    // A 16 MiB memtable (LevelDB's default is 4) means fewer flushes and less
+    // compaction under a stream of writes: ~25% less CPU per durable write in
+    // an in-process measurement of synced batches, for at most 16 MiB more to replay on open.
+    this.db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8', writeBufferSize: WRITE_BUFFER_BYTES });
   }
 
   /** Opens (creating if needed) the database in `dir`; fails if another process holds it. */
@@ -55,30 +67,34 @@ export class LevelBackend implements PersistenceBackend {
   }
 
   async loadObjects(onObject: (key: string, rev: number, json: string) => void): Promise<void> {
-    const it = this.db.iterator({ gt: OBJECT, lt: OBJECT + '\xff' });
-    try {
-      for (;;) {
-        const entries = await it.nextv(2000);
-        if (entries.length === 0) break;
-        for (const [k, v] of entries) {
-          const nl = v.indexOf('\n');
-          onObject(k.slice(1), Number(v.slice(0, nl)), v.slice(nl + 1));
-        }
-      }
-    } finally {
-      await it.close();
-    }
+    await this.scan(OBJECT, OBJECT + '\xff', (k, v) => {
+      const nl = v.indexOf('\n');
+      onObject(k.slice(1), Number(v.slice(0, nl)), v.slice(nl + 1));
+    });
   }
 
   async loadLog(afterRev: number, onEvent: (event: ChangeEvent) => void): Promise<void> {
-    const it = this.db.iterator({ gt: logKey(afterRev), lt: LOG + '\xff' });
+    await this.scan(logKey(afterRev), LOG + '\xff', (k, v) => onEvent(decodeEvent(Number(k.slice(1)), v)));
+  }
+
+  /**
+   * Calls `onEntry` for every key in (gt, lt), in order. The next batch is
+   * requested before the current one is handed over, so LevelDB reads and
+   * decompresses on a pool thread while this thread turns entries into objects.
+   */
+  private async scan(gt: string, lt: string, onEntry: (key: string, value: string) => void): Promise<void> {
+    const it = this.db.iterator({ gt, lt, highWaterMarkBytes: SCAN_BATCH_BYTES });
+    let next = it.nextv(SCAN_BATCH_ENTRIES);
     try {
       for (;;) {
-        const entries = await it.nextv(2000);
+        const entries = await next;
         if (entries.length === 0) break;
-        for (const [k, v] of entries) onEvent(decodeEvent(Number(k.slice(1)), v));
+        next = it.nextv(SCAN_BATCH_ENTRIES);
+        for (const [k, v] of entries) onEntry(k, v);
       }
     } finally {
+      // After a throw the read ahead may still be running: close waits for it; its outcome no longer matters.
+      next.catch(() => {});
       await it.close();
     }
   }
@@ -89,6 +105,9 @@ export class LevelBackend implements PersistenceBackend {
   }
 
   async commit(ops: PersistOp[], rev: number): Promise<void> {
+    // A chained batch, measured cheaper than db.batch(arrayOfOps): for 50
+    // writes (101 puts) about 0.5 ms of this thread against 1.3 ms, because
+    // the array form validates and re-encodes every op object in JS first.
     const batch = this.db.batch();
     for (const { event } of ops) {
       if (event.type === 'DELETED') batch.del(OBJECT + event.key);

@@ -1,6 +1,7 @@
 // The committed objects in memory, grouped per resource ("bucket"), with the
 // keys of each bucket kept sorted lazily: writes are O(1) and the first list
-// after a burst of writes pays one merge, so 10k creates/s stay cheap.
+// after a burst of writes pays one merge, so 10k creates/s stay cheap. Keys
+// added in order (as a load from disk delivers them) need no merge at all.
 import type { Entry } from './types.ts';
 
 /** "/registry/apps/deployments/ns/name" -> "/registry/apps/deployments". */
@@ -18,9 +19,16 @@ class Bucket {
   private added: string[] = [];
   private removed = 0;
 
-  set(key: string, entry: Entry): void {
-    if (!this.entries.has(key)) this.added.push(key);
+  /** Stores `entry` at `key`; true when the key is new. */
+  set(key: string, entry: Entry): boolean {
+    const size = this.entries.size;
     this.entries.set(key, entry);
+    if (this.entries.size === size) return false;
+    // Keys that arrive in order (a load from disk, names created in sequence) extend the sorted list as they are.
+    const sorted = this.sorted;
+    if (sorted.length === 0 || compareKeys(sorted[sorted.length - 1], key) < 0) sorted.push(key);
+    else this.added.push(key);
+    return true;
   }
 
   delete(key: string): void {
@@ -84,9 +92,7 @@ export class ObjectIndex {
   }
 
   set(key: string, entry: Entry): void {
-    const b = this.bucket(bucketOf(key));
-    if (!b.entries.has(key)) this.count++;
-    b.set(key, entry);
+    if (this.bucket(bucketOf(key)).set(key, entry)) this.count++;
   }
 
   delete(key: string): void {
@@ -97,12 +103,22 @@ export class ObjectIndex {
     }
   }
 
-  /** Sorted keys of `bucket` that start with `prefix`. */
-  keysWithPrefix(bucket: string, prefix: string): { keys: string[]; from: number; to: number } {
-    const keys = this.buckets.get(bucket)?.sortedKeys() ?? [];
+  /** Sorted keys of `bucket` that start with `prefix` (keys[from..to)), and the bucket's entries to read them from. */
+  keysWithPrefix(bucket: string, prefix: string): { keys: string[]; from: number; to: number; entries: ReadonlyMap<string, Entry> } {
+    const b = this.buckets.get(bucket);
+    if (!b) return { keys: [], from: 0, to: 0, entries: new Map() };
+    const keys = b.sortedKeys();
     const from = lowerBound(keys, prefix, false);
     const to = lowerBound(keys, prefix + '\uffff', false);
-    return { keys, from, to };
+    return { keys, from, to, entries: b.entries };
+  }
+
+  /** The index's own string for `key` (equal to it), when the key is live. */
+  storedKey(key: string): string | undefined {
+    const keys = this.buckets.get(bucketOf(key))?.sortedKeys();
+    if (!keys) return undefined;
+    const i = lowerBound(keys, key, false);
+    return keys[i] === key ? keys[i] : undefined;
   }
 
   /** Number of live objects in `bucket`, or in all buckets. */

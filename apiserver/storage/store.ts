@@ -105,9 +105,14 @@ export class Store {
     const latest = new Map<string, ChangeEvent>();
     let lastRev = floor;
     await this.backend.loadLog(floor, (ev) => {
-      // The newest version of a key is the stored object itself: share the string.
+      // The newest version of a key is the stored object itself: share its
+      // strings. The decoded key is a slice of the whole ~2 KB log record and
+      // would keep that record alive once the JSON no longer does.
       const current = this.index.get(ev.key);
-      if (current && current.rev === ev.rev) ev.json = current.json;
+      if (current && current.rev === ev.rev) {
+        ev.json = current.json;
+        ev.key = this.index.storedKey(ev.key) ?? ev.key;
+      }
       if (ev.prevRev > 0) {
         const before = latest.get(ev.key);
         if (before && before.rev === ev.prevRev) ev.prev = before.json;
@@ -261,27 +266,33 @@ export class Store {
     for (const w of ready) w.resolve();
   }
 
-  /** Lists a bucket, at the latest revision or at `atRev` inside the window. */
+  /**
+   * Lists a bucket, at the latest revision or at `atRev` inside the window. A
+   * page is a binary search into the bucket's sorted keys and a walk over the
+   * stored strings; objects are parsed only when a selector has to look at them.
+   */
   list(opts: ListOptions): ListResult {
     const rev = opts.atRev ?? this.committedRev;
     if (rev < this.snapshotFloor) throw gone(`The resourceVersion for the provided list is too old.`);
-    const { keys, from, to } = this.index.keysWithPrefix(opts.bucket, opts.keyPrefix);
+    const { keys, from, to, entries } = this.index.keysWithPrefix(opts.bucket, opts.keyPrefix);
     const start = opts.startAfter !== undefined ? Math.max(from, lowerBound(keys, opts.startAfter, true)) : from;
     const historical = rev < this.committedRev ? this.versionsAt(rev, opts) : undefined;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
+    const matches = opts.matches;
     const items: string[] = [];
     let lastKey: string | undefined;
     let i = start;
     const extra = historical?.extraKeys ?? [];
+    const versions = historical?.versions;
     let j = 0;
     while (i < to || j < extra.length) {
       if (items.length >= limit) {
         return { rev, items, lastKey, remaining: to - i + (extra.length - j) };
       }
       const key = j >= extra.length || (i < to && compareKeys(keys[i], extra[j]) < 0) ? keys[i++] : extra[j++];
-      const json = historical?.versions.has(key) ? historical.versions.get(key) : this.index.get(key)?.json;
+      const json = versions?.has(key) ? versions.get(key) : entries.get(key)?.json;
       if (json == null) continue;
-      if (opts.matches && !opts.matches(JSON.parse(json))) continue;
+      if (matches && !matches(JSON.parse(json))) continue;
       items.push(json);
       lastKey = key;
     }
