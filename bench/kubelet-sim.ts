@@ -1,9 +1,13 @@
 // kubelet-sim: one kubelet-sim process with 5,000 nodes against a real
 // apiserver (no scheduler, no controller-manager): time until every node is
-// registered and Ready, heartbeat cost (lease renewals/s and CPU of both
-// processes), kubelet-sim RSS per 1,000 nodes, then 10,000 Pods pinned to
-// 1,000 of those nodes and the time until every one is Running.
+// registered and Ready, heartbeat cost (lease renewals/s, CPU of both
+// processes, user and system, and per renewal), kubelet-sim RSS per 1,000
+// nodes, then 10,000 Pods pinned to 1,000 of those nodes: the time until
+// every one is Running, the status writes each Pod cost, the API writes/s the
+// apiserver took meanwhile and both processes' CPU per Pod.
 // Run alone: node --import tsx bench/kubelet-sim.ts [--quick]
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -12,19 +16,42 @@ import { KubeClient } from '../shared/client/kube-client.ts';
 import { Informer } from '../shared/informer/informer.ts';
 import { repoRoot, spawnTracked, tempDir, writeKubeconfig, type TrackedProcess } from '../test/helpers/index.ts';
 import { eachLimited } from '../kubelet-sim/node/node-fleet.ts';
-import { cpuSecondsOf, memoryOf } from './proc.ts';
+import { memoryOf } from './proc.ts';
 import { withApiserver } from './server.ts';
 import type { BenchContext, Benchmark } from './report.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MiB = 1024 * 1024;
 
-async function metric(port: number, name: string): Promise<number> {
+async function metric(port: number, name: string | RegExp): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   let sum = 0;
-  for (const line of text.split('\n')) if (line.startsWith(name) && !line.startsWith('#')) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#') || !(typeof name === 'string' ? line.startsWith(name) : name.test(line))) continue;
+    sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
   return sum;
 }
+
+/** Writes the apiserver has answered, by its request counter; and the Event creates among them. */
+const API_WRITES = /^apiserver_request_total\{[^}]*verb="(create|update|patch|delete)"/;
+const EVENT_CREATES = /^apiserver_request_total\{(?=[^}]*verb="create")(?=[^}]*resource="events")/;
+
+let ticks: number | undefined;
+
+/** User and system CPU seconds of a process so far. */
+function cpuOf(pid: number): { user: number; system: number } {
+  ticks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(f[11]) / ticks, system: Number(f[12]) / ticks };
+}
+
+const cores = (a: { user: number; system: number }, b: { user: number; system: number }, secs: number) => ({
+  user: (b.user - a.user) / secs,
+  system: (b.system - a.system) / secs,
+  total: (b.user + b.system - a.user - a.system) / secs,
+});
 
 /** See the file comment. */
 export const kubeletSim: Benchmark = {
@@ -65,17 +92,26 @@ export const kubeletSim: Benchmark = {
         ctx.progress(`${ready} nodes Ready after ${(readyMs / 1000).toFixed(1)} s; measuring heartbeats for ${heartbeatSeconds} s`);
 
         await sleep(3000);
-        const leases0 = await metric(port, 'ksim_kubelet_sim_api_requests_total{kind="lease",result="ok"');
-        const simCpu0 = cpuSecondsOf(sim.pid);
-        const apiCpu0 = cpuSecondsOf(server.pid);
+        const leaseMetric = 'ksim_kubelet_sim_api_requests_total{kind="lease",result="ok"';
+        const statusMetric = 'ksim_kubelet_sim_api_requests_total{kind="status",result="ok"';
+        const leases0 = await metric(port, leaseMetric);
+        const statuses0 = await metric(port, statusMetric);
+        const simCpu0 = cpuOf(sim.pid);
+        const apiCpu0 = cpuOf(server.pid);
         const h0 = performance.now();
         await sleep(heartbeatSeconds * 1000);
         const secs = (performance.now() - h0) / 1000;
-        const leases = (await metric(port, 'ksim_kubelet_sim_api_requests_total{kind="lease",result="ok"')) - leases0;
-        const simCpu = (cpuSecondsOf(sim.pid) - simCpu0) / secs;
-        const apiCpu = (cpuSecondsOf(server.pid) - apiCpu0) / secs;
-        ctx.record('lease renewals', +(leases / secs).toFixed(1), '/s', { note: `${nodeCount} nodes, every 10 s` });
-        ctx.record('heartbeat CPU, kubelet-sim + apiserver', +(simCpu + apiCpu).toFixed(3), 'cores', { target: { op: '<', value: 0.25 }, note: `kubelet-sim ${simCpu.toFixed(3)}, apiserver ${apiCpu.toFixed(3)}` });
+        const simCpu = cores(simCpu0, cpuOf(sim.pid), secs);
+        const apiCpu = cores(apiCpu0, cpuOf(server.pid), secs);
+        const leases = (await metric(port, leaseMetric)) - leases0;
+        const statuses = (await metric(port, statusMetric)) - statuses0;
+        const split = (c: typeof simCpu) => `${c.total.toFixed(3)} (${c.user.toFixed(3)} user + ${c.system.toFixed(3)} system)`;
+        ctx.record('lease renewals', +(leases / secs).toFixed(1), '/s', { note: `${nodeCount} nodes, every 10 s; node status posts ${(statuses / secs).toFixed(1)}/s (only on a change, or every 5 min)` });
+        ctx.record('heartbeat CPU, kubelet-sim + apiserver', +(simCpu.total + apiCpu.total).toFixed(3), 'cores', { target: { op: '<', value: 0.25 }, note: `kubelet-sim ${split(simCpu)}, apiserver ${split(apiCpu)}` });
+        if (leases > 0) {
+          ctx.record('CPU per lease renewal, kubelet-sim', Math.round(((simCpu.total * secs) / leases) * 1e6), 'us');
+          ctx.record('CPU per lease renewal, apiserver', Math.round(((apiCpu.total * secs) / leases) * 1e6), 'us', { note: 'one PUT of a Lease' });
+        }
         const rss = memoryOf(sim.pid).rss;
         ctx.record('kubelet-sim RSS per 1,000 nodes', +((rss / MiB) * (1000 / nodeCount)).toFixed(1), 'MiB', { note: `${(rss / MiB).toFixed(0)} MiB for ${nodeCount} nodes` });
 
@@ -95,6 +131,12 @@ export const kubeletSim: Benchmark = {
         informer.on({ add: check, update: (_o, p) => check(p) });
         informer.start();
         await informer.waitForSync();
+        const podStatusMetric = 'ksim_kubelet_sim_api_requests_total{kind="pod-status",result="ok"';
+        const podStatus0 = await metric(port, podStatusMetric);
+        const writes0 = await metric(server.port, API_WRITES);
+        const events0 = await metric(server.port, EVENT_CREATES);
+        const simPods0 = cpuOf(sim.pid);
+        const apiPods0 = cpuOf(server.pid);
         const p0 = performance.now();
         const idx = Array.from({ length: podCount }, (_, i) => i);
         await eachLimited(idx, 100, async (i) => {
@@ -106,8 +148,18 @@ export const kubeletSim: Benchmark = {
         const createdMs = performance.now() - p0;
         await done;
         const runMs = performance.now() - p0;
+        const podSecs = runMs / 1000;
+        const simPods = cores(simPods0, cpuOf(sim.pid), podSecs);
+        const apiPods = cores(apiPods0, cpuOf(server.pid), podSecs);
+        const podStatus = (await metric(port, podStatusMetric)) - podStatus0;
+        const writes = (await metric(server.port, API_WRITES)) - writes0;
+        const events = (await metric(server.port, EVENT_CREATES)) - events0;
         informer.stop();
-        ctx.record(`${podCount} pinned Pods Running`, +(runMs / 1000).toFixed(2), 's', { target: { op: '<', value: 20 }, note: `creates took ${(createdMs / 1000).toFixed(1)} s; speed 1 (about 2.7 s of simulated pull/create/start per Pod)` });
+        ctx.record(`${podCount} pinned Pods Running`, +podSecs.toFixed(2), 's', { target: { op: '<', value: 20 }, note: `creates took ${(createdMs / 1000).toFixed(1)} s; speed 1 (about 2.7 s of simulated pull/create/start per Pod)` });
+        ctx.record('Pod status writes per Pod', +(podStatus / podCount).toFixed(2), '', { note: 'kubelet writes one as it starts the Pod and one once it runs; fewer when a write waits long enough for the next change' });
+        ctx.record('API writes meanwhile', Math.round(writes / podSecs), '/s', { note: `${writes} writes: the Pod creates, status writes, leases, node status, and ${events} Events (written on a few connections of their own, behind the status writes)` });
+        ctx.record('CPU per Pod, kubelet-sim', +(((simPods.total * podSecs) / podCount) * 1000).toFixed(2), 'ms', { note: `${simPods.total.toFixed(2)} cores during the phase, heartbeats included` });
+        ctx.record('CPU per Pod, apiserver', +(((apiPods.total * podSecs) / podCount) * 1000).toFixed(2), 'ms', { note: `${apiPods.total.toFixed(2)} cores during the phase` });
         ctx.record('kubelet-sim RSS with the Pods', +(memoryOf(sim.pid).rss / MiB).toFixed(0), 'MiB', { note: `${nodeCount} nodes, ${podCount} Pods` });
         client.close();
       } finally {

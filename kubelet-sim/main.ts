@@ -15,6 +15,9 @@ import type { KubeletEndpoint } from './node/node-object.ts';
 import { PodManager } from './pod-manager.ts';
 import { startKubeletServer } from './server/kubelet-server.ts';
 
+/** Connections the whole process writes Events on. */
+const EVENT_CONNECTIONS = 8;
+
 /** Runs `ksim kubelet-sim`. */
 export async function kubeletSimMain(argv: string[]): Promise<void> {
   const flags = parseCommandFlags('kubelet-sim', argv, KUBELET_SIM_FLAGS);
@@ -28,7 +31,12 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
   const clock = realClock;
   const speed = flags.speed > 0 ? flags.speed : 1;
   const { profile, timings } = loadProfile(flags.profile, speed);
-  const client = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent: `kubelet/${profile.kubeletVersion} (linux/${profile.architecture}) ksim` });
+  const userAgent = `kubelet/${profile.kubeletVersion} (linux/${profile.architecture}) ksim`;
+  // kubelet's three clients: Pods and the rest; heartbeats (Leases, Node status), so that they never wait
+  // behind Pod writes; events, on a few connections of their own, so that they never crowd out status writes.
+  const client = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent });
+  const heartbeatClient = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent });
+  const eventClient = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent, maxConnections: EVENT_CONNECTIONS });
 
   const requests = new prom.Counter({ name: 'ksim_kubelet_sim_api_requests_total', help: 'API writes by kind (register, lease, status, pod-status, pod-delete) and result.', labelNames: ['kind', 'result'], registers: [registry] });
   const identities = Array.from({ length: flags.nodes }, (_, i) => ({ name: `${flags['name-prefix']}${flags['start-index'] + i}`, index: flags['start-index'] + i }));
@@ -36,7 +44,7 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
   let pods: PodManager | undefined;
   const fleet = new NodeFleet(
     {
-      client,
+      client: heartbeatClient,
       clock,
       timings,
       profile,
@@ -48,7 +56,7 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
     },
     identities,
   );
-  pods = new PodManager({ client, clock, timings, speed, fleet, log, registry, onWrite: (kind, ok) => requests.inc({ kind: `pod-${kind}`, result: ok ? 'ok' : 'error' }) });
+  pods = new PodManager({ client, eventClient, clock, timings, speed, fleet, log, registry, onWrite: (kind, ok) => requests.inc({ kind: `pod-${kind}`, result: ok ? 'ok' : 'error' }) });
   new prom.Gauge({ name: 'ksim_kubelet_sim_nodes_registered', help: 'Simulated nodes registered with the apiserver.', registers: [registry], collect() { this.set(fleet.registeredCount); } });
   const podGauge = pods;
   new prom.Gauge({ name: 'ksim_kubelet_sim_pods', help: 'Pods with a running worker.', registers: [registry], collect() { this.set(podGauge.podCount); } });
@@ -63,7 +71,7 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
     await pods!.stop().catch(() => {});
     await server.close();
     await health.close();
-    client.close();
+    for (const c of [client, heartbeatClient, eventClient]) c.close();
   });
 
   log.info({ nodes: flags.nodes, port: server.port, speed }, 'kubelet-sim starting');

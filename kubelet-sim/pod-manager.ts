@@ -10,7 +10,7 @@ import type { Pod, PodStatus } from 'kubernetes-types/core/v1.js';
 import { StatusError } from '../shared/api/errors.ts';
 import { findResource } from '../shared/api/resources.ts';
 import type { Clock } from '../shared/clock/clock.ts';
-import type { KubeClient } from '../shared/client/kube-client.ts';
+import { KubeClient } from '../shared/client/kube-client.ts';
 import { runController, type RunningController } from '../shared/controller/run-controller.ts';
 import { EventRecorder } from '../shared/events/event-recorder.ts';
 import { Informer } from '../shared/informer/informer.ts';
@@ -29,11 +29,18 @@ const configmaps = findResource('', 'v1', 'configmaps')!;
 const secrets = findResource('', 'v1', 'secrets')!;
 const services = findResource('', 'v1', 'services')!;
 const endpoints = findResource('', 'v1', 'endpoints')!;
+/**
+ * Status writes in flight at once, as many as the client's connections. When the apiserver is busy, a Pod's
+ * key waits in the queue and its changes meanwhile go out as one write, as in kubelet's status manager.
+ */
+const STATUS_WORKERS = 64;
 const KUBELET_CONDITIONS = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']);
 
 /** The pod manager's collaborators. */
 export interface PodManagerOptions {
   client: KubeClient;
+  /** Writes Events (default: `client`). */
+  eventClient?: KubeClient;
   clock: Clock;
   timings: Timings;
   speed: number;
@@ -108,7 +115,7 @@ export class PodManager {
       queue: this.queue,
       informers: [this.podInformer],
       reconcile: (key) => this.sync(key),
-      workers: this.opts.workers ?? 32,
+      workers: this.opts.workers ?? STATUS_WORKERS,
       log: this.opts.log,
       registry: this.opts.registry,
     });
@@ -136,7 +143,7 @@ export class PodManager {
   private recorder(node: SimNode): Recorder {
     let r = this.recorders.get(node.name);
     if (!r) {
-      r = new EventRecorder(this.opts.client, { component: 'kubelet', host: node.name, clock: this.opts.clock, log: this.opts.log });
+      r = new EventRecorder(this.opts.eventClient ?? this.opts.client, { component: 'kubelet', host: node.name, clock: this.opts.clock, log: this.opts.log });
       this.recorders.set(node.name, r);
     }
     const rec = r;
@@ -227,7 +234,8 @@ export class PodManager {
     const { namespace, name } = pod.metadata as { namespace: string; name: string };
     try {
       if (!deepEqual(this.sent.get(key), status)) {
-        await this.opts.client.patch(pods, namespace, name, 'merge', { status }, 'status');
+        // The answer (the whole Pod) comes back through the watch anyway: not parsed twice.
+        await this.opts.client.request('PATCH', KubeClient.path(pods, namespace, name, 'status'), { body: { status }, contentType: 'application/merge-patch+json', discardBody: true });
         this.opts.onWrite?.('status', true);
         this.sent.set(key, status);
       }

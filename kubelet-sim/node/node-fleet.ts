@@ -1,10 +1,12 @@
 // The simulated nodes of one process: registers each Node, renews its Lease
 // in kube-node-lease every 10 s (kubelet's nodeLeaseRenewInterval), checks
-// its status every 10 s and posts it when it changed or every 5 min
+// its status every 10 s and posts it only when it changed or every 5 min
 // (nodeStatusUpdateFrequency / nodeStatusReportFrequency), all divided by
-// --speed. Thousands of nodes cost one timer each and a few requests per
-// period. A node can be stopped (powered off), started, or partitioned (cut
-// off from the apiserver while its containers keep running) for chaos.
+// --speed. A beat that finds nothing changed costs no request. Two
+// BeatWheels (one timer each) drive every node's beats, so thousands of
+// nodes cost one request per lease period each and no timer of their own. A
+// node can be stopped (powered off), started, or partitioned (cut off from
+// the apiserver while its containers keep running) for chaos.
 import type { Logger } from 'pino';
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { StatusError } from '../../shared/api/errors.ts';
@@ -13,6 +15,7 @@ import type { Clock } from '../../shared/clock/clock.ts';
 import type { KubeClient } from '../../shared/client/kube-client.ts';
 import type { NodeRuntime } from '../runtime/pod-worker.ts';
 import type { Timings } from '../runtime/timings.ts';
+import { BeatWheel } from './beat-wheel.ts';
 import { nodeIP, PodCidr, podCIDRFor } from './ipam.ts';
 import { buildLease, buildNode, microStamp, nodeConditions, type KubeletEndpoint, type NodeProfile } from './node-object.ts';
 
@@ -33,9 +36,10 @@ export class SimNode implements NodeRuntime {
   readySince = 0;
   lastReport = 0;
   reportedImages = 0;
+  /** A lease renewal or a status check is in flight: the next beat skips it rather than pile up. */
+  leaseBusy = false;
+  statusBusy = false;
   private readonly ipam: PodCidr;
-  private cancelLease?: () => void;
-  private cancelStatus?: () => void;
 
   constructor(
     readonly name: string,
@@ -61,17 +65,6 @@ export class SimNode implements NodeRuntime {
   /** True when the node talks to the apiserver. */
   get online(): boolean {
     return this.mode === 'running';
-  }
-
-  setTimers(lease?: () => void, status?: () => void): void {
-    this.cancelLease = lease ?? this.cancelLease;
-    this.cancelStatus = status ?? this.cancelStatus;
-  }
-
-  clearTimers(): void {
-    this.cancelLease?.();
-    this.cancelStatus?.();
-    this.cancelLease = this.cancelStatus = undefined;
   }
 }
 
@@ -106,12 +99,16 @@ export async function eachLimited<T>(items: T[], limit: number, fn: (item: T) =>
 export class NodeFleet {
   readonly nodes = new Map<string, SimNode>();
   private stopped = false;
+  private readonly leaseWheel: BeatWheel<SimNode>;
+  private readonly statusWheel: BeatWheel<SimNode>;
 
   constructor(
     private readonly opts: FleetOptions,
     identities: { name: string; index: number }[],
   ) {
     for (const id of identities) this.nodes.set(id.name, new SimNode(id.name, id.index, nodeIP(id.index)));
+    this.leaseWheel = new BeatWheel(opts.clock, opts.timings.leaseRenewMs, (n) => this.leaseBeat(n));
+    this.statusWheel = new BeatWheel(opts.clock, opts.timings.nodeStatusUpdateMs, (n) => this.statusBeat(n));
   }
 
   /** True for a node of this process that talks to the apiserver. */
@@ -124,14 +121,15 @@ export class NodeFleet {
     await eachLimited([...this.nodes.values()], this.opts.concurrency ?? 64, async (n) => {
       await this.registerWithRetry(n);
       if (this.stopped || !n.online) return;
-      this.scheduleHeartbeats(n, true);
+      this.startBeats(n);
     });
   }
 
   /** Stops every timer (the process is shutting down). */
   stop(): void {
     this.stopped = true;
-    for (const n of this.nodes.values()) n.clearTimers();
+    this.leaseWheel.stop();
+    this.statusWheel.stop();
   }
 
   /** Number of registered nodes. */
@@ -178,26 +176,22 @@ export class NodeFleet {
     n.registered = true;
   }
 
-  private scheduleHeartbeats(n: SimNode, first: boolean): void {
-    const t = this.opts.timings;
-    // Spread the first beats so thousands of nodes do not renew in the same millisecond.
-    const leaseIn = first ? Math.random() * t.leaseRenewMs : t.leaseRenewMs;
-    const statusIn = first ? Math.random() * t.nodeStatusUpdateMs : t.nodeStatusUpdateMs;
-    n.setTimers(
-      this.opts.clock.setTimeout(() => void this.leaseTick(n), leaseIn),
-      this.opts.clock.setTimeout(() => void this.statusTick(n), statusIn),
-    );
+  private startBeats(n: SimNode): void {
+    this.leaseWheel.add(n);
+    this.statusWheel.add(n);
   }
 
-  private async leaseTick(n: SimNode): Promise<void> {
-    if (this.stopped || !n.online) return;
-    try {
-      await this.renewLease(n);
-    } catch (err) {
-      this.opts.log.warn({ node: n.name, err: (err as Error).message }, 'lease renewal failed');
-    }
-    if (this.stopped || !n.online) return;
-    n.setTimers(this.opts.clock.setTimeout(() => void this.leaseTick(n), this.opts.timings.leaseRenewMs));
+  private stopBeats(n: SimNode): void {
+    this.leaseWheel.delete(n);
+    this.statusWheel.delete(n);
+  }
+
+  private leaseBeat(n: SimNode): void {
+    if (this.stopped || !n.online || !n.registered || n.leaseBusy) return;
+    n.leaseBusy = true;
+    this.renewLease(n)
+      .catch((err) => this.opts.log.warn({ node: n.name, err: (err as Error).message }, 'lease renewal failed'))
+      .finally(() => (n.leaseBusy = false));
   }
 
   /** Renews the Lease with the last copy (no read), re-reading only on a conflict. */
@@ -233,24 +227,22 @@ export class NodeFleet {
     }
   }
 
-  private async statusTick(n: SimNode): Promise<void> {
-    if (this.stopped || !n.online) return;
+  private statusBeat(n: SimNode): void {
+    if (this.stopped || !n.online || !n.registered || n.statusBusy) return;
     const now = this.opts.clock.now();
     // Post when something changed (the images on the node), or every nodeStatusReportFrequency anyway.
-    if (now - n.lastReport >= this.opts.timings.nodeStatusReportMs || n.images.size !== n.reportedImages) {
-      try {
-        await this.postStatus(n, now);
-      } catch (err) {
+    if (now - n.lastReport < this.opts.timings.nodeStatusReportMs && n.images.size === n.reportedImages) return;
+    n.statusBusy = true;
+    this.postStatus(n, now)
+      .catch(async (err) => {
         if (err instanceof StatusError && err.code === 404) {
           // Someone deleted our Node: kubelet registers again.
           n.registered = false;
           n.lease = undefined;
           await this.registerWithRetry(n);
         } else this.opts.log.warn({ node: n.name, err: (err as Error).message }, 'node status update failed');
-      }
-    }
-    if (this.stopped || !n.online) return;
-    n.setTimers(undefined, this.opts.clock.setTimeout(() => void this.statusTick(n), this.opts.timings.nodeStatusUpdateMs));
+      })
+      .finally(() => (n.statusBusy = false));
   }
 
   private async postStatus(n: SimNode, now: number): Promise<void> {
@@ -273,7 +265,7 @@ export class NodeFleet {
     if (!n) throw new Error(`no node ${name} in this process`);
     const was = n.mode;
     if (action === 'stop' || action === 'partition') {
-      n.clearTimers();
+      this.stopBeats(n);
       n.mode = action === 'stop' ? 'stopped' : 'partitioned';
       if (action === 'stop' && was !== 'stopped') this.opts.onNodeStopped?.(n);
       this.opts.log.info({ node: name, action }, 'node cut off');
@@ -290,7 +282,7 @@ export class NodeFleet {
       await this.renewLease(n).catch(() => {});
       await this.postStatus(n, this.opts.clock.now()).catch(() => {});
     }
-    this.scheduleHeartbeats(n, false);
+    this.startBeats(n);
     this.opts.onNodeOnline?.(n, was === 'stopped');
     this.opts.log.info({ node: name, action }, 'node back');
     return n.mode;

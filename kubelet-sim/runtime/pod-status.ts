@@ -35,8 +35,16 @@ export interface PodSnapshot {
 
 /** RFC 3339 seconds, as kube writes metav1.Time. */
 export function stamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Every status of every Pod asks for it, many times a second: format each second once.
+  const sec = Math.floor(ms / 1000);
+  if (sec !== lastSecond) {
+    lastSecond = sec;
+    lastStamp = new Date(sec * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  return lastStamp;
 }
+let lastSecond = NaN;
+let lastStamp = '';
 
 /** kubelet's getPhase. */
 export function podPhase(pod: Pod, snap: PodSnapshot): PodStatus['phase'] {

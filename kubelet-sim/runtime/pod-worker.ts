@@ -318,7 +318,8 @@ export class PodWorker {
   private sandbox(): void {
     this.podIP = this.pod.spec?.hostNetwork ? this.deps.node.hostIP : this.deps.node.allocateIP(this.key);
     this.sandboxReady = true;
-    this.changed();
+    // No status write of its own: kubelet creates the sandbox, pulls and starts within one sync of the Pod,
+    // so the IP shows in the next status it writes (Running, or the reason the containers wait).
     this.mountVolumes();
   }
 
@@ -358,13 +359,15 @@ export class PodWorker {
       if (next.phase === 'waiting') this.launch(next);
       return;
     }
+    let moved = false;
     for (const c of this.ctrs) {
       if (c.phase === 'waiting') {
+        moved ||= c.snap.state.waiting?.reason !== 'ContainerCreating';
         c.snap.state = { waiting: { reason: 'ContainerCreating' } };
         this.launch(c);
       }
     }
-    this.changed();
+    if (moved) this.changed();
   }
 
   /** Runs the stages of CONTAINER_STAGES for `c`, then its process. */
@@ -372,8 +375,10 @@ export class PodWorker {
     if (this.terminating || this.stopped) return;
     const gen = ++c.gen;
     c.phase = 'creating';
+    // Still ContainerCreating, as last reported: nothing kubelet would write yet.
+    const moved = c.snap.state.waiting?.reason !== 'ContainerCreating';
     c.snap.state = { waiting: { reason: 'ContainerCreating' } };
-    this.changed();
+    if (moved) this.changed();
     const image = c.spec.image ?? '';
     const vars = { image, container: c.spec.name, duration: '', size: String(parseInt(sha(image).slice(0, 6), 16) * 16 + 1_000_000) };
     const runStage = (i: number): void => {
