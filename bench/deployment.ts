@@ -11,6 +11,7 @@ import { KubeClient } from '../shared/client/kube-client.ts';
 import { ksimNodeArgs, spawnTracked, tempDir, removeTempDir, writeKubeconfig, type TrackedProcess } from '../test/helpers/index.ts';
 import { cpuSecondsOf, memoryOf } from './proc.ts';
 import { withApiserver } from './server.ts';
+import { componentNodeFlags } from '../cli/up.ts';
 import type { BenchContext, Benchmark } from './report.ts';
 
 const deployments = findResource('apps', 'v1', 'deployments')!;
@@ -50,7 +51,7 @@ async function cluster(serverUrl: string, dir: string, nodes: number, timings: '
   const profile = join(dir, 'profile.yaml');
   await writeFile(profile, timings === 'zero' ? 'timings: {sandboxMs: 0, pullMs: 0, createMs: 0, startMs: 0}\n' : '{}\n');
   const env = { ...process.env, KSIM_LOG_LEVEL: 'warn' };
-  const start = (args: string[]) => spawnTracked(process.execPath, [...ksimNodeArgs(), ...args, '--kubeconfig', kubeconfig, '--port', '0'], { env, stdio: 'ignore' });
+  const start = (args: string[]) => spawnTracked(process.execPath, [...componentNodeFlags(args[0]), ...ksimNodeArgs(), ...args, '--kubeconfig', kubeconfig, '--port', '0'], { env, stdio: 'ignore' });
   const procs = {
     'controller-manager': await start(['controller-manager', '--leader-elect=false']),
     scheduler: await start(['scheduler', '--leader-elect=false']),

@@ -17,6 +17,7 @@ import { Informer } from '../shared/informer/informer.ts';
 import { repoRoot, spawnTracked, tempDir, writeKubeconfig, type TrackedProcess } from '../test/helpers/index.ts';
 import { eachLimited } from '../kubelet-sim/node/node-fleet.ts';
 import { memoryOf } from './proc.ts';
+import { componentNodeFlags } from '../cli/up.ts';
 import { withApiserver } from './server.ts';
 import type { BenchContext, Benchmark } from './report.ts';
 
@@ -67,7 +68,7 @@ export const kubeletSim: Benchmark = {
       const kubeconfig = await writeKubeconfig(join(dir, 'kubeconfig'), server.url);
       let out = '';
       const t0 = performance.now();
-      const sim: TrackedProcess = await spawnTracked(process.execPath, [join(repoRoot, 'kubelet-sim', 'bin.mjs'), '--kubeconfig', kubeconfig, '--nodes', String(nodeCount), '--port', '0'], {
+      const sim: TrackedProcess = await spawnTracked(process.execPath, [...componentNodeFlags('kubelet-sim'), join(repoRoot, 'kubelet-sim', 'bin.mjs'), '--kubeconfig', kubeconfig, '--nodes', String(nodeCount), '--port', '0'], {
         cwd: repoRoot,
         env: { ...process.env, KSIM_LOG_LEVEL: 'warn' },
         stdio: ['ignore', 'pipe', 'pipe'],

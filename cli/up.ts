@@ -48,11 +48,23 @@ interface Child {
   exited: Promise<void>;
 }
 
+/**
+ * V8 flags per component. kubelet-sim allocates a short-lived object graph
+ * for every Pod status it writes; a 32 MiB young generation (Node's default
+ * is 16) let 10,000 Pods run in 17 s instead of 25 s in bench/kubelet-sim.ts.
+ */
+const NODE_FLAGS: Record<string, string[]> = { 'kubelet-sim': ['--max-semi-space-size=32'] };
+
+/** Node's own flags for running `component` (benchmarks start components the same way). */
+export function componentNodeFlags(component: string): string[] {
+  return NODE_FLAGS[component] ?? [];
+}
+
 function startChild(name: string, args: string[], dataDir: string, endpoint: string): Child {
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
   const out = fs.openSync(path.join(logDir, `${name}.log`), 'a');
-  const proc = spawn(process.execPath, [CLI, name, ...args], {
+  const proc = spawn(process.execPath, [...componentNodeFlags(name), CLI, name, ...args], {
     stdio: ['ignore', out, out],
     env: { ...process.env, KSIM_SUPERVISOR_PID: String(process.pid) },
   });
