@@ -8,6 +8,7 @@ import { CpuMeter, cpuTicker, runtimeMetrics } from './proc.ts';
 import { podFixture } from './fixtures.ts';
 import { measureRawPutRate, RAW_PUT_RATE } from './raw-store.ts';
 import { bodyTemplate, currentRevision, firstResourceVersion, withApiserver } from './server.ts';
+import { settleApiserver } from './settle.ts';
 import { checkSequence, sumChecks, WatchStream } from './watch-stream.ts';
 import type { BenchContext, Benchmark, Target } from './report.ts';
 
@@ -28,10 +29,13 @@ async function phase(ctx: BenchContext, watchers: number, rateTarget: number, ra
     const streams: WatchStream[] = [];
     try {
       const body = bodyTemplate(1, (name) => podFixture(name, 'default'));
+      await settleApiserver(server.url);
       // Warm the JIT of both processes before measuring; these creates precede the watchers' start.
       await closedLoop({ concurrency: CONCURRENCY, durationMs: ctx.size(1000, 200), op: (seq) => client.expectOk('POST', PODS_PATH, body(`warm-${seq}`)).then(() => {}) });
       const fromRv = await currentRevision(client);
-      for (let i = 0; i < watchers; i++) streams.push(new WatchStream(server.url, '/api/v1/pods'));
+      // Sized for the target rate: growing a hundred large arrays at once stalls this process.
+      const expectedEvents = Math.ceil((rateTarget * durationMs) / 1000);
+      for (let i = 0; i < watchers; i++) streams.push(new WatchStream(server.url, '/api/v1/pods', expectedEvents));
       await Promise.all(streams.map((s) => s.open(fromRv)));
 
       const created: number[] = [];

@@ -1,9 +1,14 @@
-// A tiny HTTP load generator on node:http: one keep-alive Agent whose
-// maxSockets is the concurrency, closed-loop workers (each sends its next
+// A tiny HTTP load generator: keep-alive connections on raw sockets (one
+// request in flight on each, requests written as prebuilt HTTP/1.1 text,
+// answers parsed by http-wire.ts), closed-loop workers (each sends its next
 // request when the previous answer arrives) and an open-loop pacer (requests
-// at a fixed rate whatever the answers do), with latency samples.
-import http from 'node:http';
+// at a fixed rate whatever the answers do), with latency samples. It shares
+// the machine with the apiserver it measures, so every microsecond it
+// spends is taken from the figures: node:http's client costs several times
+// more per request.
+import net from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { ResponseParser } from './http-wire.ts';
 
 /** An HTTP answer, body as text. */
 export interface HttpResult {
@@ -11,35 +16,135 @@ export interface HttpResult {
   body: string;
 }
 
-/** A keep-alive client for one apiserver. */
+interface Job {
+  text: string;
+  head: boolean;
+  resolve: (r: HttpResult) => void;
+  reject: (err: Error) => void;
+}
+
+/** Bytes read per socket read: one buffer per connection, reused for every read. */
+const READ_BUFFER_BYTES = 64 * 1024;
+
+/** One keep-alive connection with at most one request in flight. */
+class Connection {
+  readonly socket: net.Socket;
+  private readonly parser: ResponseParser;
+  private job: Job | undefined;
+  private status = 0;
+  /** The body being read, copied out of the read buffer (reused between responses). */
+  private body = Buffer.allocUnsafe(16 * 1024);
+  private bodyLength = 0;
+  private gone = false;
+  private ending = false;
+
+  constructor(
+    host: string,
+    port: number,
+    /** Called when the answer is complete and the connection can take another request. */
+    private readonly onFree: (c: Connection) => void,
+    /** Called once when the connection is closed, whatever the reason. */
+    private readonly onGone: (c: Connection) => void,
+  ) {
+    this.parser = new ResponseParser({
+      onHead: (status) => {
+        this.status = status;
+        this.bodyLength = 0;
+      },
+      onBody: (buf, start, end) => {
+        const n = end - start;
+        if (this.bodyLength + n > this.body.length) {
+          const bigger = Buffer.allocUnsafe(Math.max(this.body.length * 2, this.bodyLength + n));
+          this.body.copy(bigger, 0, 0, this.bodyLength);
+          this.body = bigger;
+        }
+        buf.copy(this.body, this.bodyLength, start, end);
+        this.bodyLength += n;
+      },
+      onEnd: () => {
+        const job = this.job;
+        this.job = undefined;
+        job?.resolve({ status: this.status, body: this.body.toString('utf8', 0, this.bodyLength) });
+        if (this.parser.closeAfter || this.ending) this.socket.destroy();
+        else this.onFree(this);
+      },
+    });
+    const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+    this.socket = net.connect({
+      host,
+      port,
+      onread: {
+        buffer,
+        callback: (n: number, buf: Buffer) => {
+          try {
+            // A view of just the bytes read: searches must not run into what earlier reads left in the buffer.
+            this.parser.feed(buf.subarray(0, n), 0, n);
+          } catch (err) {
+            this.fail(err as Error);
+          }
+          return true;
+        },
+      },
+    });
+    this.socket.setNoDelay(true);
+    this.socket.on('error', (err) => this.fail(err));
+    this.socket.on('end', () => {
+      this.ending = true;
+      this.parser.closed();
+      this.socket.destroy();
+    });
+    this.socket.on('close', () => this.fail(new Error('connection closed before the answer')));
+  }
+
+  send(job: Job): void {
+    this.job = job;
+    this.parser.noBody = job.head;
+    this.socket.write(job.text);
+  }
+
+  private fail(err: Error): void {
+    const job = this.job;
+    this.job = undefined;
+    job?.reject(err);
+    if (this.gone) return;
+    this.gone = true;
+    this.socket.destroy();
+    this.onGone(this);
+  }
+}
+
+/** A keep-alive client for one apiserver: at most `concurrency` connections, requests beyond wait for a free one. */
 export class LoadClient {
-  readonly agent: http.Agent;
   private readonly host: string;
   private readonly port: number;
+  private readonly hostHeader: string;
+  private readonly idle: Connection[] = [];
+  private readonly all = new Set<Connection>();
+  private readonly waiting: Job[] = [];
+  private waitingHead = 0;
+  private closed = false;
 
-  constructor(baseUrl: string, concurrency: number) {
+  constructor(
+    baseUrl: string,
+    private readonly concurrency: number,
+  ) {
     const u = new URL(baseUrl);
     this.host = u.hostname;
-    this.port = Number(u.port);
-    this.agent = new http.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
+    this.port = Number(u.port || 80);
+    this.hostHeader = u.host;
   }
 
   /** Sends one request; rejects only on a transport error, not on an HTTP error status. */
   request(method: string, path: string, body?: string, contentType = 'application/json'): Promise<HttpResult> {
+    if (this.closed) return Promise.reject(new Error('LoadClient is closed'));
+    let text = `${method} ${path} HTTP/1.1\r\nHost: ${this.hostHeader}\r\nAccept: application/json\r\n`;
+    if (body !== undefined) text += `Content-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    else text += '\r\n';
     return new Promise((resolve, reject) => {
-      const headers: http.OutgoingHttpHeaders = { accept: 'application/json' };
-      if (body !== undefined) {
-        headers['content-type'] = contentType;
-        headers['content-length'] = Buffer.byteLength(body);
-      }
-      const req = http.request({ host: this.host, port: this.port, method, path, headers, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(body);
+      const job: Job = { text, head: method === 'HEAD', resolve, reject };
+      const conn = this.idle.pop() ?? (this.all.size < this.concurrency ? this.connect() : undefined);
+      if (conn) conn.send(job);
+      else this.waiting.push(job);
     });
   }
 
@@ -51,7 +156,42 @@ export class LoadClient {
   }
 
   close(): void {
-    this.agent.destroy();
+    this.closed = true;
+    for (const c of [...this.all]) c.socket.destroy();
+    const waiting = this.waiting.splice(this.waitingHead);
+    this.waiting.length = this.waitingHead = 0;
+    for (const job of waiting) job.reject(new Error('LoadClient closed'));
+  }
+
+  private connect(): Connection {
+    const c = new Connection(this.host, this.port, (free) => this.onFree(free), (gone) => this.onGone(gone));
+    this.all.add(c);
+    return c;
+  }
+
+  private nextWaiting(): Job | undefined {
+    if (this.waitingHead >= this.waiting.length) return undefined;
+    const job = this.waiting[this.waitingHead++];
+    // Compact the queue now and then rather than shifting on every request.
+    if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
+      this.waiting.splice(0, this.waitingHead);
+      this.waitingHead = 0;
+    }
+    return job;
+  }
+
+  private onFree(c: Connection): void {
+    const job = this.closed ? undefined : this.nextWaiting();
+    if (job) c.send(job);
+    else this.idle.push(c);
+  }
+
+  private onGone(c: Connection): void {
+    this.all.delete(c);
+    const i = this.idle.indexOf(c);
+    if (i >= 0) this.idle.splice(i, 1);
+    // Requests still waiting get a fresh connection.
+    if (!this.closed && this.waitingHead < this.waiting.length) this.connect().send(this.nextWaiting()!);
   }
 }
 

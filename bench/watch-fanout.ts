@@ -8,6 +8,7 @@ import { closedLoop, Histogram, LoadClient, openLoop } from './load.ts';
 import { CpuMeter, cpuTicker, runtimeMetrics } from './proc.ts';
 import { podFixture } from './fixtures.ts';
 import { bodyTemplate, currentRevision, firstResourceVersion, withApiserver } from './server.ts';
+import { settleApiserver } from './settle.ts';
 import { checkSequence, sumChecks, WatchStream } from './watch-stream.ts';
 import type { BenchContext, Benchmark } from './report.ts';
 
@@ -29,6 +30,7 @@ export const watchFanout: Benchmark = {
       const streams: WatchStream[] = [];
       try {
         const body = bodyTemplate(1, (name) => podFixture(name, 'default'));
+        await settleApiserver(server.url);
         const warmFromRv = await currentRevision(client);
 
         const totalOps = Math.floor(((mainMs + GAP_MS + AFTER_MS) / 1000) * RATE);
@@ -49,7 +51,7 @@ export const watchFanout: Benchmark = {
           return p99;
         };
         for (let i = 0; i < WATCHERS; i++) {
-          const s = new WatchStream(server.url, '/api/v1/pods');
+          const s = new WatchStream(server.url, '/api/v1/pods', totalOps);
           s.onEvent = onEvent;
           streams.push(s);
         }

@@ -16,7 +16,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const testRoots = ['apiserver', 'controller-manager', 'scheduler', 'kubelet-sim', 'shared', 'cli', 'test'];
+const testRoots = ['apiserver', 'controller-manager', 'scheduler', 'kubelet-sim', 'shared', 'cli', 'bench', 'test'];
 const timeoutMs = Number(process.env.KSIM_TEST_TIMEOUT_MS ?? 120000);
 
 /** Runs a command with inherited stdio from the repo root and returns its exit code. */

@@ -7,20 +7,16 @@
 import { badRequest, StatusError } from '../../shared/api/errors.ts';
 import { apiVersionOf, type ResourceType } from '../../shared/api/resource-type.ts';
 import { collectionPrefix, objectKey } from '../registry/keys.ts';
-import type { WatchEvent, Watcher } from '../storage/watch-hub.ts';
+import { eventLine } from '../storage/watch-encoding.ts';
+import { rangeKeyOf, type WatchEvent, type Watcher } from '../storage/watch-hub.ts';
+import { WatchOutbox, type OutboxSink } from '../storage/watch-outbox.ts';
 import { parseResourceVersion, waitForRevision } from './resource-version.ts';
 import { buildFilter } from './selectors.ts';
 import type { WatchView } from '../http/views.ts';
 import type { ApiContext } from './context.ts';
 
 /** Where a watch's events go: an HTTP response or a WebSocket. */
-export interface WatchTransport {
-  /** Sends encoded event lines (each a complete JSON event, no newline). */
-  send(lines: string[]): void;
-  /** Sends newline-delimited events already encoded (streams that can take one chunk for many events). */
-  sendChunk?(chunk: Buffer): void;
-  /** Bytes queued but not yet written to the peer. */
-  backlog(): number;
+export interface WatchTransport extends OutboxSink {
   close(): void;
   onClose(cb: () => void): void;
 }
@@ -36,21 +32,6 @@ export interface WatchParams {
   query: URLSearchParams;
   /** How event objects are rendered (objects, Table rows, metadata only). */
   view?: WatchView;
-}
-
-function eventLine(type: string, json: string): string {
-  return `{"type":"${type}","object":${json}}`;
-}
-
-/** The NDJSON encoding of a batch shared by many plain watchers, made once. */
-const encodedBatches = new WeakMap<WatchEvent[], Buffer>();
-function encodedBatch(events: WatchEvent[]): Buffer {
-  let chunk = encodedBatches.get(events);
-  if (!chunk) {
-    chunk = Buffer.from(events.map((ev) => eventLine(ev.type, ev.json)).join('\n') + '\n');
-    encodedBatches.set(events, chunk);
-  }
-  return chunk;
 }
 
 /** The object of a BOOKMARK event: only the kind and the resourceVersion (plus the watch-list end marker). */
@@ -98,54 +79,51 @@ export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTranspor
 
   let closed = false;
   let unregister: (() => void) | undefined;
-  let lastRev = 0;
   const timers: NodeJS.Timeout[] = [];
+  const stop = () => {
+    closed = true;
+    unregister?.();
+    outbox.close();
+    for (const timer of timers) clearTimeout(timer);
+  };
   const finish = () => {
     if (closed) return;
-    closed = true;
-    unregister?.();
-    for (const timer of timers) clearTimeout(timer);
+    stop();
     t.close();
   };
-  t.onClose(() => {
-    closed = true;
-    unregister?.();
-    for (const timer of timers) clearTimeout(timer);
-  });
-  timers.push(setTimeout(finish, timeoutSeconds * 1000));
 
   const name = filter.name ?? p.name;
   const pinned = name && (!rt.namespaced || namespace) ? objectKey(rt, namespace, name) : undefined;
   const prefix = collectionPrefix(rt, namespace);
+  const range = { bucket: rt.storagePrefix, keyPrefix: prefix, exactKey: pinned };
+  const outbox = new WatchOutbox(t, {
+    render: view.plain ? undefined : view.object,
+    // Watchers that send the same bytes share their encodings.
+    rangeKey: view.plain && !filter.matches ? rangeKeyOf(range) : undefined,
+    maxBacklogBytes: MAX_BACKLOG_BYTES,
+    onOverflow(backlog) {
+      ctx.log.warn({ resource: rt.plural, backlog }, 'dropping a watcher that cannot keep up');
+      finish();
+    },
+  });
+  t.onClose(stop);
+  timers.push(setTimeout(finish, timeoutSeconds * 1000));
+
+  /** Events at or below this revision were already sent as initial state. */
   let minRev = 0;
+  /** The revision the watch starts after. */
+  let fromRev = 0;
+  /** True while the store replays the change log into `deliver`, synchronously inside store.watch(). */
+  let replaying = false;
   const watcher: Watcher = {
-    bucket: rt.storagePrefix,
-    keyPrefix: prefix,
-    exactKey: pinned,
+    ...range,
     matches: filter.matches,
     deliver(events: WatchEvent[]) {
       if (closed) return;
-      if (view.plain && t.sendChunk && events.length > 0 && events[0].rev > minRev) {
-        t.sendChunk(encodedBatch(events));
-        lastRev = events[events.length - 1].rev;
-        if (t.backlog() > MAX_BACKLOG_BYTES) {
-          ctx.log.warn({ resource: rt.plural, backlog: t.backlog() }, 'dropping a watcher that cannot keep up');
-          finish();
-        }
-        return;
-      }
-      const lines: string[] = [];
-      for (const ev of events) {
-        if (ev.rev <= minRev) continue;
-        lines.push(eventLine(ev.type, view.object(ev.json)));
-        lastRev = ev.rev;
-      }
-      if (lines.length === 0) return;
-      t.send(lines);
-      if (t.backlog() > MAX_BACKLOG_BYTES) {
-        ctx.log.warn({ resource: rt.plural, backlog: t.backlog() }, 'dropping a watcher that cannot keep up');
-        finish();
-      }
+      if (events.length > 0 && events[0].rev <= minRev) events = events.filter((ev) => ev.rev > minRev);
+      // store.watch() replays the revisions after fromRev up to the last committed one.
+      if (replaying) outbox.pushReplay(events, fromRev, ctx.store.revision);
+      else outbox.pushLive(events);
     },
   };
 
@@ -153,40 +131,39 @@ export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTranspor
     try {
       await waitForRevision(ctx.store, rv);
     } catch (err) {
-      if (err instanceof StatusError) t.send([eventLine('ERROR', JSON.stringify(err.toStatus()))]);
+      if (err instanceof StatusError) outbox.pushLines([eventLine('ERROR', JSON.stringify(err.toStatus()))]);
       finish();
       return;
     }
   }
   if (closed) return;
 
-  let fromRev: number;
   if (sendInitial) {
     // Initial state and registration happen in one synchronous step: no event can fall between them.
     const page = ctx.store.list({ bucket: rt.storagePrefix, keyPrefix: pinned ?? prefix, matches: pinned ? (o) => o?.metadata?.name === name && (!filter.matches || filter.matches(o)) : filter.matches });
     fromRev = page.rev;
-    const lines = page.items.map((json) => eventLine('ADDED', view.object(json)));
-    if (watchList) lines.push(eventLine('BOOKMARK', view.bookmark(page.rev, true)));
-    if (lines.length > 0) t.send(lines);
-    lastRev = page.rev;
+    outbox.pushInitial(page.items);
+    if (watchList) outbox.pushLines([eventLine('BOOKMARK', view.bookmark(page.rev, true))]);
   } else {
     fromRev = rv!;
     minRev = rv!;
-    lastRev = rv!;
   }
   try {
+    replaying = true;
     unregister = ctx.store.watch(watcher, fromRev);
   } catch (err) {
-    if (err instanceof StatusError) t.send([eventLine('ERROR', JSON.stringify(err.toStatus()))]);
+    if (err instanceof StatusError) outbox.pushLines([eventLine('ERROR', JSON.stringify(err.toStatus()))]);
     finish();
     return;
+  } finally {
+    replaying = false;
   }
+  if (closed) unregister();
   if (bookmarks) {
     const tick = () => {
       if (closed) return;
-      // Everything committed so far has been delivered to this watcher: the current revision is a safe resume point.
-      lastRev = Math.max(lastRev, ctx.store.revision);
-      t.send([eventLine('BOOKMARK', view.bookmark(lastRev, false))]);
+      // Every event committed so far is written or queued ahead of this bookmark: the current revision is a safe resume point.
+      outbox.pushLines([eventLine('BOOKMARK', view.bookmark(ctx.store.revision, false))]);
     };
     timers.push(setInterval(tick, ctx.bookmarkIntervalMs));
   }

@@ -1,8 +1,34 @@
 // The two ways a watch reaches its client: a chunked HTTP response with one
 // JSON event per line, or a WebSocket with one JSON event per message.
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import type { WatchTransport } from '../handlers/watch.ts';
+
+const CRLF = Buffer.from('\r\n');
+
+/**
+ * `data` as one HTTP/1.1 chunk (size line, data, CRLF), built once per
+ * buffer: the encoding of a batch is shared by every watcher it goes to, so
+ * its framing is too, and each watcher's write is a single buffer.
+ */
+const framed = new WeakMap<Buffer, Buffer>();
+function httpChunk(data: Buffer): Buffer {
+  let chunk = framed.get(data);
+  if (!chunk) {
+    chunk = Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`, 'latin1'), data, CRLF]);
+    framed.set(data, chunk);
+  }
+  return chunk;
+}
+
+/** The response's socket when nothing else is queued in front of our bytes, so they can go to it directly. */
+function directSocket(res: ServerResponse): Socket | undefined {
+  const socket = res.socket as (Socket & { _httpMessage?: unknown }) | null;
+  const r = res as ServerResponse & { chunkedEncoding?: boolean; outputData?: unknown[] };
+  if (!socket || socket._httpMessage !== res || !socket.writable || !r.chunkedEncoding || (r.outputData?.length ?? 0) > 0) return undefined;
+  return socket;
+}
 
 /** Streams events as newline-delimited JSON on `res`. */
 export function httpWatchTransport(res: ServerResponse): WatchTransport {
@@ -13,9 +39,20 @@ export function httpWatchTransport(res: ServerResponse): WatchTransport {
       if (!res.writableEnded) res.write(lines.join('\n') + '\n');
     },
     sendChunk(chunk) {
-      if (!res.writableEnded) res.write(chunk);
+      if (res.writableEnded) return;
+      // ServerResponse.write would frame the chunk for each watcher in four writes; a prebuilt frame is one.
+      const socket = directSocket(res);
+      if (socket) socket.write(httpChunk(chunk));
+      else res.write(chunk);
     },
     backlog: () => res.writableLength,
+    cork: () => res.socket?.cork(),
+    uncork: () => res.socket?.uncork(),
+    onDrain(cb) {
+      const socket = res.socket;
+      if (!socket || socket.writableLength === 0) setImmediate(cb);
+      else socket.once('drain', cb);
+    },
     close() {
       if (!res.writableEnded) res.end();
     },
@@ -25,13 +62,44 @@ export function httpWatchTransport(res: ServerResponse): WatchTransport {
   };
 }
 
+/** Where each line of an NDJSON chunk ends, found once per chunk however many WebSockets send it. */
+const lineEnds = new WeakMap<Buffer, number[]>();
+function lineEndsOf(chunk: Buffer): number[] {
+  let ends = lineEnds.get(chunk);
+  if (!ends) {
+    ends = [];
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, nl + 1)) ends.push(nl);
+    lineEnds.set(chunk, ends);
+  }
+  return ends;
+}
+
 /** Sends each event as one text message on `ws`. */
 export function wsWatchTransport(ws: WebSocket): WatchTransport {
+  // Corked, a batch's messages leave in one write instead of one each.
+  const socket = (ws as WebSocket & { _socket?: Socket })._socket;
+  const open = () => ws.readyState === ws.OPEN;
   return {
     send(lines) {
+      if (!open()) return;
+      socket?.cork();
       for (const line of lines) ws.send(line);
+      socket?.uncork();
+    },
+    sendChunk(chunk) {
+      if (!open()) return;
+      socket?.cork();
+      let start = 0;
+      // Slices of the shared encoding: no copy, no re-encoding per watcher.
+      for (const end of lineEndsOf(chunk)) {
+        ws.send(chunk.subarray(start, end), { binary: false });
+        start = end + 1;
+      }
+      socket?.uncork();
     },
     backlog: () => ws.bufferedAmount,
+    cork: () => socket?.cork(),
+    uncork: () => socket?.uncork(),
     close() {
       ws.close(1000);
     },

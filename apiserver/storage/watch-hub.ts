@@ -27,6 +27,15 @@ export interface Watcher {
   deliver(events: WatchEvent[]): void;
 }
 
+/**
+ * Identifies what an unselected watcher sees: two watchers with the same
+ * range key get exactly the same events, so they can share one list and one
+ * encoding of it.
+ */
+export function rangeKeyOf(w: Pick<Watcher, 'bucket' | 'keyPrefix' | 'exactKey'>): string {
+  return `${w.bucket}\u0000${w.exactKey ?? ''}\u0000${w.keyPrefix}`;
+}
+
 /** Parses each JSON at most once per dispatch, however many watchers look at it. */
 class ParseCache {
   private readonly cache = new Map<string, any>();
@@ -40,9 +49,13 @@ class ParseCache {
   }
 }
 
+function inRange(w: Pick<Watcher, 'keyPrefix' | 'exactKey'>, key: string): boolean {
+  return w.exactKey !== undefined ? key === w.exactKey : key.startsWith(w.keyPrefix);
+}
+
 /** Decides what `watcher` sees of `ev`, or nothing. */
 export function viewOf(watcher: Watcher, ev: ChangeEvent, parsed: { get(json: string): any }): WatchEvent | undefined {
-  if (watcher.exactKey !== undefined ? ev.key !== watcher.exactKey : !ev.key.startsWith(watcher.keyPrefix)) return undefined;
+  if (!inRange(watcher, ev.key)) return undefined;
   if (!watcher.matches) return ev;
   const nowMatches = ev.type !== 'DELETED' && watcher.matches(parsed.get(ev.json));
   const before = ev.type === 'ADDED' ? undefined : ev.type === 'DELETED' ? ev.json : ev.prev;
@@ -54,23 +67,60 @@ export function viewOf(watcher: Watcher, ev: ChangeEvent, parsed: { get(json: st
   return undefined;
 }
 
+/** Unselected watchers of one range: the range is tested once per event for all of them. */
+interface RangeGroup {
+  keyPrefix: string;
+  exactKey?: string;
+  members: Set<Watcher>;
+}
+
+/** The watchers of one bucket. */
+interface BucketWatchers {
+  groups: Map<string, RangeGroup>;
+  /** Watchers with a selector: each decides per event (transitions differ per selector). */
+  selected: Set<Watcher>;
+}
+
 /** Registry of watchers by bucket, and the per-batch fan-out. */
 export class WatchHub {
-  private readonly byBucket = new Map<string, Set<Watcher>>();
+  private readonly byBucket = new Map<string, BucketWatchers>();
   private total = 0;
 
   add(w: Watcher): void {
-    let set = this.byBucket.get(w.bucket);
-    if (!set) {
-      set = new Set();
-      this.byBucket.set(w.bucket, set);
+    let b = this.byBucket.get(w.bucket);
+    if (!b) {
+      b = { groups: new Map(), selected: new Set() };
+      this.byBucket.set(w.bucket, b);
     }
-    set.add(w);
+    if (w.matches) {
+      if (b.selected.has(w)) return;
+      b.selected.add(w);
+    } else {
+      const key = rangeKeyOf(w);
+      let g = b.groups.get(key);
+      if (!g) {
+        g = { keyPrefix: w.keyPrefix, exactKey: w.exactKey, members: new Set() };
+        b.groups.set(key, g);
+      }
+      if (g.members.has(w)) return;
+      g.members.add(w);
+    }
     this.total++;
   }
 
   remove(w: Watcher): void {
-    if (this.byBucket.get(w.bucket)?.delete(w)) this.total--;
+    const b = this.byBucket.get(w.bucket);
+    if (!b) return;
+    if (w.matches) {
+      if (b.selected.delete(w)) this.total--;
+      return;
+    }
+    const key = rangeKeyOf(w);
+    const g = b.groups.get(key);
+    if (g?.members.delete(w)) {
+      this.total--;
+      if (g.members.size === 0) b.groups.delete(key);
+    }
   }
 
   /** Number of registered watchers. */
@@ -80,43 +130,45 @@ export class WatchHub {
 
   /** Every registered watcher (for bookmarks and shutdown). */
   *all(): Generator<Watcher> {
-    for (const set of this.byBucket.values()) yield* set;
+    for (const b of this.byBucket.values()) {
+      for (const g of b.groups.values()) yield* g.members;
+      yield* b.selected;
+    }
   }
 
   /** Delivers one committed batch. */
   dispatch(events: ChangeEvent[]): void {
     if (this.total === 0) return;
-    const perWatcher = new Map<Watcher, WatchEvent[]>();
-    // Watchers without selectors on the same range see the same events: they
-    // share one list, so their transports can share one encoding of it.
-    const shared = new Map<string, WatchEvent[]>();
-    const parsed = new ParseCache();
+    // One list per range group, handed as is to each member: their transports can share one encoding of it.
+    const perGroup = new Map<RangeGroup, WatchEvent[]>();
+    const perSelected = new Map<Watcher, WatchEvent[]>();
+    let parsed: ParseCache | undefined;
+    let lastBucket = '';
+    let b: BucketWatchers | undefined;
     for (const ev of events) {
-      const set = this.byBucket.get(bucketOf(ev.key));
-      if (!set) continue;
-      const sharedThisEvent = new Set<string>();
-      for (const w of set) {
+      const bucket = bucketOf(ev.key);
+      if (bucket !== lastBucket) {
+        lastBucket = bucket;
+        b = this.byBucket.get(bucket);
+      }
+      if (!b) continue;
+      for (const g of b.groups.values()) {
+        if (!inRange(g, ev.key)) continue;
+        const list = perGroup.get(g);
+        if (list) list.push(ev);
+        else perGroup.set(g, [ev]);
+      }
+      if (b.selected.size === 0) continue;
+      parsed ??= new ParseCache();
+      for (const w of b.selected) {
         const view = viewOf(w, ev, parsed);
         if (!view) continue;
-        if (!w.matches) {
-          const group = `${w.exactKey ?? ''}\u0000${w.keyPrefix}`;
-          let list = shared.get(group);
-          if (!list) {
-            list = [];
-            shared.set(group, list);
-          }
-          if (!sharedThisEvent.has(group)) {
-            list.push(view);
-            sharedThisEvent.add(group);
-          }
-          perWatcher.set(w, list);
-          continue;
-        }
-        const list = perWatcher.get(w);
+        const list = perSelected.get(w);
         if (list) list.push(view);
-        else perWatcher.set(w, [view]);
+        else perSelected.set(w, [view]);
       }
     }
-    for (const [w, list] of perWatcher) w.deliver(list);
+    for (const [g, list] of perGroup) for (const w of g.members) w.deliver(list);
+    for (const [w, list] of perSelected) w.deliver(list);
   }
 }

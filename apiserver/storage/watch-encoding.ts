@@ -1,0 +1,94 @@
+// The newline-delimited JSON of watch events, encoded once and shared by
+// every watcher that sends the same bytes. A live batch is encoded once for
+// all the plain watchers it is handed to. A replay is cut into blocks of
+// revisions aligned on multiples of the block size: every watcher of a range
+// whose replay covers a whole block sends exactly the same events for it,
+// so a hundred watchers resuming from about the same resourceVersion share
+// the encoding of all but the few revisions at either end of their replay.
+import type { WatchEvent } from './watch-hub.ts';
+
+/** One event line of a watch stream (no newline). */
+export function eventLine(type: string, json: string): string {
+  return `{"type":"${type}","object":${json}}`;
+}
+
+/** Encodes `events[from..to)` as NDJSON (each line newline-terminated). */
+function encode(events: readonly WatchEvent[], from: number, to: number): Buffer {
+  let text = '';
+  for (let i = from; i < to; i++) text += eventLine(events[i].type, events[i].json) + '\n';
+  return Buffer.from(text);
+}
+
+const batches = new WeakMap<readonly WatchEvent[], Buffer>();
+
+/** The NDJSON of a whole batch, made once per batch array however many watchers send it. */
+export function encodedBatch(events: readonly WatchEvent[]): Buffer {
+  let chunk = batches.get(events);
+  if (!chunk) {
+    chunk = encode(events, 0, events.length);
+    batches.set(events, chunk);
+  }
+  return chunk;
+}
+
+/**
+ * Revisions per replay block (at most this many events, about 120 KB of
+ * Pods: one write per watcher per event-loop turn, so a hundred watchers
+ * replaying together hold the loop for milliseconds, not seconds), and per
+ * small block, used at the ends of a replay where a whole block is not covered.
+ */
+const BLOCK_REVS = 64;
+const SMALL_BLOCK_REVS = 8;
+
+/** A replay: this watcher's events of the revisions after `afterRev` up to `throughRev`, in order. */
+export interface Replay {
+  events: readonly WatchEvent[];
+  afterRev: number;
+  throughRev: number;
+}
+
+/** Recently encoded replay blocks, least recently used first, bounded in bytes. */
+const blocks = new Map<string, Buffer>();
+let blockBytes = 0;
+const MAX_BLOCK_BYTES = 32 * 1024 * 1024;
+
+function cachedBlock(key: string, make: () => Buffer): Buffer {
+  let chunk = blocks.get(key);
+  if (chunk) {
+    // Re-insert: Map order is the eviction order.
+    blocks.delete(key);
+    blocks.set(key, chunk);
+    return chunk;
+  }
+  chunk = make();
+  blocks.set(key, chunk);
+  blockBytes += chunk.length;
+  for (const [k, old] of blocks) {
+    if (blockBytes <= MAX_BLOCK_BYTES) break;
+    blocks.delete(k);
+    blockBytes -= old.length;
+  }
+  return chunk;
+}
+
+/**
+ * The next write of a replay for a watcher of `rangeKey`: the events from
+ * `from` to the end of the block (or small block) that `events[from]` falls
+ * in, and their NDJSON, shared with every other watcher of the range whose
+ * replay covers the same block.
+ */
+export function nextReplayBlock(rangeKey: string, replay: Replay, from: number): { to: number; chunk: Buffer } {
+  const { events, afterRev, throughRev } = replay;
+  const rev = events[from].rev;
+  let size = BLOCK_REVS;
+  let start = rev - (rev % size);
+  // A block is the same for every watcher only when the replay covers all of its revisions.
+  if (start <= afterRev || start + size - 1 > throughRev) {
+    size = SMALL_BLOCK_REVS;
+    start = rev - (rev % size);
+  }
+  let to = from + 1;
+  while (to < events.length && events[to].rev < start + size) to++;
+  if (start <= afterRev || start + size - 1 > throughRev) return { to, chunk: encode(events, from, to) };
+  return { to, chunk: cachedBlock(`${rangeKey}\u0000${size}\u0000${start}`, () => encode(events, from, to)) };
+}
