@@ -6,8 +6,6 @@
 // every one is Running, the status writes each Pod cost, the API writes/s the
 // apiserver took meanwhile and both processes' CPU per Pod.
 // Run alone: node --import tsx bench/kubelet-sim.ts [--quick]
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +14,7 @@ import { KubeClient } from '../shared/client/kube-client.ts';
 import { Informer } from '../shared/informer/informer.ts';
 import { repoRoot, spawnTracked, tempDir, writeKubeconfig, type TrackedProcess } from '../test/helpers/index.ts';
 import { eachLimited } from '../kubelet-sim/node/node-fleet.ts';
-import { memoryOf } from './proc.ts';
+import { cpuTimesOf, memoryOf } from './proc.ts';
 import { componentNodeFlags } from '../cli/up.ts';
 import { withApiserver } from './server.ts';
 import type { BenchContext, Benchmark } from './report.ts';
@@ -37,16 +35,6 @@ async function metric(port: number, name: string | RegExp): Promise<number> {
 /** Writes the apiserver has answered, by its request counter; and the Event creates among them. */
 const API_WRITES = /^apiserver_request_total\{[^}]*verb="(create|update|patch|delete)"/;
 const EVENT_CREATES = /^apiserver_request_total\{(?=[^}]*verb="create")(?=[^}]*resource="events")/;
-
-let ticks: number | undefined;
-
-/** User and system CPU seconds of a process so far. */
-function cpuOf(pid: number): { user: number; system: number } {
-  ticks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: Number(f[11]) / ticks, system: Number(f[12]) / ticks };
-}
 
 const cores = (a: { user: number; system: number }, b: { user: number; system: number }, secs: number) => ({
   user: (b.user - a.user) / secs,
@@ -97,13 +85,13 @@ export const kubeletSim: Benchmark = {
         const statusMetric = 'ksim_kubelet_sim_api_requests_total{kind="status",result="ok"';
         const leases0 = await metric(port, leaseMetric);
         const statuses0 = await metric(port, statusMetric);
-        const simCpu0 = cpuOf(sim.pid);
-        const apiCpu0 = cpuOf(server.pid);
+        const simCpu0 = cpuTimesOf(sim.pid);
+        const apiCpu0 = cpuTimesOf(server.pid);
         const h0 = performance.now();
         await sleep(heartbeatSeconds * 1000);
         const secs = (performance.now() - h0) / 1000;
-        const simCpu = cores(simCpu0, cpuOf(sim.pid), secs);
-        const apiCpu = cores(apiCpu0, cpuOf(server.pid), secs);
+        const simCpu = cores(simCpu0, cpuTimesOf(sim.pid), secs);
+        const apiCpu = cores(apiCpu0, cpuTimesOf(server.pid), secs);
         const leases = (await metric(port, leaseMetric)) - leases0;
         const statuses = (await metric(port, statusMetric)) - statuses0;
         const split = (c: typeof simCpu) => `${c.total.toFixed(3)} (${c.user.toFixed(3)} user + ${c.system.toFixed(3)} system)`;
@@ -136,8 +124,8 @@ export const kubeletSim: Benchmark = {
         const podStatus0 = await metric(port, podStatusMetric);
         const writes0 = await metric(server.port, API_WRITES);
         const events0 = await metric(server.port, EVENT_CREATES);
-        const simPods0 = cpuOf(sim.pid);
-        const apiPods0 = cpuOf(server.pid);
+        const simPods0 = cpuTimesOf(sim.pid);
+        const apiPods0 = cpuTimesOf(server.pid);
         const p0 = performance.now();
         const idx = Array.from({ length: podCount }, (_, i) => i);
         await eachLimited(idx, 100, async (i) => {
@@ -150,8 +138,8 @@ export const kubeletSim: Benchmark = {
         await done;
         const runMs = performance.now() - p0;
         const podSecs = runMs / 1000;
-        const simPods = cores(simPods0, cpuOf(sim.pid), podSecs);
-        const apiPods = cores(apiPods0, cpuOf(server.pid), podSecs);
+        const simPods = cores(simPods0, cpuTimesOf(sim.pid), podSecs);
+        const apiPods = cores(apiPods0, cpuTimesOf(server.pid), podSecs);
         const podStatus = (await metric(port, podStatusMetric)) - podStatus0;
         const writes = (await metric(server.port, API_WRITES)) - writes0;
         const events = (await metric(server.port, EVENT_CREATES)) - events0;

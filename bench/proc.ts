@@ -28,12 +28,18 @@ export function memoryOf(pid: number): { rss: number; hwm: number } {
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 }
 
-/** CPU seconds (user + system) the process has used so far. */
-export function cpuSecondsOf(pid: number): number {
+/** User and system CPU seconds the process has used so far. */
+export function cpuTimesOf(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the parenthesised command name, which may itself contain spaces.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond();
+  return { user: Number(fields[11]) / ticksPerSecond(), system: Number(fields[12]) / ticksPerSecond() };
+}
+
+/** CPU seconds (user + system) the process has used so far. */
+export function cpuSecondsOf(pid: number): number {
+  const { user, system } = cpuTimesOf(pid);
+  return user + system;
 }
 
 /** Measures CPU use of the apiserver and of this process since start(). */
