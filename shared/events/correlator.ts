@@ -13,6 +13,7 @@
 // So a ReplicaSet that creates 1,000 Pods writes 25 Events about it, not
 // 1,000, as on a real cluster. Pure and clock-driven, so it is unit-tested.
 import { TokenBucket } from '../client/rate-limiter.ts';
+import { LruCache } from '../util/lru-cache.ts';
 
 const CACHE_ENTRIES = 4096;
 const AGGREGATE_MAX_EVENTS = 10;
@@ -37,27 +38,6 @@ export type EventDecision =
   | { action: 'create'; name: string; message: string; firstTimestamp: number }
   | { action: 'patch'; name: string; message: string; count: number; firstTimestamp: number }
   | { action: 'skip' };
-
-/** A map that forgets its least recently used entries beyond `capacity` (groupcache's lru). */
-class LruCache<V> {
-  private readonly entries = new Map<string, V>();
-  constructor(private readonly capacity: number) {}
-
-  get(key: string): V | undefined {
-    const v = this.entries.get(key);
-    if (v !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, v);
-    }
-    return v;
-  }
-
-  set(key: string, v: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, v);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
-  }
-}
 
 interface AggregateRecord {
   messages: Set<string>;

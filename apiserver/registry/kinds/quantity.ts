@@ -2,6 +2,7 @@
 // stored as "500m", "1024Mi" as "1Gi", and resource lists are rounded up to
 // milli precision (SetDefaults_ResourceList). Values are exact: a bigint
 // mantissa times a power of ten.
+import { LruCache } from '../../../shared/util/lru-cache.ts';
 
 /** A parsed quantity: mant * 10^exp, with the format its suffix implied. Never mutated: parses are shared. */
 export interface Quantity {
@@ -13,25 +14,11 @@ export interface Quantity {
 /**
  * The same few quantity texts ("100m", "128Mi") arrive in nearly every Pod,
  * and parsing one (regexp, bigint) costs more than the rest of its field's
- * validation: remember recent answers. Bounded by clearing when full.
+ * validation: remember recent answers.
  */
-class Memo<T> {
-  private readonly entries = new Map<string, T>();
-  constructor(private readonly capacity: number) {}
-
-  get(key: string, compute: () => T): T {
-    const hit = this.entries.get(key);
-    if (hit !== undefined) return hit;
-    const value = compute();
-    if (this.entries.size >= this.capacity) this.entries.clear();
-    this.entries.set(key, value);
-    return value;
-  }
-}
-
 const MEMO_CAPACITY = 4096;
-const parsed = new Memo<Quantity | string>(MEMO_CAPACITY);
-const canonical = new Memo<string>(MEMO_CAPACITY);
+const parsed = new LruCache<Quantity | string>(MEMO_CAPACITY);
+const canonical = new LruCache<string>(MEMO_CAPACITY);
 
 /** kube's ErrFormatWrong. */
 export const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
@@ -48,7 +35,7 @@ const RE = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 export function parseQuantity(input: unknown): Quantity | string {
   if (typeof input !== 'string' && typeof input !== 'number') return QUANTITY_FORMAT_ERROR;
   const text = String(input);
-  return parsed.get(text, () => parseQuantityText(text));
+  return parsed.getOrCompute(text, () => parseQuantityText(text));
 }
 
 function parseQuantityText(text: string): Quantity | string {
@@ -160,7 +147,7 @@ export function canonicalQuantity(input: unknown, milli = false): unknown {
   if (typeof input !== 'string' && typeof input !== 'number') return input;
   const q = parseQuantity(input);
   if (typeof q === 'string') return input;
-  return canonical.get(`${milli ? 'm' : ''}:${input}`, () => formatQuantity(milli ? roundUp(q, -3) : q));
+  return canonical.getOrCompute(`${milli ? 'm' : ''}:${input}`, () => formatQuantity(milli ? roundUp(q, -3) : q));
 }
 
 /** Canonicalizes every value of a ResourceList in place (rounded up to milli precision). */

@@ -4,6 +4,7 @@
 // is applied synchronously and answers with the uids to queue for
 // attemptToDelete or attemptToOrphan; nothing here talks to the API.
 import type { OwnerReference } from '../../../shared/controller/owner-refs.ts';
+import { LruCache } from '../../../shared/util/lru-cache.ts';
 
 /** Where an object is: its coordinates and uid. Cluster-scoped objects have namespace ''. */
 export interface Identity {
@@ -48,26 +49,21 @@ export const ORPHAN = 'orphan';
 
 /** A bounded LRU of owner identities verified absent, so dependents of one gone owner need one GET. */
 export class ReferenceCache {
-  private readonly keys = new Map<string, true>();
-  constructor(private readonly max = 500) {}
+  private readonly keys: LruCache<true>;
+  constructor(max = 500) {
+    this.keys = new LruCache(max);
+  }
 
   private static key(id: Identity): string {
     return [id.uid, id.apiVersion, id.kind, id.namespace, id.name].join('\u0000');
   }
 
   add(id: Identity): void {
-    const k = ReferenceCache.key(id);
-    this.keys.delete(k);
-    this.keys.set(k, true);
-    if (this.keys.size > this.max) this.keys.delete(this.keys.keys().next().value!);
+    this.keys.set(ReferenceCache.key(id), true);
   }
 
   has(id: Identity): boolean {
-    const k = ReferenceCache.key(id);
-    if (!this.keys.has(k)) return false;
-    this.keys.delete(k);
-    this.keys.set(k, true);
-    return true;
+    return this.keys.get(ReferenceCache.key(id)) === true;
   }
 }
 
