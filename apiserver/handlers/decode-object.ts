@@ -3,7 +3,7 @@
 // (types, unknown and duplicate fields per ?fieldValidation=Strict|Warn|Ignore).
 import { badRequest } from '../../shared/api/errors.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
-import { decodeBody, mediaType } from '../http/codec.ts';
+import { decodeBody, mediaType, parseJson } from '../http/codec.ts';
 import { decodeChecks, fieldValidationError, fieldValidationMode } from '../validation/index.ts';
 import type { ApiRequest } from './context.ts';
 
@@ -24,9 +24,10 @@ export function validationMode(query: URLSearchParams) {
 /** Decodes and checks the request body as an object of `rt` (or of `kind` for subresource bodies). */
 export async function decodeObject(r: ApiRequest, rt: ResourceType, kind = { group: rt.group, version: rt.version, kind: rt.kind }): Promise<DecodedObject> {
   const body = await r.body();
-  const obj = decodeBody(body, r.contentType);
-  const json = (mediaType(r.contentType) || 'application/json') === 'application/json';
-  const { object, warnings } = decodeChecks(kind, json ? body : undefined, obj, validationMode(r.query));
+  // A JSON body is turned into text once: the parse and the decode checks both read it.
+  const text = (mediaType(r.contentType) || 'application/json') === 'application/json' ? body.toString('utf8') : undefined;
+  const obj = text !== undefined ? parseJson(text) : decodeBody(body, r.contentType);
+  const { object, warnings } = decodeChecks(kind, text, obj, validationMode(r.query));
   return { obj: object, warnings };
 }
 
