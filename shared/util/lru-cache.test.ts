@@ -8,10 +8,11 @@ test('LruCache keeps what was used recently and forgets the rest past its capaci
   // Touch the five oldest: the five after them are now the least recently used.
   for (let i = 0; i < 5; i++) assert.equal(cache.get(`k${i}`), i);
   cache.set('new', 100);
-  assert.ok(cache.size <= 10);
-  for (let i = 0; i < 5; i++) assert.equal(cache.get(`k${i}`), i, `k${i} was used recently`);
-  assert.equal(cache.get('new'), 100);
+  assert.equal(cache.size, 10);
   assert.equal(cache.get('k5'), undefined, 'the least recently used entry is gone');
+  for (let i = 0; i < 5; i++) assert.equal(cache.get(`k${i}`), i, `k${i} was used recently`);
+  for (let i = 6; i < 10; i++) assert.equal(cache.get(`k${i}`), i, `only one entry went`);
+  assert.equal(cache.get('new'), 100);
 });
 
 test('LruCache updates a value in place and computes a miss once', () => {
@@ -37,4 +38,6 @@ test('LruCache never holds more than its capacity', () => {
     assert.ok(cache.size <= 100);
   }
   assert.equal(cache.get('k9999'), 9999);
+  assert.equal(cache.get('k9900'), 9900);
+  assert.equal(cache.get('k9899'), undefined);
 });
