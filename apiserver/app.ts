@@ -3,6 +3,7 @@
 // the bootstrap namespaces. `startApiserver` is what `ksim apiserver` runs.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import express from 'express';
@@ -14,7 +15,9 @@ import { createApiHandler } from './api-handler.ts';
 import { ensureBootstrapObjects, KUBERNETES_SERVICE_IP } from './bootstrap.ts';
 import { AdmissionChain } from './admission/types.ts';
 import { DEFAULT_SERVICE_RANGES, serviceAllocation } from './admission/service-allocation.ts';
-import { defaultTolerationSeconds, priorityAdmission, serviceAccountDefault } from './admission/pod-defaults.ts';
+import { objectAdmissionPlugins } from './admission/pod-defaults.ts';
+import { PRIORITY_CLASSES_BUCKET, storedPriorityClassTexts, storePriorityClasses } from './admission/priority-classes.ts';
+import { CreateWorkerPool } from './create-workers/pool.ts';
 import { handleOpenApi, warmOpenApi } from './openapi/handler.ts';
 import { wsWatchTransport } from './http/watch-transports.ts';
 import { sendError } from './http/respond.ts';
@@ -35,6 +38,8 @@ export interface ApiserverOptions {
   log: Logger;
   compaction?: Partial<CompactionPolicy>;
   bookmarkIntervalMs?: number;
+  /** Threads that prepare new objects (default: one when the machine has a second core). */
+  createWorkers?: number;
 }
 
 /** A running apiserver. */
@@ -57,10 +62,12 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   });
   log.info({ revision: store.revision, objects: store.objectCount() }, 'storage loaded');
   const admission = buildAdmission(store);
-  const ctx: ApiContext = { store, log, admission, now: () => new Date(), newUid: randomUUID, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000 };
+  const workerCount = opts.createWorkers ?? (os.availableParallelism() > 1 ? 1 : 0);
+  const createWorkers = workerCount > 0 ? new CreateWorkerPool(workerCount, { version: () => store.bucketVersion(PRIORITY_CLASSES_BUCKET), texts: () => storedPriorityClassTexts(store) }, log) : undefined;
+  const ctx: ApiContext = { store, log, admission, createWorkers, now: () => new Date(), newUid: randomUUID, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000 };
 
   const registry = createMetricsRegistry('apiserver');
-  const apiHandler = createApiHandler(ctx, createApiMetrics(registry, store));
+  const apiHandler = createApiHandler(ctx, createApiMetrics(registry, store, createWorkers));
   let ready = false;
   const app = express();
   app.disable('x-powered-by');
@@ -147,6 +154,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       await new Promise((r) => setTimeout(r, 200));
       server.closeAllConnections();
       await closed;
+      await createWorkers?.close();
       await store.close();
     },
   };
@@ -155,20 +163,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
 /** The admission chain, seeded with what the store already holds. */
 function buildAdmission(store: Store): AdmissionChain {
   const services = store.list({ bucket: '/registry/core/services', keyPrefix: '/registry/core/services/' }).items.map((j) => JSON.parse(j));
-  const PC = '/registry/scheduling.k8s.io/priorityclasses';
-  const lookup = (name: string) => {
-    const e = store.get(`${PC}/${name}`);
-    return e ? JSON.parse(e.json) : undefined;
-  };
-  const globalDefault = () =>
-    store
-      .list({ bucket: PC, keyPrefix: `${PC}/` })
-      .items.map((j) => JSON.parse(j))
-      .find((pc) => pc.globalDefault === true);
   return new AdmissionChain([
     serviceAllocation(DEFAULT_SERVICE_RANGES, [...services, { spec: { clusterIPs: [KUBERNETES_SERVICE_IP] } }]),
-    serviceAccountDefault,
-    defaultTolerationSeconds,
-    priorityAdmission(lookup, globalDefault),
+    ...objectAdmissionPlugins(storePriorityClasses(store)),
   ]);
 }

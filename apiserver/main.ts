@@ -12,6 +12,7 @@ const FLAGS = {
   'compaction-interval': { type: 'number', default: 300, help: 'seconds between change-log compactions (kube: 5 min)' },
   'watch-window-events': { type: 'number', default: 200000, help: 'most change-log events kept for watch resume' },
   'bookmark-interval': { type: 'number', default: 60, help: 'seconds between watch bookmarks' },
+  'create-workers': { type: 'number', default: -1, help: 'threads that decode, default and validate new objects (-1: one when there are two or more cores)' },
   help: { type: 'boolean', help: 'print this help' },
 } satisfies FlagSpec;
 
@@ -27,6 +28,7 @@ export async function apiserverMain(argv: string[]): Promise<void> {
     log,
     compaction: { intervalMs: flags['compaction-interval'] * 1000, maxEvents: flags['watch-window-events'] },
     bookmarkIntervalMs: flags['bookmark-interval'] * 1000,
+    createWorkers: flags['create-workers'] >= 0 ? flags['create-workers'] : undefined,
   });
   handleShutdown(log, () => server.close());
 }

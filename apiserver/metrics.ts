@@ -4,6 +4,7 @@
 import { prom } from '../shared/metrics/registry.ts';
 import type { Registry } from 'prom-client';
 import type { Store } from './storage/store.ts';
+import type { CreateWorkerPool } from './create-workers/pool.ts';
 
 /** What the request path reports. */
 export interface RequestMetrics {
@@ -12,8 +13,8 @@ export interface RequestMetrics {
   watchClosed(): void;
 }
 
-/** Registers the apiserver's metrics on `registry`, reading storage figures from `store` at scrape time. */
-export function createApiMetrics(registry: Registry, store: Store): RequestMetrics {
+/** Registers the apiserver's metrics on `registry`, reading storage and create-worker figures at scrape time. */
+export function createApiMetrics(registry: Registry, store: Store, createWorkers?: CreateWorkerPool): RequestMetrics {
   const requests = new prom.Counter({
     name: 'apiserver_request_total',
     help: 'Counter of apiserver requests broken out by verb, resource and HTTP response code.',
@@ -55,6 +56,23 @@ export function createApiMetrics(registry: Registry, store: Store): RequestMetri
     registers: [registry],
     collect() {
       this.set(store.revision);
+    },
+  });
+  new prom.Gauge({
+    name: 'ksim_create_workers_ready',
+    help: 'Create worker threads ready to prepare new objects.',
+    registers: [registry],
+    collect() {
+      this.set(createWorkers?.stats().ready ?? 0);
+    },
+  });
+  new prom.Counter({
+    name: 'ksim_create_workers_prepared_total',
+    help: 'Creates whose object a create worker thread prepared (the others were prepared on the main thread).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(createWorkers?.stats().prepared ?? 0);
     },
   });
   return {

@@ -33,6 +33,11 @@ export async function main(argv: string[]): Promise<void> {
       const { kubeletSimMain } = await import('../kubelet-sim/main.ts');
       return kubeletSimMain(rest);
     }
+    case '__create-worker': {
+      // Not a command: how the apiserver starts its create worker threads (apiserver/create-workers/pool.ts).
+      const { runCreateWorker } = await import('../apiserver/create-workers/worker.ts');
+      return runCreateWorker();
+    }
     case 'up': {
       const { upMain } = await import('./up.ts');
       return upMain(rest);

@@ -4,6 +4,7 @@
 // unreachable nodes) and Priority (spec.priority from the PriorityClass).
 import { fieldError, forbidden, invalid } from '../../shared/api/errors.ts';
 import type { AdmissionPlugin } from './types.ts';
+import type { PriorityClassView } from './priority-classes.ts';
 
 const isPod = (rt: { group: string; plural: string }) => rt.group === '' && rt.plural === 'pods';
 
@@ -33,14 +34,14 @@ export const defaultTolerationSeconds: AdmissionPlugin = {
 /** The PriorityClasses kube creates itself. */
 export const SYSTEM_PRIORITY_CLASSES: Record<string, number> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
 
-/** Priority admission: resolves spec.priorityClassName through `lookup` (the stored PriorityClasses). */
-export function priorityAdmission(lookup: (name: string) => any | undefined, globalDefault: () => any | undefined): AdmissionPlugin {
+/** Priority admission: resolves spec.priorityClassName through the PriorityClasses `classes` shows. */
+export function priorityAdmission(classes: PriorityClassView): AdmissionPlugin {
   return {
     name: 'Priority',
     admit(op, rt, pod) {
       if (op !== 'CREATE' || !isPod(rt) || !pod.spec) return;
       const name: string | undefined = pod.spec.priorityClassName;
-      const pc = name ? lookup(name) : globalDefault();
+      const pc = name ? classes.lookup(name) : classes.globalDefault();
       if (name && !pc) {
         throw forbidden(`pods "${pod.metadata?.name ?? ''}" is forbidden: no PriorityClass with name ${name} was found`, { kind: 'pods' });
       }
@@ -53,4 +54,13 @@ export function priorityAdmission(lookup: (name: string) => any | undefined, glo
       pod.spec.preemptionPolicy ??= pc?.preemptionPolicy ?? 'PreemptLowerPriority';
     },
   };
+}
+
+/**
+ * The plugins that look at the object alone (and at the PriorityClasses
+ * `classes` shows), in kube's order: the same list on the main thread and on
+ * a create worker.
+ */
+export function objectAdmissionPlugins(classes: PriorityClassView): AdmissionPlugin[] {
+  return [serviceAccountDefault, defaultTolerationSeconds, priorityAdmission(classes)];
 }

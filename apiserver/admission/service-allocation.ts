@@ -135,13 +135,17 @@ export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<any>
     if (!needsClusterIP(svc)) for (const ip of oldIPs) ips.delete(ipToInt(ip)!);
   }
 
+  const isService = (rt: ResourceType) => rt.group === '' && rt.plural === 'services';
   return {
     name: 'ServiceAllocation',
+    // The allocation maps must change atomically with the write that takes or frees an address.
+    transactional: true,
+    appliesTo: isService,
     admit(op, rt, obj, old) {
-      if (rt.group === '' && rt.plural === 'services') allocate(op, rt, obj, old);
+      if (isService(rt)) allocate(op, rt, obj, old);
     },
     deleted(rt, obj) {
-      if (rt.group !== '' || rt.plural !== 'services') return;
+      if (!isService(rt)) return;
       for (const ip of obj.spec?.clusterIPs ?? []) {
         const n = ipToInt(ip);
         if (n !== undefined) ips.delete(n);

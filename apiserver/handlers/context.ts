@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Store } from '../storage/store.ts';
 import type { AdmissionChain } from '../admission/types.ts';
+import type { CreateWorkerPool } from '../create-workers/pool.ts';
 import type { RequestInfo } from '../request-info.ts';
 import type { ResponseFormat, ResponseView } from '../http/codec.ts';
 import type { ListPage } from '../http/views.ts';
@@ -14,8 +15,10 @@ export interface ApiContext {
   log: Logger;
   now: () => Date;
   newUid: () => string;
-  /** Mutating and validating admission, run inside each write's transaction. */
+  /** Mutating and validating admission (for creates, only transactional plugins run inside the transaction). */
   admission: AdmissionChain;
+  /** Threads that prepare new objects off the main thread, when there are any. */
+  createWorkers?: CreateWorkerPool;
   /** How often open watches that asked for them get a BOOKMARK. */
   bookmarkIntervalMs: number;
 }

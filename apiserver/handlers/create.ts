@@ -1,24 +1,25 @@
-// POST to a collection: decode, admit (namespace), fill in server fields,
-// validate, store. A generateName collision is retried on the server, as kube
+// POST to a collection: prepare the new object (on a create worker when one
+// is free, see create-workers/pool.ts; otherwise here), check the namespace,
+// and store it. A generateName collision is retried on the server, as kube
 // does since 1.32, never returned to the client.
 import { alreadyExists, methodNotAllowed, StatusError } from '../../shared/api/errors.ts';
 import { objectKey } from '../registry/keys.ts';
-import { checkNamespace, checkTypeMeta, prepareCreate } from '../registry/lifecycle.ts';
+import { SerializedObject } from '../storage/serialized-object.ts';
 import { admitNamespace } from './namespace-lifecycle.ts';
 import { isDryRun } from './dry-run.ts';
-import { decodeObject } from './decode-object.ts';
+import { prepareNewObject, randomSuffix, type NewObjectRequest } from './new-object.ts';
 import { handleBinding } from './subresources/binding.ts';
 import { handleEviction } from './subresources/eviction.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
-const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const GENERATE_NAME_ATTEMPTS = 8;
 
-/** A random 5-character suffix from kube's alphabet (no vowels, no confusable digits). */
-export function randomSuffix(): string {
-  let s = '';
-  for (let i = 0; i < 5; i++) s += SUFFIX_ALPHABET[Math.floor(Math.random() * SUFFIX_ALPHABET.length)];
-  return s;
+/** A prepared object: parsed (prepared here) or serialized (prepared on a worker). */
+interface Prepared {
+  value: any | SerializedObject;
+  name: string;
+  generateName?: string;
+  warnings: string[];
 }
 
 /** Serves a create. */
@@ -29,31 +30,47 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   if (subresource === 'binding' && rt.group === '' && rt.plural === 'pods') return handleBinding(ctx, r);
   if (subresource === 'eviction' && rt.group === '' && rt.plural === 'pods') return handleEviction(ctx, r);
   if (subresource) throw methodNotAllowed(`create on ${subresource}`, gr);
-  const { obj, warnings } = await decodeObject(r, rt);
-  checkTypeMeta(rt, obj);
-  checkNamespace(rt, obj, namespace);
-  admitNamespace(ctx.store, rt, namespace);
-  const generate = !obj.metadata.name && typeof obj.metadata.generateName === 'string' && obj.metadata.generateName !== '';
-  prepareCreate(rt, obj, ctx.now(), ctx.newUid());
   const dryRun = isDryRun(r.query);
+  const request: NewObjectRequest = {
+    rt,
+    namespace,
+    body: await r.body(),
+    contentType: r.contentType,
+    fieldValidation: r.query.get('fieldValidation'),
+    now: ctx.now(),
+    uid: ctx.newUid(),
+  };
+  // A transactional admission plugin must see the object inside the transaction: prepare it here then.
+  const onWorker = ctx.createWorkers && !dryRun && !ctx.admission.needsTransaction(rt) ? await ctx.createWorkers.prepare(request) : undefined;
+  let prepared: Prepared;
+  if (onWorker) prepared = { value: onWorker.object, name: onWorker.name, generateName: onWorker.generateName, warnings: onWorker.warnings };
+  else {
+    const local = prepareNewObject(request, ctx.admission);
+    prepared = { value: local.obj, name: local.obj.metadata.name, generateName: local.generateName, warnings: local.warnings };
+  }
+  admitNamespace(ctx.store, rt, namespace);
+
   for (let attempt = 0; ; attempt++) {
-    if (generate) obj.metadata.name = obj.metadata.generateName + randomSuffix();
-    const key = objectKey(rt, namespace, obj.metadata.name);
+    const key = objectKey(rt, namespace, prepared.name);
     if (dryRun) {
-      if (ctx.store.get(key)) throw alreadyExists(gr, obj.metadata.name);
-      return { status: 201, json: JSON.stringify(obj), warnings };
+      if (ctx.store.get(key)) throw alreadyExists(gr, prepared.name);
+      return { status: 201, json: JSON.stringify(prepared.value), warnings: prepared.warnings };
     }
     try {
+      const { value } = prepared;
       const result = await ctx.store.txn(key, (cur) => {
-        if (cur) throw alreadyExists(gr, obj.metadata.name);
-        // Admission runs once, inside the transaction: a name collision throws before it.
-        ctx.admission.admit('CREATE', rt, obj);
-        return obj;
+        if (cur) throw alreadyExists(gr, prepared.name);
+        // Transactional admission runs once, inside the transaction: a name collision throws before it.
+        if (!(value instanceof SerializedObject)) ctx.admission.admit('CREATE', rt, value, undefined, 'transaction');
+        return value;
       });
-      return { status: 201, json: result.json!, warnings };
+      return { status: 201, json: result.json!, warnings: prepared.warnings };
     } catch (err) {
-      const retry = generate && err instanceof StatusError && err.reason === 'AlreadyExists' && attempt + 1 < GENERATE_NAME_ATTEMPTS;
+      const retry = prepared.generateName !== undefined && err instanceof StatusError && err.reason === 'AlreadyExists' && attempt + 1 < GENERATE_NAME_ATTEMPTS;
       if (!retry) throw err;
+      const obj = prepared.value instanceof SerializedObject ? prepared.value.parse() : prepared.value;
+      obj.metadata.name = prepared.generateName + randomSuffix();
+      prepared = { ...prepared, value: obj, name: obj.metadata.name };
     }
   }
 }

@@ -23,11 +23,17 @@ export function validationMode(query: URLSearchParams) {
 
 /** Decodes and checks the request body as an object of `rt` (or of `kind` for subresource bodies). */
 export async function decodeObject(r: ApiRequest, rt: ResourceType, kind = { group: rt.group, version: rt.version, kind: rt.kind }): Promise<DecodedObject> {
-  const body = await r.body();
+  return decodeBytes(await r.body(), r.contentType, r.query.get('fieldValidation'), kind);
+}
+
+/** Decodes and checks `body` (sent as `contentType`, checked as ?fieldValidation=`fieldValidation`) as an object of `kind`. */
+export function decodeBytes(body: Buffer, contentType: string | undefined, fieldValidation: string | null, kind: { group: string; version: string; kind: string }): DecodedObject {
   // A JSON body is turned into text once: the parse and the decode checks both read it.
-  const text = (mediaType(r.contentType) || 'application/json') === 'application/json' ? body.toString('utf8') : undefined;
-  const obj = text !== undefined ? parseJson(text) : decodeBody(body, r.contentType);
-  const { object, warnings } = decodeChecks(kind, text, obj, validationMode(r.query));
+  const text = (mediaType(contentType) || 'application/json') === 'application/json' ? body.toString('utf8') : undefined;
+  const obj = text !== undefined ? parseJson(text) : decodeBody(body, contentType);
+  const err = fieldValidationError(fieldValidation);
+  if (err) throw badRequest(err.message);
+  const { object, warnings } = decodeChecks(kind, text, obj, fieldValidationMode(fieldValidation));
   return { obj: object, warnings };
 }
 

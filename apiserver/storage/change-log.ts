@@ -34,6 +34,13 @@ export class ChangeLog {
     return lo;
   }
 
+  /** The event at exactly `rev`, if held. */
+  at(rev: number): ChangeEvent | undefined {
+    const i = this.indexAfter(rev - 1);
+    const ev = this.events[i];
+    return i < this.events.length && ev.rev === rev ? ev : undefined;
+  }
+
   /** Events with rev > `rev`, oldest first. */
   *since(rev: number): Generator<ChangeEvent> {
     for (let i = this.indexAfter(rev); i < this.events.length; i++) yield this.events[i];

@@ -18,9 +18,12 @@ class Bucket {
   private sorted: string[] = [];
   private added: string[] = [];
   private removed = 0;
+  /** Counts the bucket's changes: a cache of something derived from it is current while this is unchanged. */
+  version = 0;
 
   /** Stores `entry` at `key`; true when the key is new. */
   set(key: string, entry: Entry): boolean {
+    this.version++;
     const size = this.entries.size;
     this.entries.set(key, entry);
     if (this.entries.size === size) return false;
@@ -32,7 +35,10 @@ class Bucket {
   }
 
   delete(key: string): void {
-    if (this.entries.delete(key)) this.removed++;
+    if (this.entries.delete(key)) {
+      this.removed++;
+      this.version++;
+    }
   }
 
   /** The bucket's keys in byte order. */
@@ -119,6 +125,11 @@ export class ObjectIndex {
     if (!keys) return undefined;
     const i = lowerBound(keys, key, false);
     return keys[i] === key ? keys[i] : undefined;
+  }
+
+  /** A number that changes whenever an object of `bucket` does. */
+  bucketVersion(bucket: string): number {
+    return this.buckets.get(bucket)?.version ?? 0;
   }
 
   /** Number of live objects in `bucket`, or in all buckets. */

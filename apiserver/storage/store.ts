@@ -7,7 +7,8 @@ import { gone } from '../../shared/api/errors.ts';
 import { ChangeLog } from './change-log.ts';
 import { bucketOf, compareKeys, lowerBound, ObjectIndex } from './object-index.ts';
 import { WatchHub, viewOf, type WatchEvent, type Watcher } from './watch-hub.ts';
-import type { ChangeEvent, Entry, Mutate, PersistenceBackend, TxnResult } from './types.ts';
+import { SerializedObject } from './serialized-object.ts';
+import type { ChangeEvent, Entry, Mutate, PersistenceBackend, PersistOp, TxnResult } from './types.ts';
 
 /** How long the change log is kept. */
 export interface CompactionPolicy {
@@ -55,6 +56,12 @@ interface PendingWrite {
 }
 
 const DEFAULT_COMPACTION: CompactionPolicy = { intervalMs: 5 * 60_000, maxEvents: 200_000, restoreEvents: 20_000 };
+
+function stampAndSerialize(obj: any, rev: number): string {
+  obj.metadata ??= {};
+  obj.metadata.resourceVersion = String(rev);
+  return JSON.stringify(obj);
+}
 
 /** See the file comment. */
 export class Store {
@@ -115,15 +122,23 @@ export class Store {
       }
       if (ev.prevRev > 0) {
         const before = latest.get(ev.key);
-        if (before && before.rev === ev.prevRev) ev.prev = before.json;
+        if (before && before.rev === ev.prevRev && before.json !== '') ev.prev = before.json;
         else {
           ev.prevUnknown = true;
           this.snapshotFloor = Math.max(this.snapshotFloor, ev.rev);
         }
       }
       latest.set(ev.key, ev);
-      this.log.append(ev);
       lastRev = ev.rev;
+      if (ev.json === '') {
+        // This version's JSON was never copied out of its object record
+        // (its replacement was written after a restart had dropped the event
+        // from memory): the window starts after it.
+        this.log.trimThrough(ev.rev);
+        this.compactedRev = this.snapshotFloor = Math.max(this.snapshotFloor, ev.rev);
+        return;
+      }
+      this.log.append(ev);
     });
     this.committedRev = this.assignedRev = Math.max(meta.rev, lastRev);
     this.lastTickRev = this.committedRev;
@@ -147,6 +162,11 @@ export class Store {
   /** Number of live objects, in one bucket or in all. */
   objectCount(bucket?: string): number {
     return this.index.size(bucket);
+  }
+
+  /** A number that changes whenever a committed object of `bucket` does (for caches of derived data). */
+  bucketVersion(bucket: string): number {
+    return this.index.bucketVersion(bucket);
   }
 
   /** The committed entry at `key`. */
@@ -199,9 +219,7 @@ export class Store {
         this.enqueue({ event, rev, json, type: 'DELETED', resolve });
       } else {
         const rev = ++this.assignedRev;
-        next.metadata ??= {};
-        next.metadata.resourceVersion = String(rev);
-        const json = JSON.stringify(next);
+        const json = next instanceof SerializedObject ? next.withResourceVersion(rev) : stampAndSerialize(next, rev);
         const type = current ? 'MODIFIED' : 'ADDED';
         const event: ChangeEvent = { rev, type, key, json, prevRev: current?.rev ?? 0, prev: current?.json };
         this.pending.set(key, { rev, json });
@@ -235,7 +253,7 @@ export class Store {
     this.queue = [];
     const events = batch.flatMap((w) => (w.event ? [w.event] : []));
     try {
-      if (events.length > 0) await this.backend.commit(events.map((event) => ({ event })), events[events.length - 1].rev);
+      if (events.length > 0) await this.backend.commit(this.persistOps(events), events[events.length - 1].rev);
     } catch (err) {
       // A failed synced write leaves memory ahead of disk: stop rather than serve lies.
       this.onFatal(err);
@@ -249,6 +267,19 @@ export class Store {
     this.trimWindow();
     this.writing = false;
     if (this.queue.length > 0) void this.flush();
+  }
+
+  /** The batch's writes, each with the event it replaces when that is still in the window (this batch included). */
+  private persistOps(events: ChangeEvent[]): PersistOp[] {
+    const inBatch = new Map<number, ChangeEvent>();
+    const ops: PersistOp[] = [];
+    for (const event of events) {
+      let replaces: ChangeEvent | undefined;
+      if (event.prevRev > this.compactedRev) replaces = inBatch.get(event.prevRev) ?? this.log.at(event.prevRev);
+      ops.push(replaces ? { event, replaces } : { event });
+      inBatch.set(event.rev, event);
+    }
+    return ops;
   }
 
   private apply(ev: ChangeEvent): void {

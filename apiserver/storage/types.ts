@@ -26,8 +26,9 @@ export interface ChangeEvent {
 }
 
 /**
- * The decision a transaction's mutate function returns: the object to store,
- * null to delete the key, or undefined to leave it as it is.
+ * The decision a transaction's mutate function returns: the object to store
+ * (or a SerializedObject, already JSON but for its resourceVersion), null to
+ * delete the key, or undefined to leave it as it is.
  */
 export type Mutate = (current: any | undefined) => any | null | undefined;
 
@@ -42,6 +43,12 @@ export interface TxnResult {
 /** A write to persist: an object put or delete plus its change-log record, applied atomically with the revision. */
 export interface PersistOp {
   event: ChangeEvent;
+  /**
+   * The event that wrote the version `event` replaces (at event.prevRev),
+   * when it is still inside the window: a backend that stores an event's
+   * JSON only once, in the object, must now keep it with that event.
+   */
+  replaces?: ChangeEvent;
 }
 
 /**
@@ -51,7 +58,11 @@ export interface PersistOp {
 export interface PersistenceBackend {
   /** Reads every live object, calling `onObject` in key order. */
   loadObjects(onObject: (key: string, rev: number, json: string) => void): Promise<void>;
-  /** Reads the change log from `afterRev` (exclusive) to the end. */
+  /**
+   * Reads the change log from `afterRev` (exclusive) to the end. An event's
+   * json may be '' where the backend keeps it only in the object record:
+   * the object's JSON when its rev is the event's, else unknown.
+   */
   loadLog(afterRev: number, onEvent: (event: ChangeEvent) => void): Promise<void>;
   /** The last committed revision and the compaction point stored on disk. */
   loadMeta(): Promise<{ rev: number; compacted: number }>;

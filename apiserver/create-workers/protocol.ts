@@ -1,0 +1,58 @@
+// The messages between the apiserver's main thread and its create workers.
+import type { StatusDetails } from '../../shared/api/errors.ts';
+
+/** What a worker is started with. */
+export interface CreateWorkerData {
+  /** The main thread's resourceVersion placeholder (see storage/serialized-object.ts). */
+  placeholder: string;
+}
+
+/** A create to prepare. `priorityClasses` is present when they changed since the last request to this worker. */
+export interface PrepareMessage {
+  id: number;
+  group: string;
+  version: string;
+  plural: string;
+  namespace: string;
+  /** The request body, transferred. */
+  body: Uint8Array;
+  contentType: string | undefined;
+  fieldValidation: string | null;
+  nowMs: number;
+  uid: string;
+  priorityClasses?: string[];
+}
+
+/** A prepared object: its JSON with the placeholder as its resourceVersion. */
+export interface PreparedMessage {
+  id: number;
+  json: string;
+  name: string;
+  generateName?: string;
+  warnings: string[];
+}
+
+/** The Status the client should get. */
+export interface RefusedMessage {
+  id: number;
+  status: { code: number; reason: string; message: string; details?: StatusDetails };
+}
+
+/** An unexpected error (a bug): the main thread logs it and answers 500. */
+export interface FailedMessage {
+  id: number;
+  failure: string;
+}
+
+export type PrepareReply = PreparedMessage | RefusedMessage | FailedMessage;
+
+/**
+ * Messages travel in batches, one per event-loop turn: waking a sleeping
+ * thread on another core costs ~10 us in a VM, more than preparing a small
+ * object, so one wake-up should carry every create that arrived together.
+ */
+export interface PrepareBatch {
+  requests: PrepareMessage[];
+}
+
+export type WorkerReply = { ready: true } | { replies: PrepareReply[] };

@@ -1,0 +1,40 @@
+// A create worker thread: prepares new objects (decode, checks, defaults,
+// validation, object-only admission; see handlers/new-object.ts) and returns
+// them serialized, so that the main thread keeps only the HTTP exchange and
+// the transaction. Started by pool.ts through `ksim __create-worker`.
+import { parentPort, workerData } from 'node:worker_threads';
+import { StatusError } from '../../shared/api/errors.ts';
+import { findResource } from '../../shared/api/resources.ts';
+import { objectAdmissionPlugins } from '../admission/pod-defaults.ts';
+import { priorityClassSnapshot, type PriorityClassView } from '../admission/priority-classes.ts';
+import { AdmissionChain } from '../admission/types.ts';
+import { prepareNewObject } from '../handlers/new-object.ts';
+import type { CreateWorkerData, PrepareBatch, PrepareMessage, PrepareReply, WorkerReply } from './protocol.ts';
+
+/** Serves prepare requests until the main thread goes away. */
+export function runCreateWorker(): void {
+  const port = parentPort;
+  if (!port) throw new Error('ksim __create-worker runs only as a worker thread of the apiserver');
+  const { placeholder } = workerData as CreateWorkerData;
+  let classes: PriorityClassView = priorityClassSnapshot([]);
+  const admission = new AdmissionChain(objectAdmissionPlugins({ lookup: (name) => classes.lookup(name), globalDefault: () => classes.globalDefault() }));
+  const send = (m: WorkerReply) => port.postMessage(m);
+
+  const prepare = (m: PrepareMessage): PrepareReply => {
+    try {
+      if (m.priorityClasses) classes = priorityClassSnapshot(m.priorityClasses.map((j) => JSON.parse(j)));
+      const rt = findResource(m.group, m.version, m.plural);
+      if (!rt) throw new Error(`unknown resource ${m.group}/${m.version}/${m.plural}`);
+      const body = Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength);
+      const out = prepareNewObject({ rt, namespace: m.namespace, body, contentType: m.contentType, fieldValidation: m.fieldValidation, now: new Date(m.nowMs), uid: m.uid }, admission);
+      out.obj.metadata.resourceVersion = placeholder;
+      return { id: m.id, json: JSON.stringify(out.obj), name: out.obj.metadata.name, generateName: out.generateName, warnings: out.warnings };
+    } catch (err) {
+      if (err instanceof StatusError) return { id: m.id, status: { code: err.code, reason: err.reason, message: err.message, details: err.details } };
+      return { id: m.id, failure: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+    }
+  };
+
+  port.on('message', (batch: PrepareBatch) => send({ replies: batch.requests.map(prepare) }));
+  send({ ready: true });
+}

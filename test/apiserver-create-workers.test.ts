@@ -1,0 +1,100 @@
+// Creates prepared on a create worker thread answer exactly as creates
+// prepared on the main thread: one apiserver with a worker, one without, the
+// same requests to both, the same answers (but for what is unique to each
+// create: uid, creation time, resourceVersion, a generated name's suffix).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { api, startApiserver, until, type Apiserver, type ApiClient } from './helpers/index.ts';
+
+let withWorker: Apiserver;
+let withoutWorker: Apiserver;
+let w: ApiClient;
+let m: ApiClient;
+
+before(async () => {
+  [withWorker, withoutWorker] = await Promise.all([startApiserver({ extraArgs: ['--create-workers', '1'] }), startApiserver({ extraArgs: ['--create-workers', '0'] })]);
+  w = api(withWorker.url);
+  m = api(withoutWorker.url);
+  // The worker starts beside the server: wait until it takes creates.
+  await until(async () => (await metric(withWorker.url, 'ksim_create_workers_ready')) === 1, 'create worker ready');
+});
+after(() => Promise.all([withWorker?.stop(), withoutWorker?.stop()]));
+
+async function metric(url: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : NaN;
+}
+
+/** An answer without what differs between any two creates. */
+function comparable(res: { status: number; headers: Record<string, string>; body: any }) {
+  const body = structuredClone(res.body);
+  if (body?.metadata) {
+    for (const k of ['uid', 'creationTimestamp', 'resourceVersion']) if (body.metadata[k] !== undefined) body.metadata[k] = `<${k}>`;
+    if (body.metadata.generateName && body.metadata.name) body.metadata.name = body.metadata.name.slice(0, body.metadata.generateName.length) + '<suffix>';
+  }
+  return { status: res.status, warning: res.headers.warning, body };
+}
+
+async function both(path: string, body: unknown, headers: Record<string, string> = {}) {
+  const [a, b] = await Promise.all([w.request('POST', path, body, headers), m.request('POST', path, body, headers)]);
+  assert.deepEqual(comparable(a), comparable(b));
+  return a;
+}
+
+const pod = (name: string, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, labels: { app: 'x' } },
+  spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '0.5', memory: '1024Mi' } } }], ...extra },
+});
+
+const PODS = '/api/v1/namespaces/default/pods';
+
+test('a Pod is defaulted, admitted and stored the same on a worker as on the main thread', async () => {
+  const before = await metric(withWorker.url, 'ksim_create_workers_prepared_total');
+  const res = await both(PODS, pod('plain'));
+  assert.equal(res.status, 201);
+  assert.equal(res.body.spec.containers[0].resources.requests.cpu, '500m');
+  assert.equal(res.body.spec.serviceAccountName, 'default');
+  assert.equal(res.body.spec.priority, 0);
+  assert.equal(res.body.spec.tolerations.length, 2);
+  assert.ok((await metric(withWorker.url, 'ksim_create_workers_prepared_total')) > before, 'the worker prepared it');
+  const stored = await w.request('GET', `${PODS}/plain`);
+  assert.deepEqual(stored.body, res.body);
+});
+
+test('generateName, YAML bodies, dry runs and other kinds match too', async () => {
+  const gen = await both(PODS, { ...pod(''), metadata: { generateName: 'gen-' } });
+  assert.match(gen.body.metadata.name, /^gen-[a-z0-9]{5}$/);
+  await both(PODS, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: from-yaml\nspec:\n  containers:\n  - name: c\n    image: nginx\n', { 'content-type': 'application/yaml' });
+  const dry = await both(`${PODS}?dryRun=All`, pod('dry'));
+  assert.equal(dry.status, 201);
+  assert.equal((await w.request('GET', `${PODS}/dry`)).status, 404);
+  await both('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: 'b' } });
+  await both('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'made-here' } });
+});
+
+test('refusals carry the same Status: decode errors, unknown fields, invalid objects, conflicts, missing namespaces', async () => {
+  assert.equal((await both(PODS, '{"apiVersion":"v1","kind":"Pod",')).status, 400);
+  assert.equal((await both(`${PODS}?fieldValidation=Strict`, { ...pod('strict'), bogus: 1 })).status, 400);
+  const warned = await both(`${PODS}?fieldValidation=Warn`, { ...pod('warned'), bogus: 1 });
+  assert.equal(warned.status, 201);
+  assert.ok(warned.headers.warning?.includes(String.raw`unknown field \"bogus\"`), warned.headers.warning);
+  assert.equal((await both(PODS, pod('Bad_Name'))).status, 422);
+  assert.equal((await both(PODS, { ...pod('bad-cpu'), spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: 'lots' } } }] } })).status, 400, 'an unparsable quantity fails decoding, as in kube');
+  assert.equal((await both(PODS, pod('plain'))).status, 409);
+  assert.equal((await both('/api/v1/namespaces/nowhere/pods', pod('lost'))).status, 404);
+});
+
+test('a PriorityClass is seen by the very next Pod, and a missing one is refused', async () => {
+  const pc = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000, preemptionPolicy: 'Never' };
+  assert.equal((await both('/apis/scheduling.k8s.io/v1/priorityclasses', pc)).status, 201);
+  const high = await both(PODS, pod('high-pod', { priorityClassName: 'high' }));
+  assert.equal(high.body.spec.priority, 1000);
+  assert.equal(high.body.spec.preemptionPolicy, 'Never');
+  assert.equal((await both(PODS, pod('no-class', { priorityClassName: 'absent' }))).status, 403);
+  const def = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'everyone' }, value: 7, globalDefault: true };
+  await both('/apis/scheduling.k8s.io/v1/priorityclasses', def);
+  assert.equal((await both(PODS, pod('defaulted'))).body.spec.priority, 7);
+});
