@@ -2,6 +2,8 @@
 // 0, 10 and 100 open watchers on /api/v1/pods that consume their streams.
 // Each phase gets a fresh apiserver. Every watcher must receive every
 // create, in resourceVersion order; the figures say how many did not.
+// First, the same clients drive the floor server (floor-server.ts): what a
+// durable JSON store that does nothing else reaches here, in the same run.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { closedLoop, LoadClient } from './load.ts';
 import { CpuMeter, cpuTicker, runtimeMetrics } from './proc.ts';
@@ -9,6 +11,7 @@ import { podFixture } from './fixtures.ts';
 import { measureRawPutRate, RAW_PUT_RATE } from './raw-store.ts';
 import { bodyTemplate, currentRevision, firstResourceVersion, withApiserver } from './server.ts';
 import { settleApiserver } from './settle.ts';
+import { removeTempDir, spawnTracked, tempDir } from '../test/helpers/index.ts';
 import { checkSequence, sumChecks, WatchStream } from './watch-stream.ts';
 import type { BenchContext, Benchmark, Target } from './report.ts';
 
@@ -20,8 +23,9 @@ const PHASES: { watchers: number; target: number }[] = [
   { watchers: 100, target: 4_000 },
 ];
 const P99_TARGET: Target = { op: '<', value: 50 };
+const FLOOR_SERVER = new URL('./floor-server.ts', import.meta.url).pathname;
 
-async function phase(ctx: BenchContext, watchers: number, rateTarget: number, rawRate: number): Promise<void> {
+async function phase(ctx: BenchContext, watchers: number, rateTarget: number, rawRate: number, floorRate: number): Promise<void> {
   const label = `${watchers} watchers`;
   const durationMs = ctx.size(10_000, 1_000);
   await withApiserver([], async (server) => {
@@ -72,6 +76,7 @@ async function phase(ctx: BenchContext, watchers: number, rateTarget: number, ra
       ctx.record(`${label}: create p50`, result.latencies.percentile(50), 'ms');
       ctx.record(`${label}: create p99`, result.latencies.percentile(99), 'ms', { target: P99_TARGET });
       ctx.record(`${label}: ratio to raw awaited put`, rate / rawRate, 'x');
+      ctx.record(`${label}: ratio to the floor server`, rate / floorRate, 'x');
       ctx.record(`${label}: apiserver CPU`, usage.server, '% of a core');
       ctx.record(`${label}: benchmark process CPU`, usage.client, '% of a core');
       ctx.record(`${label}: other processes' CPU`, usage.others, '% of a core', { note: 'anything but 0 skews the figures' });
@@ -103,6 +108,35 @@ async function phase(ctx: BenchContext, watchers: number, rateTarget: number, ra
   });
 }
 
+/** The same load against the floor server; creates per second. */
+async function floorPhase(ctx: BenchContext): Promise<number> {
+  const dataDir = await tempDir('bench-floor');
+  const proc = await spawnTracked(process.execPath, ['--import', 'tsx', FLOOR_SERVER, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      proc.child.stdout!.once('data', (d) => resolve(Number(String(d).trim())));
+      void proc.exited.then(() => reject(new Error('the floor server exited before it listened')));
+    });
+    const client = new LoadClient(`http://127.0.0.1:${port}`, CONCURRENCY);
+    try {
+      const body = bodyTemplate(1, (name) => podFixture(name, 'default'));
+      const op = (seq: number) => client.expectOk('POST', PODS_PATH, body(`pod-${String(seq).padStart(8, '0')}`)).then(() => {});
+      await closedLoop({ concurrency: CONCURRENCY, durationMs: ctx.size(1000, 200), op: (seq) => op(seq + 1e8) });
+      ctx.progress(`floor server: ${ctx.size(10_000, 1_000) / 1000} s of creates from ${CONCURRENCY} clients`);
+      const result = await closedLoop({ concurrency: CONCURRENCY, durationMs: ctx.size(10_000, 1_000), op });
+      const rate = (result.ok * 1000) / result.elapsedMs;
+      ctx.record('floor server: creates (no apiserver work, same client)', rate, '/s', { note: 'node:http + JSON + synced LevelDB batches' });
+      ctx.record('floor server: create p99', result.latencies.percentile(99), 'ms');
+      return rate;
+    } finally {
+      client.close();
+    }
+  } finally {
+    await proc.stop();
+    await removeTempDir(dataDir);
+  }
+}
+
 export const creates: Benchmark = {
   name: 'creates',
   description: 'durable Pod creates over HTTP, 50 clients, with 0, 10 and 100 watchers',
@@ -113,6 +147,7 @@ export const creates: Benchmark = {
       rawRate = await measureRawPutRate(ctx.size(2000, 300));
       ctx.record('raw awaited put (reference)', rawRate, 'puts/s');
     }
-    for (const p of PHASES) await phase(ctx, p.watchers, p.target, rawRate);
+    const floorRate = await floorPhase(ctx);
+    for (const p of PHASES) await phase(ctx, p.watchers, p.target, rawRate, floorRate);
   },
 };
