@@ -62,7 +62,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   });
   log.info({ revision: store.revision, objects: store.objectCount() }, 'storage loaded');
   const admission = buildAdmission(store);
-  const workerCount = opts.createWorkers ?? (os.availableParallelism() > 1 ? 1 : 0);
+  const workerCount = Math.max(0, Math.floor(opts.createWorkers ?? (os.availableParallelism() > 1 ? 1 : 0)));
   const createWorkers = workerCount > 0 ? new CreateWorkerPool(workerCount, { version: () => store.bucketVersion(PRIORITY_CLASSES_BUCKET), texts: () => storedPriorityClassTexts(store) }, log) : undefined;
   const ctx: ApiContext = { store, log, admission, createWorkers, now: () => new Date(), newUid: randomUUID, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000 };
 
