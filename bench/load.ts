@@ -1,6 +1,6 @@
 // A tiny HTTP load generator: keep-alive connections on raw sockets (one
 // request in flight on each, requests written as prebuilt HTTP/1.1 text,
-// answers parsed by http-wire.ts), closed-loop workers (each sends its next
+// answers parsed by shared/client/response-parser.ts), closed-loop workers (each sends its next
 // request when the previous answer arrives) and an open-loop pacer (requests
 // at a fixed rate whatever the answers do), with latency samples. It shares
 // the machine with the apiserver it measures, so every microsecond it
@@ -8,7 +8,7 @@
 // more per request.
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { ResponseParser } from './http-wire.ts';
+import { ResponseParser } from '../shared/client/response-parser.ts';
 
 /** An HTTP answer, body as text. */
 export interface HttpResult {

@@ -1,13 +1,13 @@
 // A watch consumer cheap enough that a hundred of them can share the
 // benchmark process with the load generator: a raw socket reading into one
 // reused buffer (no stream events, no per-read allocation), the chunked
-// framing stripped by http-wire.ts, lines split as bytes, and only the
+// framing stripped by shared/client/response-parser.ts, lines split as bytes, and only the
 // event type, resourceVersion and name picked out of each line by searching
 // instead of parsing its ~1.5 KB object. One line in every 500 is also fully
 // parsed to check that the shortcut agrees.
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { ResponseParser } from './http-wire.ts';
+import { ResponseParser } from '../shared/client/response-parser.ts';
 
 const NEWLINE = 10;
 const QUOTE = 34;

@@ -5,6 +5,7 @@
 // writes of every controller are such requests.
 import net from 'node:net';
 import tls from 'node:tls';
+import { ResponseParser } from './response-parser.ts';
 
 /** One request as it goes on the wire, head and body. */
 export interface Exchange {
@@ -142,25 +143,45 @@ export class Http1Pool {
 /** One connection and the parser of the answer it is reading. */
 class Connection {
   private readonly socket: net.Socket;
+  private readonly parser: ResponseParser;
   private current?: PendingExchange;
   private served = 0;
   private gotBytes = false;
   private idleSince = Date.now();
   private idleMs = IDLE_MS;
   private dead = false;
-  // Parser state: the bytes not consumed yet, then the answer being read.
-  private buf?: Buffer;
+  // The answer being read.
   private status = 0;
-  private keepAlive = true;
-  private mode: 'head' | 'length' | 'chunked' | 'close' = 'head';
-  private remaining = 0;
-  private chunkState: 'size' | 'data' | 'crlf' | 'trailer' = 'size';
   private body: Buffer[] = [];
+  private answered = false;
+  /** Bytes arrived beyond the answer: the connection can no longer be trusted. */
+  private unexpected = false;
 
   constructor(
     opts: PoolOptions,
     private readonly pool: { release(c: Connection, reusable: boolean): void; lost(c: Connection): void; retry(p: PendingExchange): void },
   ) {
+    this.parser = new ResponseParser({
+      onHead: (status, head) => {
+        if (this.answered) {
+          this.unexpected = true;
+          return;
+        }
+        this.status = status;
+        this.body = [];
+        const t = /\r\nkeep-alive:[^\r]*timeout=(\d+)/i.exec(head);
+        // Close it a second before the server would, so that a request never races the server's close.
+        if (t) this.idleMs = Math.min(IDLE_MS, Math.max(0, Number(t[1]) * 1000 - 1000));
+      },
+      // Each socket read is a buffer of its own, so a slice of it stays valid.
+      onBody: (buf, start, end) => {
+        if (!this.answered) this.body.push(buf.subarray(start, end));
+      },
+      onEnd: () => {
+        if (this.answered) this.unexpected = true;
+        this.answered = true;
+      },
+    });
     this.socket = opts.tls
       ? tls.connect({ host: opts.host, port: opts.port, ...(net.isIP(opts.host) ? {} : { servername: opts.host }), ALPNProtocols: ['http/1.1'], ...opts.tls })
       : net.connect({ host: opts.host, port: opts.port });
@@ -181,6 +202,8 @@ class Connection {
     p.deadline = Date.now() + p.timeoutMs;
     this.current = p;
     this.gotBytes = false;
+    this.answered = false;
+    this.parser.noBody = p.wire.startsWith('HEAD ');
     this.socket.ref();
     this.socket.write(p.wire);
   }
@@ -198,7 +221,8 @@ class Connection {
   }
 
   private onEnd(): void {
-    if (this.current && this.mode === 'close') return this.finish(false);
+    // An answer framed by the end of the connection is complete now.
+    if (this.current && this.parser.closed() && this.answered) return this.finish(false);
     this.fail(new Error('socket hang up'));
   }
 
@@ -231,128 +255,25 @@ class Connection {
       return;
     }
     this.gotBytes = true;
-    this.buf = this.buf?.length ? Buffer.concat([this.buf, d]) : d;
     try {
-      this.parse();
+      this.parser.feed(d, 0, d.length);
     } catch (err) {
       this.destroy(err as Error);
+      return;
     }
-  }
-
-  private parse(): void {
-    for (;;) {
-      const b = this.buf;
-      if (!b || !this.current) return;
-      if (this.mode === 'head') {
-        const end = b.indexOf('\r\n\r\n');
-        if (end < 0) {
-          if (b.length > 64 * 1024) throw new Error('response head too large');
-          return;
-        }
-        this.head(b.toString('latin1', 0, end));
-        this.buf = b.subarray(end + 4);
-        continue;
-      }
-      if (this.mode === 'close') {
-        this.body.push(b);
-        this.buf = undefined;
-        return;
-      }
-      if (this.mode === 'length') {
-        const n = Math.min(this.remaining, b.length);
-        if (n > 0) this.body.push(b.subarray(0, n));
-        this.remaining -= n;
-        this.buf = b.subarray(n);
-        if (this.remaining === 0) return this.finish(this.keepAlive);
-        return;
-      }
-      // chunked
-      if (this.chunkState === 'data') {
-        const n = Math.min(this.remaining, b.length);
-        if (n > 0) this.body.push(b.subarray(0, n));
-        this.remaining -= n;
-        this.buf = b.subarray(n);
-        if (this.remaining > 0) return;
-        this.chunkState = 'crlf';
-        continue;
-      }
-      const nl = b.indexOf('\r\n');
-      if (nl < 0) return;
-      const line = b.toString('latin1', 0, nl);
-      this.buf = b.subarray(nl + 2);
-      if (this.chunkState === 'crlf') {
-        this.chunkState = 'size';
-      } else if (this.chunkState === 'size') {
-        const size = parseInt(line, 16);
-        if (!Number.isFinite(size) || size < 0) throw new Error('bad chunk size');
-        if (size === 0) this.chunkState = 'trailer';
-        else {
-          this.remaining = size;
-          this.chunkState = 'data';
-        }
-      } else if (line === '') {
-        return this.finish(this.keepAlive);
-      }
-    }
-  }
-
-  private head(text: string): void {
-    const lines = text.split('\r\n');
-    const m = /^HTTP\/1\.([01]) (\d{3})/.exec(lines[0]);
-    if (!m) throw new Error(`bad response status line: ${lines[0].slice(0, 80)}`);
-    const status = Number(m[2]);
-    if (status >= 100 && status < 200) return; // 100 Continue and friends: the real answer follows.
-    this.status = status;
-    this.keepAlive = m[1] === '1';
-    let length = -1;
-    let chunked = false;
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i];
-      const colon = line.indexOf(':');
-      if (colon < 0) continue;
-      const name = line.slice(0, colon).trim().toLowerCase();
-      const value = line.slice(colon + 1).trim();
-      if (name === 'content-length') length = Number(value);
-      else if (name === 'transfer-encoding') chunked = /chunked/i.test(value);
-      else if (name === 'connection') {
-        if (/close/i.test(value)) this.keepAlive = false;
-        else if (/keep-alive/i.test(value)) this.keepAlive = true;
-      } else if (name === 'keep-alive') {
-        const t = /timeout=(\d+)/i.exec(value);
-        // Close it a second before the server would, so that a request never races the server's close.
-        if (t) this.idleMs = Math.min(IDLE_MS, Math.max(0, Number(t[1]) * 1000 - 1000));
-      }
-    }
-    this.body = [];
-    if (status === 204 || status === 304) {
-      this.mode = 'length';
-      this.remaining = 0;
-    } else if (chunked) {
-      this.mode = 'chunked';
-      this.chunkState = 'size';
-    } else if (length >= 0) {
-      this.mode = 'length';
-      this.remaining = length;
-    } else {
-      this.mode = 'close';
-      this.keepAlive = false;
-    }
-    if (this.mode === 'length' && this.remaining === 0) this.finish(this.keepAlive);
+    if (this.answered) this.finish(!this.parser.closeAfter && !this.unexpected && this.parser.idle);
   }
 
   private finish(reusable: boolean): void {
     const p = this.current!;
     const body = this.body.length === 1 ? this.body[0].toString('utf8') : Buffer.concat(this.body).toString('utf8');
-    const leftover = this.buf?.length ?? 0;
     this.current = undefined;
     this.body = [];
-    this.buf = undefined;
-    this.mode = 'head';
     this.served++;
     this.idleSince = Date.now();
     this.socket.unref();
     p.resolve({ status: this.status, body });
     if (this.dead) return;
-    this.pool.release(this, reusable && leftover === 0);
+    this.pool.release(this, reusable);
   }
 }

@@ -1,19 +1,22 @@
-// Just enough HTTP/1.1 for the benchmark's own clients, on raw sockets: an
-// incremental response parser (status line, the three headers that frame a
-// body, Content-Length and chunked bodies) that hands body bytes over as
-// slices of the read buffer, without copies or per-chunk objects. The
-// apiserver's hot path is measured against this, so it must cost the
-// benchmark process as little as possible; node:http's client spends more
-// on streams and events than on parsing.
+// The one HTTP/1.1 response parser of ksim's own clients on raw sockets (the
+// components' connection pool, http1-pool.ts, and the benchmarks' load
+// generator and watch readers): incremental, it reads the status line and
+// the headers that frame a body (Content-Length, chunked, Connection) and
+// hands body bytes over as slices of the read buffer, without copies or
+// per-chunk objects. Interim 1xx answers are skipped. node:http's client
+// spends more on streams and events than on parsing, and the benchmarks
+// measure the apiserver from the same machine.
 
 const LF = 10;
 const HEAD_END = Buffer.from('\r\n\r\n');
+/** A head longer than this is refused (the peer is not an HTTP server we can trust). */
+const MAX_HEAD_BYTES = 64 * 1024;
 
 /** What the parser reports. */
 export interface ResponseEvents {
-  /** The status line and headers have been read. */
+  /** The status line and headers have been read (`head` is their text, without the blank line). */
   onHead(status: number, head: string): void;
-  /** Body bytes `buf[start..end)`, valid only during the call. */
+  /** Body bytes `buf[start..end)`: a slice of the buffer given to feed(), which may reuse it after the call. */
   onBody(buf: Buffer, start: number, end: number): void;
   /** The body is complete (a keep-alive connection can take the next request). */
   onEnd(): void;
@@ -38,10 +41,15 @@ export class ResponseParser {
   private chunkSize = 0;
   /** Set by the caller before each response whose body is empty whatever its headers say (HEAD). */
   noBody = false;
-  /** True when the last response asked to close the connection. */
+  /** True when the last response said the connection closes after it (Connection: close, or HTTP/1.0 without keep-alive). */
   closeAfter = false;
 
   constructor(private readonly events: ResponseEvents) {}
+
+  /** True between responses, with nothing of the next one read yet. */
+  get idle(): boolean {
+    return this.state === State.Head && this.carry === null;
+  }
 
   /** The connection closed: ends a body that runs until close; false if a response was cut short. */
   closed(): boolean {
@@ -95,7 +103,7 @@ export class ResponseParser {
             break;
           }
           this.chunkSize = parseInt(line, 16);
-          if (Number.isNaN(this.chunkSize)) throw new Error(`bad chunk size line ${JSON.stringify(line)}`);
+          if (!(this.chunkSize >= 0)) throw new Error(`bad chunk size line ${JSON.stringify(line)}`);
           this.remaining = this.chunkSize;
           this.state = this.chunkSize === 0 ? State.Trailer : State.ChunkData;
           break;
@@ -138,20 +146,26 @@ export class ResponseParser {
     }
     const at = data.indexOf(HEAD_END, from);
     if (at < 0 || at + 4 > to) {
+      if (to - from > MAX_HEAD_BYTES) throw new Error('response head too large');
       this.carry = Buffer.from(data.subarray(from, to));
       return end;
     }
     const consumedFromCarry = this.carry ? this.carry.length : 0;
     this.carry = null;
     const head = data.toString('latin1', from, at);
-    const status = Number(head.slice(9, 12));
+    const bodyStart = at + 4 - consumedFromCarry + (data === buf ? 0 : start);
+    const statusLine = /^HTTP\/1\.([01]) (\d{3})/.exec(head);
+    if (!statusLine) throw new Error(`bad response status line: ${JSON.stringify(head.slice(0, 80))}`);
+    const status = Number(statusLine[2]);
+    // 100 Continue and the like: the real answer follows.
+    if (status >= 100 && status < 200) return bodyStart;
     const lower = head.toLowerCase();
     const lengthMatch = /\r\ncontent-length:\s*(\d+)/.exec(lower);
     const chunked = /\r\ntransfer-encoding:[^\r]*chunked/.test(lower);
-    this.closeAfter = /\r\nconnection:\s*close/.test(lower);
+    const connection = /\r\nconnection:([^\r]*)/.exec(lower)?.[1] ?? '';
+    this.closeAfter = connection.includes('close') || (statusLine[1] === '0' && !connection.includes('keep-alive'));
     this.events.onHead(status, head);
-    const bodyStart = at + 4 - consumedFromCarry + (data === buf ? 0 : start);
-    if (this.noBody || status === 204 || status === 304 || (status >= 100 && status < 200)) {
+    if (this.noBody || status === 204 || status === 304) {
       this.noBody = false;
       this.finish();
     } else if (chunked) this.state = State.ChunkSize;

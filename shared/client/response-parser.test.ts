@@ -1,9 +1,8 @@
-// The benchmark clients' HTTP parser, fed responses cut at every possible
-// place. Not part of `npm test` (bench/ is not a test root): run it with
-// `npm test -- bench/http-wire.test.ts`.
+// The HTTP/1.1 response parser of ksim's own clients, fed responses cut at
+// every possible place.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ResponseParser } from './http-wire.ts';
+import { ResponseParser } from './response-parser.ts';
 
 function parseAll(wire: Buffer, cutEvery: number): { status: number; body: string }[] {
   const out: { status: number; body: string }[] = [];
@@ -30,6 +29,7 @@ const wire = Buffer.from(
   'HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 14\r\n\r\n{"a":"héllo"}' +
     'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n' +
     chunked(['{"type":"ADDED"}\n{"type":', '"MODIFIED"}\n']) +
+    'HTTP/1.1 100 Continue\r\n\r\n' +
     'HTTP/1.1 204 No Content\r\n\r\n' +
     'HTTP/1.1 404 Not Found\r\ncontent-length: 2\r\n\r\n{}',
 );
@@ -55,4 +55,20 @@ test('a body without length runs until the connection closes', () => {
   assert.equal(ended, true);
   assert.equal(body, 'all of it');
   assert.equal(parser.closeAfter, true);
+});
+
+test('HTTP/1.0 closes unless it asks for keep-alive; a bad status line or an endless head is an error', () => {
+  const parser = new ResponseParser({ onHead: () => {}, onBody: () => {}, onEnd: () => {} });
+  const feed = (text: string) => {
+    const bytes = Buffer.from(text);
+    parser.feed(bytes, 0, bytes.length);
+  };
+  feed('HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n');
+  assert.equal(parser.closeAfter, true);
+  feed('HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n');
+  assert.equal(parser.closeAfter, false);
+  assert.throws(() => feed('SMTP ready\r\n\r\n'), /bad response status line/);
+  const endless = new ResponseParser({ onHead: () => {}, onBody: () => {}, onEnd: () => {} });
+  const junk = Buffer.from(`HTTP/1.1 200 OK\r\nX: ${'y'.repeat(70 * 1024)}`);
+  assert.throws(() => endless.feed(junk, 0, junk.length), /too large/);
 });
