@@ -9,6 +9,7 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ResponseParser } from '../shared/client/response-parser.ts';
+import { Fifo } from '../shared/util/fifo.ts';
 
 /** An HTTP answer, body as text. */
 export interface HttpResult {
@@ -120,8 +121,7 @@ export class LoadClient {
   private readonly hostHeader: string;
   private readonly idle: Connection[] = [];
   private readonly all = new Set<Connection>();
-  private readonly waiting: Job[] = [];
-  private waitingHead = 0;
+  private readonly waiting = new Fifo<Job>();
   private closed = false;
 
   constructor(
@@ -158,9 +158,7 @@ export class LoadClient {
   close(): void {
     this.closed = true;
     for (const c of [...this.all]) c.socket.destroy();
-    const waiting = this.waiting.splice(this.waitingHead);
-    this.waiting.length = this.waitingHead = 0;
-    for (const job of waiting) job.reject(new Error('LoadClient closed'));
+    for (const job of this.waiting.drain()) job.reject(new Error('LoadClient closed'));
   }
 
   private connect(): Connection {
@@ -169,19 +167,8 @@ export class LoadClient {
     return c;
   }
 
-  private nextWaiting(): Job | undefined {
-    if (this.waitingHead >= this.waiting.length) return undefined;
-    const job = this.waiting[this.waitingHead++];
-    // Compact the queue now and then rather than shifting on every request.
-    if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
-      this.waiting.splice(0, this.waitingHead);
-      this.waitingHead = 0;
-    }
-    return job;
-  }
-
   private onFree(c: Connection): void {
-    const job = this.closed ? undefined : this.nextWaiting();
+    const job = this.closed ? undefined : this.waiting.shift();
     if (job) c.send(job);
     else this.idle.push(c);
   }
@@ -191,7 +178,7 @@ export class LoadClient {
     const i = this.idle.indexOf(c);
     if (i >= 0) this.idle.splice(i, 1);
     // Requests still waiting get a fresh connection.
-    if (!this.closed && this.waitingHead < this.waiting.length) this.connect().send(this.nextWaiting()!);
+    if (!this.closed && this.waiting.length > 0) this.connect().send(this.waiting.shift()!);
   }
 }
 

@@ -5,6 +5,7 @@
 // writes of every controller are such requests.
 import net from 'node:net';
 import tls from 'node:tls';
+import { Fifo } from '../util/fifo.ts';
 import { ResponseParser } from './response-parser.ts';
 
 /** One request as it goes on the wire, head and body. */
@@ -41,8 +42,7 @@ const IDLE_MS = 30_000;
 export class Http1Pool {
   private readonly idle: Connection[] = [];
   private readonly all = new Set<Connection>();
-  private waiting: PendingExchange[] = [];
-  private waitingHead = 0;
+  private readonly waiting = new Fifo<PendingExchange>();
   private sweeper?: NodeJS.Timeout;
   private closed = false;
 
@@ -77,17 +77,6 @@ export class Http1Pool {
     return conn;
   }
 
-  private nextWaiting(): PendingExchange | undefined {
-    while (this.waitingHead < this.waiting.length) {
-      const p = this.waiting[this.waitingHead++];
-      if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
-        this.waiting = this.waiting.slice(this.waitingHead);
-        this.waitingHead = 0;
-      }
-      if (p) return p;
-    }
-    return undefined;
-  }
 
   /** A connection finished an exchange: give it the next waiting one, or keep it idle. */
   private released(conn: Connection, reusable: boolean): void {
@@ -95,7 +84,7 @@ export class Http1Pool {
       conn.destroy();
       return;
     }
-    const next = this.nextWaiting();
+    const next = this.waiting.shift();
     if (next) conn.start(next);
     else this.idle.push(conn);
   }
@@ -106,7 +95,7 @@ export class Http1Pool {
     const i = this.idle.indexOf(conn);
     if (i >= 0) this.idle.splice(i, 1);
     if (this.closed) return;
-    const next = this.nextWaiting();
+    const next = this.waiting.shift();
     if (next) this.dispatch(next);
   }
 
@@ -123,7 +112,7 @@ export class Http1Pool {
     this.sweeper = setInterval(() => {
       const now = Date.now();
       for (const c of this.all) c.expire(now);
-      if (this.all.size === 0 && this.waitingHead >= this.waiting.length) {
+      if (this.all.size === 0 && this.waiting.length === 0) {
         clearInterval(this.sweeper);
         this.sweeper = undefined;
       }
@@ -134,7 +123,7 @@ export class Http1Pool {
   close(): void {
     this.closed = true;
     for (const c of [...this.all]) c.destroy(new Error('client is closed'));
-    for (let p; (p = this.nextWaiting()); ) p?.reject(new Error('client is closed'));
+    for (const p of this.waiting.drain()) p.reject(new Error('client is closed'));
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
   }

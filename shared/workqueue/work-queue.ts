@@ -2,6 +2,7 @@
 // queue is held once however often it is added; a key is never handed to two
 // workers at once (an add while it is processed is replayed after done());
 // failed keys come back after a rate-limited delay; delayed adds.
+import { Fifo } from '../util/fifo.ts';
 import { realClock, type Clock } from '../clock/clock.ts';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiters.ts';
 
@@ -22,8 +23,7 @@ export interface WorkQueueOptions {
 
 /** See the file comment. */
 export class WorkQueue {
-  private queue: string[] = [];
-  private head = 0;
+  private readonly queue = new Fifo<string>();
   private readonly dirty = new Set<string>();
   private readonly processing = new Set<string>();
   private readonly addedAt = new Map<string, number>();
@@ -40,7 +40,7 @@ export class WorkQueue {
 
   /** Number of keys waiting (not counting those being processed). */
   get length(): number {
-    return this.queue.length - this.head;
+    return this.queue.length;
   }
 
   /** Queues `key` unless it is already waiting. */
@@ -91,12 +91,8 @@ export class WorkQueue {
 
   /** The next key to process, or undefined once the queue shuts down. */
   get(): Promise<string | undefined> {
-    if (this.length > 0) {
-      const key = this.queue[this.head++];
-      if (this.head > 1024 && this.head * 2 > this.queue.length) {
-        this.queue = this.queue.slice(this.head);
-        this.head = 0;
-      }
+    const key = this.queue.shift();
+    if (key !== undefined) {
       this.opts.metrics?.depth(this.length);
       return Promise.resolve(this.take(key));
     }
