@@ -10,6 +10,7 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ResponseParser } from '../shared/client/response-parser.ts';
 import { Fifo } from '../shared/util/fifo.ts';
+import { GrowableBytes } from './growable-bytes.ts';
 
 /** An HTTP answer, body as text. */
 export interface HttpResult {
@@ -34,8 +35,7 @@ class Connection {
   private job: Job | undefined;
   private status = 0;
   /** The body being read, copied out of the read buffer (reused between responses). */
-  private body = Buffer.allocUnsafe(16 * 1024);
-  private bodyLength = 0;
+  private readonly body = new GrowableBytes();
   private gone = false;
   private ending = false;
 
@@ -50,22 +50,13 @@ class Connection {
     this.parser = new ResponseParser({
       onHead: (status) => {
         this.status = status;
-        this.bodyLength = 0;
+        this.body.clear();
       },
-      onBody: (buf, start, end) => {
-        const n = end - start;
-        if (this.bodyLength + n > this.body.length) {
-          const bigger = Buffer.allocUnsafe(Math.max(this.body.length * 2, this.bodyLength + n));
-          this.body.copy(bigger, 0, 0, this.bodyLength);
-          this.body = bigger;
-        }
-        buf.copy(this.body, this.bodyLength, start, end);
-        this.bodyLength += n;
-      },
+      onBody: (buf, start, end) => this.body.append(buf, start, end),
       onEnd: () => {
         const job = this.job;
         this.job = undefined;
-        job?.resolve({ status: this.status, body: this.body.toString('utf8', 0, this.bodyLength) });
+        job?.resolve({ status: this.status, body: this.body.bytes.toString('utf8', 0, this.body.length) });
         if (this.parser.closeAfter || this.ending) this.socket.destroy();
         else this.onFree(this);
       },

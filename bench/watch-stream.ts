@@ -8,6 +8,7 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ResponseParser } from '../shared/client/response-parser.ts';
+import { GrowableBytes } from './growable-bytes.ts';
 
 const NEWLINE = 10;
 const QUOTE = 34;
@@ -94,8 +95,8 @@ export class WatchStream {
   private socket?: net.Socket;
   private readonly readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   /** A line cut by a read, waiting for the rest. */
-  private carry = Buffer.allocUnsafe(16 * 1024);
-  private carryLength = 0;
+  /** The start of a line cut by the end of a read. */
+  private readonly carry = new GrowableBytes();
   private lines = 0;
   private closing = false;
   private waiters: { rv: number; resolve: (ok: boolean) => void }[] = [];
@@ -120,7 +121,7 @@ export class WatchStream {
   /** Opens the watch from `fromRv` and resolves once the server answered 200. */
   open(fromRv: number): Promise<void> {
     this.closing = false;
-    this.carryLength = 0;
+    this.carry.clear();
     if (this.lastRv < fromRv) this.lastRv = fromRv;
     const u = new URL(`${this.path}?watch=true&resourceVersion=${fromRv}`, this.baseUrl);
     return new Promise((resolve, reject) => {
@@ -221,13 +222,13 @@ export class WatchStream {
   /** Body bytes `buf[start..end)`: splits them into lines, carrying a cut line over to the next read. */
   private onBody(buf: Buffer, start: number, end: number): void {
     let from = start;
-    if (this.carryLength > 0) {
+    if (this.carry.length > 0) {
       const nl = buf.indexOf(NEWLINE, from);
       const to = nl >= 0 && nl < end ? nl : end;
-      this.appendCarry(buf, from, to);
+      this.carry.append(buf, from, to);
       if (to === end) return;
-      this.onLine(this.carry, 0, this.carryLength);
-      this.carryLength = 0;
+      this.onLine(this.carry.bytes, 0, this.carry.length);
+      this.carry.clear();
       from = nl + 1;
     }
     let nl = buf.indexOf(NEWLINE, from);
@@ -236,18 +237,7 @@ export class WatchStream {
       from = nl + 1;
       nl = buf.indexOf(NEWLINE, from);
     }
-    if (from < end) this.appendCarry(buf, from, end);
-  }
-
-  private appendCarry(buf: Buffer, from: number, to: number): void {
-    const n = to - from;
-    if (this.carryLength + n > this.carry.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(this.carry.length * 2, this.carryLength + n));
-      this.carry.copy(bigger, 0, 0, this.carryLength);
-      this.carry = bigger;
-    }
-    buf.copy(this.carry, this.carryLength, from, to);
-    this.carryLength += n;
+    if (from < end) this.carry.append(buf, from, end);
   }
 
   private onLine(buf: Buffer, s: number, e: number): void {
