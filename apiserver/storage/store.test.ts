@@ -20,6 +20,16 @@ const put = (store: Store, ns: string, name: string, labels?: Record<string, str
 const del = (store: Store, ns: string, name: string) => store.txn(`${B}/${ns}/${name}`, () => null);
 const names = (items: string[]) => items.map((j) => JSON.parse(j).metadata.name);
 
+/** Runs `fn` with a fresh directory for a LevelDB store, removed afterwards whatever happens. */
+async function withDataDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'ksim-store-'));
+  try {
+    await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 test('each write gets the next revision and concurrent writes share one commit', async () => {
   const backend = new MemoryBackend();
   const store = await Store.open(backend);
@@ -134,9 +144,8 @@ test('a restart loads only the newest events back; older resourceVersions are Go
   await store.close();
 });
 
-test('a store reopened on LevelDB loads more objects than one read batch, in key order, with its log window', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'ksim-store-'));
-  try {
+test('a store reopened on LevelDB loads more objects than one read batch, in key order, with its log window', () =>
+  withDataDir(async (dir) => {
     let store = await Store.open(await LevelBackend.open(dir));
     // Created out of key order, some deleted and one rewritten: the reload must still list them sorted.
     const order = Array.from({ length: 2500 }, (_, i) => (i * 7919) % 2500);
@@ -164,14 +173,10 @@ test('a store reopened on LevelDB loads more objects than one read batch, in key
     assert.equal(JSON.parse(events.at(-1)!.json).metadata.name, 'cm-0002');
     assert.throws(() => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, rev - 1201), (e: any) => e.code === 410);
     await store.close();
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('on LevelDB every version replayed after a restart has its own JSON, whether it was created, replaced in the same batch or later', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'ksim-store-'));
-  try {
+test('on LevelDB every version replayed after a restart has its own JSON, whether it was created, replaced in the same batch or later', () =>
+  withDataDir(async (dir) => {
     let store = await Store.open(await LevelBackend.open(dir));
     await put(store, 'ns', 'a', {}, 'a1');
     // Created and replaced in one commit: the replaced version's record is rewritten in that same batch.
@@ -186,14 +191,10 @@ test('on LevelDB every version replayed after a restart has its own JSON, whethe
     const seen = events.map((e) => `${e.type} ${JSON.parse(e.json).metadata.name}=${JSON.parse(e.json).data.v}@${JSON.parse(e.json).metadata.resourceVersion}`);
     assert.deepEqual(seen, ['ADDED a=a1@1', 'ADDED b=b1@2', 'MODIFIED b=b2@3', 'MODIFIED a=a2@4', 'DELETED a=a2@5', 'ADDED c=c1@6']);
     await store.close();
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('on LevelDB a version replaced after a restart had dropped its event starts the next restart window after it', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'ksim-store-'));
-  try {
+test('on LevelDB a version replaced after a restart had dropped its event starts the next restart window after it', () =>
+  withDataDir(async (dir) => {
     let store = await Store.open(await LevelBackend.open(dir));
     await put(store, 'ns', 'a', {}, 'a1');
     await put(store, 'ns', 'b', {}, 'b1');
@@ -211,7 +212,4 @@ test('on LevelDB a version replaced after a restart had dropped its event starts
     assert.equal(JSON.parse(events[1].json).data.v, 'a2');
     assert.deepEqual(names(store.list({ bucket: B, keyPrefix: `${B}/` }).items), ['a', 'b']);
     await store.close();
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+  }));
