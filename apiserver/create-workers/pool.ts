@@ -7,20 +7,12 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { internalError, StatusError } from '../../shared/api/errors.ts';
-import type { NewObjectRequest } from '../handlers/new-object.ts';
+import type { NewObjectRequest, PreparedCreate } from '../handlers/new-object.ts';
 import { RESOURCE_VERSION_PLACEHOLDER, SerializedObject } from '../storage/serialized-object.ts';
 import type { CreateWorkerData, PrepareBatch, PrepareMessage, PrepareReply, WorkerReply } from './protocol.ts';
 
 /** The ksim command, which starts a worker when given `__create-worker`. */
 const KSIM_CLI = new URL('../../cli/ksim.mjs', import.meta.url);
-
-/** A prepared object, serialized but for its resourceVersion. */
-export interface PreparedObject {
-  object: SerializedObject;
-  name: string;
-  generateName?: string;
-  warnings: string[];
-}
 
 /** Where the workers' copy of the PriorityClasses comes from. */
 export interface PriorityClassSource {
@@ -31,7 +23,7 @@ export interface PriorityClassSource {
 }
 
 interface Pending {
-  resolve: (p: PreparedObject | undefined) => void;
+  resolve: (p: PreparedCreate | undefined) => void;
   reject: (err: unknown) => void;
 }
 
@@ -46,7 +38,6 @@ class CreateWorker {
   answered = 0;
   /** Requests of this event-loop turn, sent together (see PrepareBatch). */
   private outbox: PrepareMessage[] = [];
-  private transfers: ArrayBuffer[] = [];
 
   constructor(log: Logger, onGone: () => void) {
     const data: CreateWorkerData = { placeholder: RESOURCE_VERSION_PLACEHOLDER };
@@ -68,24 +59,15 @@ class CreateWorker {
   send(msg: PrepareMessage): void {
     if (this.outbox.length === 0) setImmediate(() => this.flush());
     this.outbox.push(msg);
-    this.transfers.push(msg.body.buffer as ArrayBuffer);
   }
 
   private flush(): void {
     const batch: PrepareBatch = { requests: this.outbox };
-    const transfers = this.transfers;
     this.outbox = [];
-    this.transfers = [];
-    if (this.gone) {
-      for (const m of batch.requests) this.settleGone(m.id);
-      return;
-    }
-    this.thread.postMessage(batch, transfers);
-  }
-
-  private settleGone(id: number): void {
-    this.pending.get(id)?.resolve(undefined);
-    this.pending.delete(id);
+    // A worker that exited meanwhile already handed these back (see the exit handler).
+    if (this.gone) return;
+    // The bodies are moved, not copied.
+    this.thread.postMessage(batch, batch.requests.map((m) => m.body.buffer as ArrayBuffer));
   }
 
   private onMessage(m: WorkerReply, log: Logger): void {
@@ -98,7 +80,7 @@ class CreateWorker {
     if (!p) return;
     this.pending.delete(m.id);
     this.answered++;
-    if ('json' in m) p.resolve({ object: new SerializedObject(m.json), name: m.name, generateName: m.generateName, warnings: m.warnings });
+    if ('json' in m) p.resolve({ value: new SerializedObject(m.json), name: m.name, generateName: m.generateName, warnings: m.warnings });
     else if ('status' in m) p.reject(new StatusError(m.status.code, m.status.reason, m.status.message, m.status.details));
     else {
       log.error({ failure: m.failure }, 'unexpected error preparing a create on a worker');
@@ -129,7 +111,7 @@ export class CreateWorkerPool {
   }
 
   /** Prepares `req` on a worker; undefined when no worker can (the caller prepares it itself). */
-  prepare(req: NewObjectRequest): Promise<PreparedObject | undefined> {
+  prepare(req: NewObjectRequest): Promise<PreparedCreate | undefined> {
     const worker = this.pick();
     if (!worker) return Promise.resolve(undefined);
     const id = ++this.nextId;

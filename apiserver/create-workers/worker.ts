@@ -27,8 +27,8 @@ export function runCreateWorker(): void {
       if (!rt) throw new Error(`unknown resource ${m.group}/${m.version}/${m.plural}`);
       const body = Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength);
       const out = prepareNewObject({ rt, namespace: m.namespace, body, contentType: m.contentType, fieldValidation: m.fieldValidation, now: new Date(m.nowMs), uid: m.uid }, admission);
-      out.obj.metadata.resourceVersion = placeholder;
-      return { id: m.id, json: JSON.stringify(out.obj), name: out.obj.metadata.name, generateName: out.generateName, warnings: out.warnings };
+      out.value.metadata.resourceVersion = placeholder;
+      return { id: m.id, json: JSON.stringify(out.value), name: out.name, generateName: out.generateName, warnings: out.warnings };
     } catch (err) {
       if (err instanceof StatusError) return { id: m.id, status: { code: err.code, reason: err.reason, message: err.message, details: err.details } };
       return { id: m.id, failure: err instanceof Error ? (err.stack ?? err.message) : String(err) };

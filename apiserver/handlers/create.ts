@@ -14,14 +14,6 @@ import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
 const GENERATE_NAME_ATTEMPTS = 8;
 
-/** A prepared object: parsed (prepared here) or serialized (prepared on a worker). */
-interface Prepared {
-  value: any | SerializedObject;
-  name: string;
-  generateName?: string;
-  warnings: string[];
-}
-
 /** Serves a create. */
 export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
   const { resource: rt, namespace, name, subresource } = r.info;
@@ -42,12 +34,7 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   };
   // A transactional admission plugin must see the object inside the transaction: prepare it here then.
   const onWorker = ctx.createWorkers && !dryRun && !ctx.admission.needsTransaction(rt) ? await ctx.createWorkers.prepare(request) : undefined;
-  let prepared: Prepared;
-  if (onWorker) prepared = { value: onWorker.object, name: onWorker.name, generateName: onWorker.generateName, warnings: onWorker.warnings };
-  else {
-    const local = prepareNewObject(request, ctx.admission);
-    prepared = { value: local.obj, name: local.obj.metadata.name, generateName: local.generateName, warnings: local.warnings };
-  }
+  let prepared = onWorker ?? prepareNewObject(request, ctx.admission);
   admitNamespace(ctx.store, rt, namespace);
 
   for (let attempt = 0; ; attempt++) {

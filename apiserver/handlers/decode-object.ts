@@ -15,7 +15,11 @@ export interface DecodedObject {
 
 /** The ?fieldValidation mode of a request (400 for an unknown value). */
 export function validationMode(query: URLSearchParams) {
-  const value = query.get('fieldValidation');
+  return validationModeOf(query.get('fieldValidation'));
+}
+
+/** The mode a ?fieldValidation value names (400 for an unknown value). */
+function validationModeOf(value: string | null) {
   const err = fieldValidationError(value);
   if (err) throw badRequest(err.message);
   return fieldValidationMode(value);
@@ -31,9 +35,7 @@ export function decodeBytes(body: Buffer, contentType: string | undefined, field
   // A JSON body is turned into text once: the parse and the decode checks both read it.
   const text = (mediaType(contentType) || 'application/json') === 'application/json' ? body.toString('utf8') : undefined;
   const obj = text !== undefined ? parseJson(text) : decodeBody(body, contentType);
-  const err = fieldValidationError(fieldValidation);
-  if (err) throw badRequest(err.message);
-  const { object, warnings } = decodeChecks(kind, text, obj, fieldValidationMode(fieldValidation));
+  const { object, warnings } = decodeChecks(kind, text, obj, validationModeOf(fieldValidation));
   return { obj: object, warnings };
 }
 

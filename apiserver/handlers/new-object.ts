@@ -6,6 +6,7 @@
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { AdmissionChain } from '../admission/types.ts';
 import { checkNamespace, checkTypeMeta, prepareCreate } from '../registry/lifecycle.ts';
+import type { SerializedObject } from '../storage/serialized-object.ts';
 import { decodeBytes } from './decode-object.ts';
 
 /** What a create sends to be prepared. */
@@ -20,12 +21,13 @@ export interface NewObjectRequest {
   uid: string;
 }
 
-/** The prepared object. */
-export interface NewObject {
-  obj: any;
-  warnings: string[];
+/** A prepared object: parsed (prepared on this thread) or serialized but for its resourceVersion (on a create worker). */
+export interface PreparedCreate {
+  value: any | SerializedObject;
+  name: string;
   /** The generateName the name was made from, when it was (a collision is retried with another suffix). */
   generateName?: string;
+  warnings: string[];
 }
 
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -37,8 +39,8 @@ export function randomSuffix(): string {
   return s;
 }
 
-/** Prepares a create's object; throws the StatusError the client should get. */
-export function prepareNewObject(req: NewObjectRequest, admission: AdmissionChain): NewObject {
+/** Prepares a create's object (parsed); throws the StatusError the client should get. */
+export function prepareNewObject(req: NewObjectRequest, admission: AdmissionChain): PreparedCreate {
   const { rt } = req;
   const { obj, warnings } = decodeBytes(req.body, req.contentType, req.fieldValidation, { group: rt.group, version: rt.version, kind: rt.kind });
   checkTypeMeta(rt, obj);
@@ -49,5 +51,5 @@ export function prepareNewObject(req: NewObjectRequest, admission: AdmissionChai
   prepareCreate(rt, obj, req.now, req.uid);
   if (generateName !== undefined) meta.name = generateName + randomSuffix();
   admission.admit('CREATE', rt, obj, undefined, 'object');
-  return { obj, warnings, generateName };
+  return { value: obj, name: meta.name, generateName, warnings };
 }

@@ -33,7 +33,7 @@ export class SerializedObject {
     return this.json.slice(0, start) + rev + this.json.slice(start + this.placeholder.length);
   }
 
-  /** The object itself, with no resourceVersion (for a dry run or a retry under a new name). */
+  /** The object itself, with no resourceVersion (for a retry under a new name after a generateName collision). */
   parse(): any {
     const obj = JSON.parse(this.json);
     delete obj.metadata.resourceVersion;
