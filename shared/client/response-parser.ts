@@ -71,10 +71,7 @@ export class ResponseParser {
           break;
         }
         case State.Length: {
-          const n = Math.min(this.remaining, end - i);
-          this.events.onBody(buf, i, i + n);
-          i += n;
-          this.remaining -= n;
+          i = this.passBody(buf, i, end);
           if (this.remaining === 0) this.finish();
           break;
         }
@@ -109,10 +106,7 @@ export class ResponseParser {
           break;
         }
         case State.ChunkData: {
-          const n = Math.min(this.remaining, end - i);
-          this.events.onBody(buf, i, i + n);
-          i += n;
-          this.remaining -= n;
+          i = this.passBody(buf, i, end);
           if (this.remaining === 0) {
             this.remaining = 2;
             this.state = State.ChunkDataEnd;
@@ -127,6 +121,14 @@ export class ResponseParser {
         }
       }
     }
+  }
+
+  /** Hands over as much of the `remaining` body bytes as `buf[i..end)` holds; returns where they stop. */
+  private passBody(buf: Buffer, i: number, end: number): number {
+    const n = Math.min(this.remaining, end - i);
+    this.events.onBody(buf, i, i + n);
+    this.remaining -= n;
+    return i + n;
   }
 
   private finish(): void {
