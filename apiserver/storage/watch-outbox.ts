@@ -6,7 +6,7 @@
 // stall the apiserver. Live batches that arrive meanwhile queue behind.
 import { encodedBatch, eventLine, nextReplayBlock, type Replay } from './watch-encoding.ts';
 import type { WatchEvent } from './watch-hub.ts';
-import { holdLive, liveWriteNow, wantTurn, type Paced } from './watch-pacing.ts';
+import { holdLive, wantTurn, type Paced } from './watch-pacing.ts';
 
 /** Where the outbox writes: a watch transport. */
 export interface OutboxSink {
@@ -75,15 +75,10 @@ export class WatchOutbox implements Paced {
     return this.queue.length === 0;
   }
 
-  /** A batch from the hub: written at once, unless the pacing window holds it or something is queued before it. */
+  /** A batch from the hub: written when the pacing lets live batches out (see watch-pacing.ts), after anything queued before it. */
   pushLive(events: WatchEvent[]): void {
     if (this.closed || events.length === 0) return;
     const wasIdle = this.queue.length === 0;
-    if (wasIdle && liveWriteNow()) {
-      this.writeLive(events);
-      this.checkBacklog();
-      return;
-    }
     const bytes = jsonBytes(events);
     this.liveBytes += bytes;
     this.queue.push({ kind: 'live', events, bytes });

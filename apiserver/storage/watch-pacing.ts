@@ -4,8 +4,9 @@
 //   with something queued writes one block, round robin, a few milliseconds
 //   of writing per event-loop turn in all; requests run in between.
 // - Live batches are written at most once per window per watcher: the first
-//   commit after a quiet moment goes out at once, later ones wait until the
-//   window ends and go out together, in one socket write. Commits at 1,000/s
+//   commit after a quiet moment goes out at the end of the event-loop turn
+//   (after the commit's own responses), later ones wait until the window
+//   ends and go out together, in one socket write. Commits at 1,000/s
 //   come every millisecond or so with a few events each, and a write per
 //   commit per watcher costs more than the events themselves.
 import { performance } from 'node:perf_hooks';
@@ -54,36 +55,29 @@ function runTurn(): void {
 
 /** Live writes wait until then. */
 let windowEnd = 0;
-/** The decision for the dispatch running now: every watcher of one commit is treated alike. */
-let decision: boolean | undefined;
 let held: Paced[] = [];
-let flushTimer: NodeJS.Timeout | undefined;
+let flushPending = false;
 
-function forgetDecision(): void {
-  decision = undefined;
-}
-
-/** Whether a live batch dispatched now is written at once (else it is held until the window ends). */
-export function liveWriteNow(): boolean {
-  if (decision === undefined) {
-    const now = performance.now();
-    decision = now >= windowEnd;
-    if (decision) windowEnd = now + LIVE_WINDOW_MS;
-    // One dispatch delivers to every watcher synchronously: decide once for all of them.
-    queueMicrotask(forgetDecision);
-  }
-  return decision;
-}
-
-/** Has `o` write its held live batches when the window ends. */
+/**
+ * Has `o` write its held live batches: at the end of this event-loop turn
+ * when the window is open, else when it ends. Even "at once" waits for the
+ * turn's end: the commit that produced the batch first sends its responses
+ * (its writers are waiting on them), then the watchers get the events.
+ */
 export function holdLive(o: Paced): void {
   held.push(o);
-  flushTimer ??= setTimeout(flushHeld, Math.max(0, windowEnd - performance.now()));
+  if (flushPending) return;
+  flushPending = true;
+  const now = performance.now();
+  if (now >= windowEnd) {
+    windowEnd = now + LIVE_WINDOW_MS;
+    setImmediate(flushHeld);
+  } else setTimeout(flushHeld, windowEnd - now);
 }
 
 function flushHeld(): void {
-  flushTimer = undefined;
-  windowEnd = performance.now() + LIVE_WINDOW_MS;
+  flushPending = false;
+  windowEnd = Math.max(windowEnd, performance.now() + LIVE_WINDOW_MS);
   const due = held;
   held = [];
   for (const o of due) o.step();
