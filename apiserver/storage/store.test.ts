@@ -53,6 +53,22 @@ test('a mutate that throws writes nothing and a no-op keeps the revision', async
   await store.close();
 });
 
+test('a write refused because of an uncommitted write is answered after that write commits', async () => {
+  const store = await Store.open(new MemoryBackend());
+  await put(store, 'a', 'one');
+  const deleting = del(store, 'a', 'one');
+  // A second delete of the same object, as a second API for the same objects would send it.
+  const again = store.txn(`${B}/a/one`, (cur) => {
+    if (!cur) throw new Error('not found');
+    return null;
+  });
+  await assert.rejects(again, /not found/);
+  assert.equal(store.get(`${B}/a/one`), undefined, 'after the refusal, reads see the delete it was refused for');
+  assert.deepEqual(names(store.list({ bucket: B, keyPrefix: `${B}/` }).items), []);
+  assert.equal((await deleting).type, 'DELETED');
+  await store.close();
+});
+
 test('writes queued behind an uncommitted write see it', async () => {
   const store = await Store.open(new MemoryBackend());
   const first = put(store, 'a', 'one');

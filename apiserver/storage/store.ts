@@ -226,7 +226,11 @@ export class Store {
         this.enqueue({ event, rev, json, type, resolve });
       }
     } catch (err) {
-      reject(err);
+      // A refusal that read a write not yet committed is answered once that write is: whoever
+      // gets it (a NotFound for an object being deleted, say) can no longer read the older state.
+      const uncommitted = this.pending.get(key);
+      if (uncommitted) this.revWaiters.push({ rev: uncommitted.rev, resolve: () => reject(err) });
+      else reject(err);
     }
     return done;
   }
