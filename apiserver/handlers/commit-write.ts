@@ -4,16 +4,18 @@
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { Mutate } from '../storage/types.ts';
 import type { ApiContext, ApiResponse } from './context.ts';
+import { resourceStore } from './resource-store.ts';
 
 /** Commits `mutate` at `key`; `view` turns the stored JSON into the response body (e.g. a Scale). */
 export async function commitWrite(ctx: ApiContext, rt: ResourceType, key: string, mutate: Mutate, dryRun: boolean, view: (json: string) => string): Promise<ApiResponse> {
+  const objects = resourceStore(ctx.store, rt);
   if (dryRun) {
-    const cur = ctx.store.get(key);
+    const cur = objects.get(key);
     const next = mutate(cur ? JSON.parse(cur.json) : undefined);
     const json = next === undefined || next === null ? cur!.json : JSON.stringify(next);
     return { status: cur ? 200 : 201, json: view(json) };
   }
-  const result = await ctx.store.txn(key, mutate);
+  const result = await objects.txn(key, mutate);
   // An update that removed the last finalizer deleted the object.
   if (result.type === 'DELETED') ctx.admission.deleted(rt, JSON.parse(result.json!));
   return { status: result.type === 'ADDED' ? 201 : 200, json: view(result.json!) };

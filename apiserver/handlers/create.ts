@@ -10,6 +10,8 @@ import { isDryRun } from './dry-run.ts';
 import { prepareNewObject, randomSuffix, type NewObjectRequest } from './new-object.ts';
 import { handleBinding } from './subresources/binding.ts';
 import { handleEviction } from './subresources/eviction.ts';
+import { resourceStore } from './resource-store.ts';
+import { storageConversion } from '../registry/conversions.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -32,20 +34,22 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     now: ctx.now(),
     uid: ctx.newUid(),
   };
-  // A transactional admission plugin must see the object inside the transaction: prepare it here then.
-  const onWorker = ctx.createWorkers && !dryRun && !ctx.admission.needsTransaction(rt) ? await ctx.createWorkers.prepare(request) : undefined;
+  // A transactional admission plugin must see the object inside the transaction: prepare it here then;
+  // and an object stored as another resource's is converted from the parsed object.
+  const onWorker = ctx.createWorkers && !dryRun && !ctx.admission.needsTransaction(rt) && !storageConversion(rt) ? await ctx.createWorkers.prepare(request) : undefined;
   let prepared = onWorker ?? prepareNewObject(request, ctx.admission);
   admitNamespace(ctx.store, rt, namespace);
+  const objects = resourceStore(ctx.store, rt);
 
   for (let attempt = 0; ; attempt++) {
     const key = objectKey(rt, namespace, prepared.name);
     if (dryRun) {
-      if (ctx.store.get(key)) throw alreadyExists(gr, prepared.name);
+      if (objects.get(key)) throw alreadyExists(gr, prepared.name);
       return { status: 201, json: JSON.stringify(prepared.value), warnings: prepared.warnings };
     }
     try {
       const { value } = prepared;
-      const result = await ctx.store.txn(key, (cur) => {
+      const result = await objects.txn(key, (cur) => {
         if (cur) throw alreadyExists(gr, prepared.name);
         // Transactional admission runs once, inside the transaction: a name collision throws before it.
         if (!(value instanceof SerializedObject)) ctx.admission.admit('CREATE', rt, value, undefined, 'transaction');

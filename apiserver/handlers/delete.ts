@@ -11,6 +11,7 @@ import { isDryRun } from './dry-run.ts';
 import { listJson } from './list.ts';
 import { buildFilter } from './selectors.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
+import { resourceStore } from './resource-store.ts';
 
 function deleteMutation(rt: ResourceType, name: string, opts: DeleteOptions, now: Date): Mutate {
   return (cur) => {
@@ -35,12 +36,13 @@ export async function handleDelete(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   const opts = readDeleteOptions(await r.body(), r.query);
   const key = objectKey(rt, namespace, name);
   const mutate = deleteMutation(rt, name, opts, ctx.now());
+  const objects = resourceStore(ctx.store, rt);
   if (isDryRun(r.query)) {
-    const cur = ctx.store.get(key);
+    const cur = objects.get(key);
     const next = mutate(cur ? JSON.parse(cur.json) : undefined);
     return next === null ? { status: 200, json: cur!.json } : { status: 202, json: JSON.stringify(next) };
   }
-  const result = await ctx.store.txn(key, mutate);
+  const result = await objects.txn(key, mutate);
   if (result.type === 'DELETED') {
     ctx.admission.deleted(rt, JSON.parse(result.json!));
     return { status: 200, json: strategyFor(rt).returnDeletedObject ? result.json! : successStatus(rt, result.json!) };
@@ -55,14 +57,15 @@ export async function handleDeleteCollection(ctx: ApiContext, r: ApiRequest): Pr
   const opts = readDeleteOptions(await r.body(), r.query);
   const dryRun = isDryRun(r.query);
   const prefix = collectionPrefix(rt, r.info.namespace);
-  const page = ctx.store.list({ bucket: rt.storagePrefix, keyPrefix: prefix, matches: filter.matches });
+  const objects = resourceStore(ctx.store, rt);
+  const page = objects.list({ bucket: rt.storagePrefix, keyPrefix: prefix, matches: filter.matches });
   const now = ctx.now();
   const done = await Promise.all(
     page.items.map(async (json) => {
       const meta = JSON.parse(json).metadata;
       if (dryRun) return json;
       try {
-        const res = await ctx.store.txn(objectKey(rt, meta.namespace ?? '', meta.name), deleteMutation(rt, meta.name, opts, now));
+        const res = await objects.txn(objectKey(rt, meta.namespace ?? '', meta.name), deleteMutation(rt, meta.name, opts, now));
         if (res.type === 'DELETED') ctx.admission.deleted(rt, JSON.parse(res.json!));
         return res.json!;
       } catch {

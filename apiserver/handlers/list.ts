@@ -8,6 +8,7 @@ import { decodeContinue, encodeContinue } from './continue-token.ts';
 import { parseResourceVersion, waitForRevision } from './resource-version.ts';
 import { buildFilter } from './selectors.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
+import { resourceStore } from './resource-store.ts';
 
 /** The list body up to its first item: kind, apiVersion, metadata, and `"items":[`. */
 function listHead(rt: ResourceType, rev: number, cont?: string, remaining?: number): string {
@@ -115,10 +116,10 @@ export async function handleList(ctx: ApiContext, r: ApiRequest): Promise<ApiRes
   if (filter.name !== undefined && (!rt.namespaced || namespace)) {
     // A name pins the key: a range of one.
     const key = prefix + filter.name;
-    const page = ctx.store.list({ bucket: rt.storagePrefix, keyPrefix: key, atRev, matches: (o) => o?.metadata?.name === filter.name && (!filter.matches || filter.matches(o)) });
+    const page = resourceStore(ctx.store, rt).list({ bucket: rt.storagePrefix, keyPrefix: key, atRev, matches: (o) => o?.metadata?.name === filter.name && (!filter.matches || filter.matches(o)) });
     return { status: 200, json: listJson(rt, page.rev, page.items), list: { items: page.items, rev: page.rev } };
   }
-  const page = ctx.store.list({ bucket: rt.storagePrefix, keyPrefix: prefix, startAfter, atRev, limit, matches: filter.matches });
+  const page = resourceStore(ctx.store, rt).list({ bucket: rt.storagePrefix, keyPrefix: prefix, startAfter, atRev, limit, matches: filter.matches });
   const cont = page.lastKey !== undefined ? encodeContinue({ rev: page.rev, afterKey: page.lastKey.slice(prefix.length) }) : undefined;
   const remaining = cont && !filter.matches ? page.remaining : undefined;
   const list = { items: page.items, rev: page.rev, continue: cont, remaining };

@@ -14,6 +14,7 @@ import { parseResourceVersion, waitForRevision } from './resource-version.ts';
 import { buildFilter } from './selectors.ts';
 import type { WatchView } from '../http/views.ts';
 import type { ApiContext } from './context.ts';
+import { resourceStore } from './resource-store.ts';
 
 /** Where a watch's events go: an HTTP response or a WebSocket. */
 export interface WatchTransport extends OutboxSink {
@@ -96,10 +97,11 @@ export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTranspor
   const pinned = name && (!rt.namespaced || namespace) ? objectKey(rt, namespace, name) : undefined;
   const prefix = collectionPrefix(rt, namespace);
   const range = { bucket: rt.storagePrefix, keyPrefix: prefix, exactKey: pinned };
+  const objects = resourceStore(ctx.store, rt);
   const outbox = new WatchOutbox(t, {
     render: view.plain ? undefined : view.object,
-    // Watchers that send the same bytes share their encodings.
-    rangeKey: view.plain && !filter.matches ? rangeKeyOf(range) : undefined,
+    // Watchers that send the same bytes share their encodings: the same range through the same API.
+    rangeKey: view.plain && !filter.matches ? `${apiVersionOf(rt)}\u0000${rangeKeyOf(range)}` : undefined,
     maxBacklogBytes: MAX_BACKLOG_BYTES,
     onOverflow(backlog) {
       ctx.log.warn({ resource: rt.plural, backlog }, 'dropping a watcher that cannot keep up');
@@ -140,7 +142,7 @@ export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTranspor
 
   if (sendInitial) {
     // Initial state and registration happen in one synchronous step: no event can fall between them.
-    const page = ctx.store.list({ bucket: rt.storagePrefix, keyPrefix: pinned ?? prefix, matches: pinned ? (o) => o?.metadata?.name === name && (!filter.matches || filter.matches(o)) : filter.matches });
+    const page = objects.list({ bucket: rt.storagePrefix, keyPrefix: pinned ?? prefix, matches: pinned ? (o) => o?.metadata?.name === name && (!filter.matches || filter.matches(o)) : filter.matches });
     fromRev = page.rev;
     outbox.pushInitial(page.items);
     if (watchList) outbox.pushLines([eventLine('BOOKMARK', view.bookmark(page.rev, true))]);
@@ -150,7 +152,7 @@ export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTranspor
   }
   try {
     replaying = true;
-    unregister = ctx.store.watch(watcher, fromRev);
+    unregister = objects.watch(watcher, fromRev);
   } catch (err) {
     if (err instanceof StatusError) outbox.pushLines([eventLine('ERROR', JSON.stringify(err.toStatus()))]);
     finish();

@@ -22,7 +22,11 @@ export interface ResourceType {
   subresources: Subresource[];
   /** Extra field selector keys kube supports for this resource. */
   selectableFields: Record<string, FieldGetter>;
-  /** The key under which storage keys objects: "/registry/<group|core>/<plural>". */
+  /**
+   * The key under which storage keys objects: "/registry/<group|core>/<plural>",
+   * or another resource's when this one is a second API for the same objects
+   * (events.k8s.io/v1 Events are core/v1 Events, converted on the way in and out).
+   */
   storagePrefix: string;
   /** The verbs served; create-only for the review resources, which are computed, never stored. */
   verbs: string[];

@@ -13,6 +13,8 @@ interface Row {
   subresources?: Subresource[];
   selectableFields?: Record<string, FieldGetter>;
   verbs?: string[];
+  /** Another resource's storage, when this is a second API for its objects. */
+  storedAs?: { group: string; plural: string };
 }
 
 function row(r: Row): ResourceType {
@@ -28,7 +30,7 @@ function row(r: Row): ResourceType {
     categories: r.categories ?? [],
     subresources: r.subresources ?? [],
     selectableFields: r.selectableFields ?? {},
-    storagePrefix: `/registry/${r.group || 'core'}/${r.plural}`,
+    storagePrefix: r.storedAs ? `/registry/${r.storedAs.group || 'core'}/${r.storedAs.plural}` : `/registry/${r.group || 'core'}/${r.plural}`,
     verbs: r.verbs ?? STANDARD_VERBS,
   };
 }
@@ -93,7 +95,8 @@ export const RESOURCES: readonly ResourceType[] = [
   row({ group: 'batch', version: 'v1', kind: 'Job', plural: 'jobs', namespaced: true, categories: ['all'], subresources: ['status'], selectableFields: { 'status.successful': (o) => String(o.status?.succeeded ?? 0) } }),
   row({ group: 'batch', version: 'v1', kind: 'CronJob', plural: 'cronjobs', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: ['status'] }),
   row({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', namespaced: true }),
-  row({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'], selectableFields: eventsV1Fields }),
+  // One storage with core/v1 Events, as in kube: the same objects through a second API.
+  row({ group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'], selectableFields: eventsV1Fields, storedAs: { group: '', plural: 'events' } }),
   row({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role', plural: 'roles', namespaced: true }),
   row({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'RoleBinding', plural: 'rolebindings', namespaced: true }),
   row({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false }),
