@@ -18,6 +18,7 @@ import { DEFAULT_SERVICE_RANGES, serviceAllocation } from './admission/service-a
 import { objectAdmissionPlugins } from './admission/pod-defaults.ts';
 import { PRIORITY_CLASSES_BUCKET, storedPriorityClassTexts, storePriorityClasses } from './admission/priority-classes.ts';
 import { CreateWorkerPool } from './create-workers/pool.ts';
+import { startEventExpiry } from './registry/event-expiry.ts';
 import { handleOpenApi, warmOpenApi } from './openapi/handler.ts';
 import { wsWatchTransport } from './http/watch-transports.ts';
 import { sendError } from './http/respond.ts';
@@ -40,6 +41,8 @@ export interface ApiserverOptions {
   bookmarkIntervalMs?: number;
   /** Threads that prepare new objects (default: one when the machine has a second core). */
   createWorkers?: number;
+  /** How long an Event lives after its last write (kube's --event-ttl, default one hour). */
+  eventTtlMs?: number;
 }
 
 /** A running apiserver. */
@@ -62,6 +65,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   });
   log.info({ revision: store.revision, objects: store.objectCount() }, 'storage loaded');
   const admission = buildAdmission(store);
+  const eventExpiry = startEventExpiry(store, { ttlMs: opts.eventTtlMs ?? 3_600_000, log });
   const workerCount = Math.max(0, Math.floor(opts.createWorkers ?? (os.availableParallelism() > 1 ? 1 : 0)));
   const createWorkers = workerCount > 0 ? new CreateWorkerPool(workerCount, { version: () => store.bucketVersion(PRIORITY_CLASSES_BUCKET), texts: () => storedPriorityClassTexts(store) }, log) : undefined;
   const ctx: ApiContext = { store, log, admission, createWorkers, now: () => new Date(), newUid: randomUUID, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000 };
@@ -155,6 +159,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       server.closeAllConnections();
       await closed;
       await createWorkers?.close();
+      eventExpiry.stop();
       await store.close();
     },
   };

@@ -12,6 +12,7 @@ const FLAGS = {
   'compaction-interval': { type: 'number', default: 300, help: 'seconds between change-log compactions (kube: 5 min)' },
   'watch-window-events': { type: 'number', default: 200000, help: 'most change-log events kept for watch resume' },
   'bookmark-interval': { type: 'number', default: 60, help: 'seconds between watch bookmarks' },
+  'event-ttl': { type: 'number', default: 3600, help: 'seconds an Event is kept after its last write (kube: 1h)' },
   'create-workers': { type: 'number', default: -1, help: 'threads that decode, default and validate new objects (-1: one when there are two or more cores)' },
   help: { type: 'boolean', help: 'print this help' },
 } satisfies FlagSpec;
@@ -20,6 +21,10 @@ const FLAGS = {
 export async function apiserverMain(argv: string[]): Promise<void> {
   const flags = parseCommandFlags('apiserver', argv, FLAGS);
   if (!flags) return;
+  if (!(flags['event-ttl'] > 0)) {
+    process.stderr.write(`ksim apiserver: flag --event-ttl: must be more than 0 seconds, not ${flags['event-ttl']}\n`);
+    process.exit(2);
+  }
   const log = createLogger('apiserver');
   const server = await startApiserver({
     dataDir: flags['data-dir'],
@@ -28,6 +33,7 @@ export async function apiserverMain(argv: string[]): Promise<void> {
     log,
     compaction: { intervalMs: flags['compaction-interval'] * 1000, maxEvents: flags['watch-window-events'] },
     bookmarkIntervalMs: flags['bookmark-interval'] * 1000,
+    eventTtlMs: flags['event-ttl'] * 1000,
     createWorkers: flags['create-workers'] >= 0 ? flags['create-workers'] : undefined,
   });
   handleShutdown(log, () => server.close());

@@ -147,3 +147,40 @@ describe('one Event storage behind two APIs', () => {
     assert.equal((await c.request('POST', CORE, pulled('legacy-ok', 'web-c'))).status, 201);
   });
 });
+
+describe('--event-ttl', () => {
+  test('an Event is deleted the TTL after its last write, through either API, and watchers see it go', async () => {
+    const short = await startApiserver({ extraArgs: ['--event-ttl', '3'] });
+    try {
+      const s = api(short.url);
+      await s.request('POST', '/api/v1/namespaces', { metadata: { name: 'ev' } });
+      const from = (await s.request('GET', CORE)).body.metadata.resourceVersion;
+      const watch = s.watch(`${V1}?watch=true&resourceVersion=${from}`);
+      const started = Date.now();
+      assert.equal((await s.request('POST', CORE, pulled('old', 'web'))).status, 201);
+      assert.equal((await s.request('POST', V1, scheduled('refreshed', 'web'))).status, 201);
+      await new Promise((r) => setTimeout(r, 1500 - (Date.now() - started)));
+      // A write starts the TTL again.
+      const patched = await s.request('PATCH', `${V1}/refreshed`, { metadata: { labels: { again: 'yes' } } }, { 'content-type': 'application/merge-patch+json' });
+      assert.equal(patched.status, 200);
+      const seen: string[] = [];
+      while (!seen.includes('DELETED:old')) {
+        const ev = (await watch.next(8000))!;
+        seen.push(`${ev.type}:${ev.object.metadata.name}`);
+      }
+      const goneAfter = Date.now() - started;
+      assert.ok(goneAfter >= 3000, `deleted after ${goneAfter} ms, before its TTL`);
+      assert.equal((await s.request('GET', `${CORE}/old`)).status, 404);
+      assert.equal((await s.request('GET', `${CORE}/refreshed`)).status, 200, 'written again 1.5 s later: it has until about 4.5 s');
+      while (!seen.includes('DELETED:refreshed')) {
+        const ev = (await watch.next(8000))!;
+        seen.push(`${ev.type}:${ev.object.metadata.name}`);
+      }
+      assert.ok(Date.now() - started >= 4500, 'the refreshed Event lived its TTL from its last write');
+      assert.deepEqual(seen, ['ADDED:old', 'ADDED:refreshed', 'MODIFIED:refreshed', 'DELETED:old', 'DELETED:refreshed']);
+      watch.close();
+    } finally {
+      await short.stop();
+    }
+  });
+});
