@@ -79,6 +79,14 @@ describe('Event conversion between core/v1 and events.k8s.io/v1', () => {
     });
   });
 
+  it('leaves the object it converts as it was (a watch dispatch shares one parse among watchers)', () => {
+    const stored = { ...legacyCore, series: { count: 2, lastObservedTime: '2026-11-30T12:01:00+02:00' } };
+    const before = structuredClone(stored);
+    const served = coreToEventsV1(stored);
+    assert.equal(served.series.lastObservedTime, '2026-11-30T10:01:00.000000Z');
+    assert.deepEqual(stored, before);
+  });
+
   it('round-trips both ways without losing a field', () => {
     assert.deepEqual(coreToEventsV1(eventsV1ToCore(newV1)), newV1);
     assert.deepEqual(eventsV1ToCore(coreToEventsV1(legacyCore)), legacyCore);

@@ -23,6 +23,8 @@ const SAME = ['metadata', 'eventTime', 'series', 'action', 'reason', 'related', 
 function copyFields(from: any, to: any, pairs: readonly [string, string][]): void {
   for (const [a, b] of pairs) if (from[a] !== undefined) to[b] = from[a];
   for (const f of SAME) if (from[f] !== undefined) to[f] = from[f];
+  // The defaults rewrite series.lastObservedTime: never in an object the caller still holds.
+  if (to.series && typeof to.series === 'object') to.series = { ...to.series };
 }
 
 /** The events.k8s.io/v1 view of a stored core/v1 Event. */
