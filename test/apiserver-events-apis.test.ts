@@ -3,7 +3,7 @@
 // updated and deleted through the other, converted field by field.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, startApiserver, type Apiserver, type ApiClient } from './helpers/index.ts';
+import { api, startApiserver, until, type Apiserver, type ApiClient } from './helpers/index.ts';
 
 let server: Apiserver;
 let c: ApiClient;
@@ -179,6 +179,21 @@ describe('--event-ttl', () => {
       assert.ok(Date.now() - started >= 4500, 'the refreshed Event lived its TTL from its last write');
       assert.deepEqual(seen, ['ADDED:old', 'ADDED:refreshed', 'MODIFIED:refreshed', 'DELETED:old', 'DELETED:refreshed']);
       watch.close();
+    } finally {
+      await short.stop();
+    }
+  });
+  test('Events stored before a restart get a full TTL after it, and then go', async () => {
+    const short = await startApiserver({ extraArgs: ['--event-ttl', '2'] });
+    try {
+      const s = api(short.url);
+      await s.request('POST', '/api/v1/namespaces', { metadata: { name: 'ev' } });
+      assert.equal((await s.request('POST', CORE, pulled('before-restart', 'web'))).status, 201);
+      const restarting = Date.now();
+      await short.restart();
+      assert.equal((await s.request('GET', `${CORE}/before-restart`)).status, 200);
+      await until(async () => (await s.request('GET', `${CORE}/before-restart`)).status === 404, 'the Event expires after the restart', 10_000);
+      assert.ok(Date.now() - restarting >= 2000, 'it had its whole TTL again from the restart');
     } finally {
       await short.stop();
     }

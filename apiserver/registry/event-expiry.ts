@@ -9,7 +9,6 @@
 import type { Logger } from 'pino';
 import { findResource } from '../../shared/api/resources.ts';
 import type { Store } from '../storage/store.ts';
-import { objectKey } from './keys.ts';
 
 const EVENTS = findResource('', 'v1', 'events')!;
 
@@ -26,25 +25,24 @@ export function startEventExpiry(store: Store, opts: { ttlMs: number; log: Logge
   const now = opts.now ?? Date.now;
   /** Storage key -> when it expires, in expiry order (a write moves its key to the end). */
   const expiries = new Map<string, number>();
-  const touch = (json: string, deleted: boolean) => {
-    const meta = JSON.parse(json).metadata;
-    const key = objectKey(EVENTS, meta.namespace ?? '', meta.name);
+  const touch = (key: string, deleted: boolean) => {
     expiries.delete(key);
     if (!deleted) expiries.set(key, now() + opts.ttlMs);
   };
 
   const bucket = EVENTS.storagePrefix;
-  const existing = store.list({ bucket, keyPrefix: `${bucket}/` });
-  for (const json of existing.items) touch(json, false);
+  const keyPrefix = `${bucket}/`;
+  // The stored Events and the watch from the current revision, in one synchronous step: none falls between.
+  for (const key of store.keys(bucket, keyPrefix)) touch(key, false);
   const unregister = store.watch(
     {
       bucket,
-      keyPrefix: `${bucket}/`,
+      keyPrefix,
       deliver: (events) => {
-        for (const ev of events) touch(ev.json, ev.type === 'DELETED');
+        for (const ev of events) touch(ev.key, ev.type === 'DELETED');
       },
     },
-    existing.rev,
+    store.revision,
   );
 
   const sweep = () => {

@@ -169,6 +169,12 @@ export class Store {
     return this.index.bucketVersion(bucket);
   }
 
+  /** The committed keys of `bucket` that start with `keyPrefix`, in key order. */
+  keys(bucket: string, keyPrefix: string): string[] {
+    const { keys, from, to } = this.index.keysWithPrefix(bucket, keyPrefix);
+    return keys.slice(from, to);
+  }
+
   /** The committed entry at `key`. */
   get(key: string): Entry | undefined {
     return this.index.get(key);

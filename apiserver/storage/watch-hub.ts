@@ -10,6 +10,8 @@ import type { ChangeEvent, EventType } from './types.ts';
 export interface WatchEvent {
   type: EventType;
   rev: number;
+  /** The object's storage key. */
+  key: string;
   json: string;
 }
 
@@ -61,9 +63,9 @@ export function viewOf(watcher: Watcher, ev: ChangeEvent, parsed: { get(json: st
   const before = ev.type === 'ADDED' ? undefined : ev.type === 'DELETED' ? ev.json : ev.prev;
   const wasMatching = before !== undefined && watcher.matches(parsed.get(before));
   if (ev.type === 'DELETED') return wasMatching ? ev : undefined;
-  if (nowMatches && wasMatching) return { type: 'MODIFIED', rev: ev.rev, json: ev.json };
-  if (nowMatches) return { type: 'ADDED', rev: ev.rev, json: ev.json };
-  if (wasMatching) return { type: 'DELETED', rev: ev.rev, json: ev.json };
+  if (nowMatches && wasMatching) return { type: 'MODIFIED', rev: ev.rev, key: ev.key, json: ev.json };
+  if (nowMatches) return { type: 'ADDED', rev: ev.rev, key: ev.key, json: ev.json };
+  if (wasMatching) return { type: 'DELETED', rev: ev.rev, key: ev.key, json: ev.json };
   return undefined;
 }
 
