@@ -340,6 +340,16 @@ describe('errors are metav1.Status', () => {
     assert.equal(res.body.message, 'namespaces "nowhere" not found');
   });
 
+  test('in kube\'s order: a body that does not decode is 400 before a missing namespace, an invalid object 404 after it', async () => {
+    const malformed = await c.request('POST', '/api/v1/namespaces/nowhere/configmaps', '{"metadata":', { 'content-type': 'application/json' });
+    assert.equal(malformed.status, 400);
+    const invalidCm = await c.request('POST', '/api/v1/namespaces/nowhere/configmaps', cm('Bad_Name'));
+    assert.equal(invalidCm.status, 404);
+    assert.equal(invalidCm.body.message, 'namespaces "nowhere" not found');
+    const invalidPod = await c.request('POST', '/api/v1/namespaces/nowhere/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'Bad_Name' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    assert.equal(invalidPod.status, 404, 'Pods are prepared on the create worker: the same order');
+  });
+
   test('unknown paths are 404, unsupported methods 405, unsupported content types 415', async () => {
     assert.equal((await c.request('GET', '/api/v1/widgets')).status, 404);
     assert.equal((await c.request('PUT', '/api/v1/namespaces/default/configmaps', {})).status, 405);

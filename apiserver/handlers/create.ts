@@ -7,7 +7,7 @@ import { objectKey } from '../registry/keys.ts';
 import { SerializedObject } from '../storage/serialized-object.ts';
 import { admitNamespace } from './namespace-lifecycle.ts';
 import { isDryRun } from './dry-run.ts';
-import { prepareNewObject, randomSuffix, type NewObjectRequest } from './new-object.ts';
+import { prepareNewObject, randomSuffix, type NewObjectRequest, type PreparedCreate } from './new-object.ts';
 import { handleBinding } from './subresources/binding.ts';
 import { handleEviction } from './subresources/eviction.ts';
 import { resourceStore } from './resource-store.ts';
@@ -15,6 +15,11 @@ import { storageConversion } from '../registry/conversions.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
 const GENERATE_NAME_ATTEMPTS = 8;
+
+/** A refusal from decoding the body: malformed, too large, or of a type or media type the resource does not take. */
+function isDecodeError(err: unknown): boolean {
+  return err instanceof StatusError && (err.code === 400 || err.code === 413 || err.code === 415);
+}
 
 /** Serves a create. */
 export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
@@ -36,8 +41,16 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   };
   // A transactional admission plugin must see the object inside the transaction: prepare it here then;
   // and an object stored as another resource's is converted from the parsed object.
-  const onWorker = ctx.createWorkers && !dryRun && !ctx.admission.needsTransaction(rt) && !storageConversion(rt) ? await ctx.createWorkers.prepare(request) : undefined;
-  let prepared = onWorker ?? prepareNewObject(request, ctx.admission);
+  const worker = !dryRun && !ctx.admission.needsTransaction(rt) && !storageConversion(rt) ? ctx.createWorkers : undefined;
+  let prepared: PreparedCreate;
+  try {
+    prepared = (await worker?.prepare(request)) ?? prepareNewObject(request, ctx.admission);
+  } catch (err) {
+    // kube decodes first (400, 413, 415), then admits the namespace (404 when it is missing),
+    // then validates and runs the other admission plugins: their refusals come after a missing namespace.
+    if (!isDecodeError(err)) admitNamespace(ctx.store, rt, namespace);
+    throw err;
+  }
   admitNamespace(ctx.store, rt, namespace);
   const objects = resourceStore(ctx.store, rt);
 
