@@ -3,6 +3,7 @@
 // metav1.Status. Kept off express on purpose: this is the hot path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, methodNotAllowed, notFound } from '../shared/api/errors.ts';
+import { queryFlag } from '../shared/api/query-bool.ts';
 import { handleReview, isReview } from './handlers/reviews.ts';
 import { proxyLog } from './handlers/subresources/kubelet-proxy.ts';
 import { aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
@@ -91,7 +92,7 @@ export function createApiHandler(ctx: ApiContext, metrics: RequestMetrics): (req
     let negotiated: Negotiated = { format: 'json', view: 'object' };
     const finish = (code: number) => metrics.observe(verb, resource, code, Number(process.hrtime.bigint() - started) / 1e9);
     const run = async (): Promise<void> => {
-      const parsed = parseRequest(req.method ?? 'GET', url.pathname, isTrue(url.searchParams.get('watch')));
+      const parsed = parseRequest(req.method ?? 'GET', url.pathname, queryFlag(url.searchParams, 'watch'));
       negotiated = negotiate(req.headers.accept);
       format = negotiated.format;
       if (parsed.kind === 'discovery') {
@@ -149,9 +150,5 @@ export function createApiHandler(ctx: ApiContext, metrics: RequestMetrics): (req
 /** kube 1.33+ warns on every use of core/v1 Endpoints. */
 function deprecationWarnings(info: RequestInfo): string[] {
   return info.resource.group === '' && info.resource.plural === 'endpoints' ? ['v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice'] : [];
-}
-
-function isTrue(v: string | null): boolean {
-  return v === 'true' || v === '1';
 }
 

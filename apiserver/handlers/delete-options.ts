@@ -1,5 +1,6 @@
 // Reads metav1.DeleteOptions from a DELETE's body and query parameters.
 import { badRequest } from '../../shared/api/errors.ts';
+import { queryBool } from '../../shared/api/query-bool.ts';
 import { parseJson } from '../http/codec.ts';
 import type { DeleteOptions } from '../registry/lifecycle.ts';
 
@@ -12,8 +13,8 @@ export function readDeleteOptions(body: Buffer, query: URLSearchParams): DeleteO
   if (grace !== null && grace !== '') opts.gracePeriodSeconds = Number(grace);
   const policy = query.get('propagationPolicy');
   if (policy) opts.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
-  const orphan = query.get('orphanDependents');
-  if (orphan !== null) opts.orphanDependents = orphan === 'true';
+  const orphan = queryBool(query, 'orphanDependents');
+  if (orphan !== undefined) opts.orphanDependents = orphan;
   if (body.length > 0) {
     const b = parseJson(body);
     if (b && typeof b === 'object') {

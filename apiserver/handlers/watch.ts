@@ -5,6 +5,7 @@
 // (sendInitialEvents with its initial-events-end BOOKMARK), periodic
 // bookmarks, timeoutSeconds, and dropping a subscriber that cannot keep up.
 import { badRequest, StatusError } from '../../shared/api/errors.ts';
+import { queryBool, queryFlag } from '../../shared/api/query-bool.ts';
 import { apiVersionOf, type ResourceType } from '../../shared/api/resource-type.ts';
 import { collectionPrefix, objectKey } from '../registry/keys.ts';
 import { eventLine } from '../storage/watch-encoding.ts';
@@ -53,9 +54,7 @@ export function checkWatchParams(p: WatchParams): void {
   parseResourceVersion(q.get('resourceVersion'));
   const timeout = q.get('timeoutSeconds');
   if (timeout !== null && timeout !== '' && !/^\d+$/.test(timeout)) throw badRequest(`timeoutSeconds: Invalid value: "${timeout}": must be a non-negative integer`);
-  const initial = q.get('sendInitialEvents');
-  if (initial !== null) {
-    if (initial !== 'true' && initial !== 'false') throw badRequest(`sendInitialEvents: Invalid value: "${initial}": must be true or false`);
+  if (queryBool(q, 'sendInitialEvents') !== undefined) {
     if (q.get('resourceVersionMatch') !== 'NotOlderThan') {
       throw badRequest('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
     }
@@ -72,9 +71,10 @@ export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTranspor
   let namespace = p.namespace;
   if (filter.namespace !== undefined) namespace = filter.namespace;
   const rv = parseResourceVersion(q.get('resourceVersion'));
-  const sendInitial = q.get('sendInitialEvents') === 'true' || (q.get('sendInitialEvents') === null && (rv === undefined || rv === 0));
-  const watchList = q.get('sendInitialEvents') === 'true';
-  const bookmarks = q.get('allowWatchBookmarks') === 'true';
+  const initialParam = queryBool(q, 'sendInitialEvents');
+  const sendInitial = initialParam ?? (rv === undefined || rv === 0);
+  const watchList = initialParam === true;
+  const bookmarks = queryFlag(q, 'allowWatchBookmarks');
   const timeoutParam = q.get('timeoutSeconds');
   const timeoutSeconds = timeoutParam ? Number(timeoutParam) : defaultTimeoutSeconds();
 

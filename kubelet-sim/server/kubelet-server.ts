@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { StatusError } from '../../shared/api/errors.ts';
+import { queryFlag } from '../../shared/api/query-bool.ts';
 import type { Clock } from '../../shared/clock/clock.ts';
 import type { Logger } from '../../shared/log/logger.ts';
 import type { NodeFleet } from '../node/node-fleet.ts';
@@ -126,8 +127,8 @@ function forward(port: number, req: http.IncomingMessage, res: http.ServerRespon
 function logQuery(q: URLSearchParams): LogQuery {
   const num = (k: string) => (q.has(k) ? Number(q.get(k)) : undefined);
   return {
-    previous: q.get('previous') === 'true',
-    timestamps: q.get('timestamps') === 'true',
+    previous: queryFlag(q, 'previous'),
+    timestamps: queryFlag(q, 'timestamps'),
     tailLines: num('tailLines'),
     sinceSeconds: num('sinceSeconds'),
     sinceTime: q.has('sinceTime') ? Date.parse(q.get('sinceTime')!) : undefined,
@@ -161,7 +162,7 @@ function containerLogs(opts: KubeletServerOptions, res: http.ServerResponse, ns:
   res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' });
   for (const l of selectLines(lines, query, opts.clock.now())) if (!write(formatLine(l, query.timestamps))) return void res.end();
   const running = !!cur?.state?.running;
-  if (q.get('follow') !== 'true' || query.previous || !log || !running) return void res.end();
+  if (!queryFlag(q, 'follow') || query.previous || !log || !running) return void res.end();
   const stop = log.follow(
     (l) => {
       if (!write(formatLine(l, query.timestamps))) {
@@ -189,7 +190,7 @@ async function execStream(opts: KubeletServerOptions, ws: WebSocket, ns: string,
     ws.close(1000);
   };
   const w = opts.pods.worker(decodeURIComponent(ns), decodeURIComponent(podName));
-  const tty = q.get('tty') === 'true';
+  const tty = queryFlag(q, 'tty');
   const ctx = w?.execContext(decodeURIComponent(container), (t) => send(1, tty ? t.replace(/\n/g, '\r\n') : t));
   if (!ctx) {
     send(3, JSON.stringify({ metadata: {}, status: 'Failure', message: `container not found ("${container}")`, reason: 'InternalError', code: 500 }));
@@ -197,10 +198,10 @@ async function execStream(opts: KubeletServerOptions, ws: WebSocket, ns: string,
     return;
   }
   const argv = q.getAll('command');
-  const interactive = q.get('stdin') === 'true' && argv.length === 1 && /^(\/bin\/)?(ba|a)?sh$/.test(argv[0]);
+  const interactive = queryFlag(q, 'stdin') && argv.length === 1 && /^(\/bin\/)?(ba|a)?sh$/.test(argv[0]);
   if (!interactive) {
     let stdin = '';
-    if (q.get('stdin') === 'true') {
+    if (queryFlag(q, 'stdin')) {
       // Non-interactive stdin: collect until the client closes it (v5 sends 255,0).
       await new Promise<void>((resolve) => {
         ws.on('message', (data: Buffer) => {
