@@ -1,6 +1,7 @@
 // The entry point of every /api and /apis request: parse the path, negotiate
 // the format, dispatch to the verb's handler, and turn every failure into a
 // metav1.Status. Kept off express on purpose: this is the hot path.
+import type { RequestUrl } from './http/request-url.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, methodNotAllowed, notFound } from '../shared/api/errors.ts';
 import { queryFlag } from '../shared/api/query-bool.ts';
@@ -83,7 +84,7 @@ function discovery(path: ReturnType<typeof parseRequest> & { kind: 'discovery' }
 }
 
 /** Builds the request listener for /api and /apis. */
-export function createApiHandler(ctx: ApiContext, metrics: RequestMetrics): (req: IncomingMessage, res: ServerResponse, url: URL) => void {
+export function createApiHandler(ctx: ApiContext, metrics: RequestMetrics): (req: IncomingMessage, res: ServerResponse, url: RequestUrl) => void {
   return (req, res, url) => {
     const started = process.hrtime.bigint();
     let verb = req.method?.toLowerCase() ?? 'unknown';

@@ -20,11 +20,10 @@ import { PRIORITY_CLASSES_BUCKET, storedPriorityClassTexts, storePriorityClasses
 import { CreateWorkerPool } from './create-workers/pool.ts';
 import { startEventExpiry } from './registry/event-expiry.ts';
 import { handleOpenApi, warmOpenApi } from './openapi/handler.ts';
-import { wsWatchTransport } from './http/watch-transports.ts';
 import { sendError } from './http/respond.ts';
-import { parseRequest } from './request-info.ts';
-import { checkWatchParams, runWatch } from './handlers/watch.ts';
-import { proxyExecUpgrade } from './handlers/subresources/kubelet-proxy.ts';
+import { parseRequestUrl } from './http/request-url.ts';
+import { upgradeHandler } from './http/upgrade.ts';
+import { applyConnectionTimeouts } from './http/connection-timeouts.ts';
 import type { ApiContext } from './handlers/context.ts';
 import { LevelBackend } from './storage/level-backend.ts';
 import { Store, type CompactionPolicy } from './storage/store.ts';
@@ -86,8 +85,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     res.status(404).json(err.toStatus());
   });
 
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+  const server = http.createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
+    const url = parseRequestUrl(req.url);
     try {
       if (handleOpenApi(req, res, url)) return;
     } catch (err) {
@@ -100,32 +99,10 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       app(req, res);
     }
   });
-  server.keepAliveTimeout = 65_000;
+  applyConnectionTimeouts(server);
 
   const wss = new WebSocketServer({ noServer: true });
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    try {
-      const parsed = parseRequest('GET', url.pathname, true);
-      if (parsed.kind === 'resource' && (parsed.info.subresource === 'exec' || parsed.info.subresource === 'attach')) {
-        proxyExecUpgrade(store, req, socket, head, url, parsed.info.namespace, parsed.info.name);
-        return;
-      }
-      if (parsed.kind !== 'resource' || parsed.info.verb !== 'watch') throw new StatusError(400, 'BadRequest', 'only watch, exec and attach requests can be upgraded to a WebSocket');
-      const params = { rt: parsed.info.resource, namespace: parsed.info.namespace, name: parsed.info.name, query: url.searchParams };
-      checkWatchParams(params);
-      wss.handleUpgrade(req, socket, head, (ws) => {
-        runWatch(ctx, params, wsWatchTransport(ws)).catch((err) => {
-          log.error({ err }, 'websocket watch failed');
-          ws.close(1011);
-        });
-      });
-    } catch (err) {
-      const status = err instanceof StatusError ? err : new StatusError(500, 'InternalError', 'upgrade failed');
-      const body = JSON.stringify(status.toStatus());
-      socket.end(`HTTP/1.1 ${status.code} ${http.STATUS_CODES[status.code]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-    }
-  });
+  server.on('upgrade', upgradeHandler(ctx, wss));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -4,6 +4,7 @@
 // protobuf-only Accept there gets 406 where kube would answer), a quoted ETag of the SHA-512 content hash with If-None-Match -> 304,
 // `Cache-Control: public, immutable` when a group-version is asked for with
 // the current ?hash=, a 301 to the current URL for a stale hash, and gzip.
+import type { RequestUrl } from '../http/request-url.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notAcceptable, StatusError } from '../../shared/api/errors.ts';
 import type { ServedBytes } from './served-document.ts';
@@ -102,7 +103,7 @@ function sendDocument(req: IncomingMessage, res: ServerResponse, doc: ServedByte
  * Handles a request if its path is below /openapi/; returns false (and
  * writes nothing) otherwise, so the caller can route it elsewhere.
  */
-export function handleOpenApi(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
+export function handleOpenApi(req: IncomingMessage, res: ServerResponse, url: RequestUrl): boolean {
   const path = url.pathname.replace(/\/+$/, '');
   if (path !== '/openapi/v2' && path !== '/openapi/v3' && !path.startsWith('/openapi/v3/')) return false;
   if (req.method !== 'GET' && req.method !== 'HEAD') {

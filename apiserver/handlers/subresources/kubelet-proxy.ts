@@ -3,6 +3,7 @@
 // simulated nodes the kubelet's address is the Node annotation
 // `ksim.dev/kubelet-endpoint` (the InternalIPs are simulated), else
 // 127.0.0.1 and status.daemonEndpoints.kubeletEndpoint.Port.
+import type { RequestUrl } from '../../http/request-url.ts';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -69,7 +70,7 @@ export function proxyLog(ctx: ApiContext, r: ApiRequest): Promise<void> {
  * Proxies a WebSocket exec or attach (kubectl 1.35 speaks v5.channel.k8s.io)
  * to the Pod's kubelet, message for message, keeping the subprotocol.
  */
-export function proxyExecUpgrade(store: Store, req: http.IncomingMessage, socket: Duplex, head: Buffer, url: URL, namespace: string, name: string): void {
+export function proxyExecUpgrade(store: Store, req: http.IncomingMessage, socket: Duplex, head: Buffer, url: RequestUrl, namespace: string, name: string): void {
   const target = kubeletTarget(store, namespace, name, url.searchParams.get('container'));
   const query = new URLSearchParams(url.searchParams);
   query.delete('container');
