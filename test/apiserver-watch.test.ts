@@ -46,6 +46,22 @@ describe('watch', () => {
     w.close();
   });
 
+  test('watch is a boolean query parameter as kube reads it: True, yes and an empty value all watch', async () => {
+    await c.request('POST', '/api/v1/namespaces', { metadata: { name: 'bools' } });
+    await create('bools', 'x');
+    for (const value of ['True', 'TRUE', 'yes', '']) {
+      const w = c.watch(`/api/v1/namespaces/bools/configmaps?watch=${value}&allowWatchBookmarks=True`);
+      const ev = (await w.next())!;
+      assert.equal(`${ev.type}:${ev.object.metadata.name}`, 'ADDED:x', `watch=${value}`);
+      w.close();
+    }
+    // watch=False (any case) and watch=0 are lists.
+    for (const value of ['False', '0']) {
+      const res = await c.request('GET', `/api/v1/namespaces/bools/configmaps?watch=${value}`);
+      assert.equal(res.body.kind, 'ConfigMapList', `watch=${value}`);
+    }
+  });
+
   test('without a resourceVersion: ADDED for every existing object first', async () => {
     await c.request('POST', '/api/v1/namespaces', { metadata: { name: 'initial' } });
     await create('initial', 'x');
