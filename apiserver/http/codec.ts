@@ -95,6 +95,16 @@ export function negotiate(accept: string | undefined): Negotiated {
 
 /** Encodes a JSON string in `format`. */
 export function encode(json: string, format: ResponseFormat): { body: string; contentType: string } {
-  if (format === 'yaml') return { body: YAML.stringify(JSON.parse(json)), contentType: 'application/yaml' };
+  if (format === 'yaml') {
+    let body: string;
+    try {
+      body = YAML.stringify(JSON.parse(json));
+    } catch {
+      // Too deep for the YAML library's recursion (it stops near 600 levels).
+      // The write behind this answer may be committed: JSON is YAML too.
+      body = json;
+    }
+    return { body, contentType: 'application/yaml' };
+  }
   return { body: json, contentType: 'application/json' };
 }

@@ -4,15 +4,26 @@ import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { internalError, StatusError } from '../../shared/api/errors.ts';
 import { encode, type ResponseFormat } from './codec.ts';
-import { warningHeaderValue } from '../validation/index.ts';
+import { warningHeaders } from './warning-headers.ts';
 
 /** Writes `json` with `status` in `format`; a Buffer is JSON already encoded as UTF-8 and goes out as it is. */
 export function sendJson(res: ServerResponse, status: number, json: string | Buffer, format: ResponseFormat = 'json', warnings: string[] = []): void {
-  const { body, contentType } = typeof json === 'string' ? encode(json, format) : { body: json, contentType: 'application/json' };
+  const encoded = typeof json === 'string' ? encode(json, format) : { body: json, contentType: 'application/json' };
+  const { contentType } = encoded;
+  const warningValues = warnings.length ? warningHeaders(warnings) : [];
+  // Node writes the head together with a string body, in the body's encoding (UTF-8):
+  // header bytes above 0x7f would be encoded twice, so such a body goes as bytes.
+  const body = typeof encoded.body === 'string' && warningValues.some((v) => /[\x80-\xff]/.test(v)) ? Buffer.from(encoded.body) : encoded.body;
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   const headers: Record<string, string | number | string[]> = { 'Content-Type': contentType, 'Content-Length': length, 'Cache-Control': 'no-cache, private' };
-  if (warnings.length) headers.Warning = warnings.map(warningHeaderValue);
-  res.writeHead(status, headers);
+  if (warningValues.length) headers.Warning = warningValues;
+  try {
+    res.writeHead(status, headers);
+  } catch {
+    // The write may be committed already: an unsendable header must not turn it into a failure.
+    delete headers.Warning;
+    res.writeHead(status, headers);
+  }
   res.end(body);
 }
 

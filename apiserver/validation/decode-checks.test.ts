@@ -284,4 +284,5 @@ test('the fieldValidation parameter and Warning headers', () => {
     message: 'fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"',
   });
   assert.equal(warningHeaderValue('unknown field "spec.foo"'), '299 - "unknown field \\"spec.foo\\""');
+  assert.equal(warningHeaderValue("bell\x07"), undefined);
 });

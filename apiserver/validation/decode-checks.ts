@@ -38,8 +38,17 @@ export function fieldValidationMode(value: string | null | undefined): FieldVali
   return value === 'Strict' || value === 'Ignore' ? value : 'Warn';
 }
 
-/** A Warning response header value for a warning text, as kube's warning recorder writes it. */
-export function warningHeaderValue(text: string): string {
+/** Go's unicode.IsControl: C0 controls, DEL and the C1 controls. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * The Warning header value kube's NewWarningHeader makes for a warning text
+ * (`299 - "..."`, only `"` and `\` escaped, everything else as it is), or
+ * undefined for a text it refuses (one with a control character): kube's
+ * warning recorder then leaves that warning out.
+ */
+export function warningHeaderValue(text: string): string | undefined {
+  if (CONTROL.test(text)) return undefined;
   return `299 - "${text.replace(/["\\]/g, '\\$&')}"`;
 }
 
