@@ -29,7 +29,8 @@ import {
   podTemplateHash,
   proportion,
   replicaCount,
-  replicaSetAnnotations,
+  newReplicaSetAnnotations,
+  replicasAnnotations,
   REVISION,
   revisionOf,
   specReplicas,
@@ -93,9 +94,9 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
   }
 
   async function scaleReplicaSet(rs: any, size: number, d: any, operation?: 'up' | 'down'): Promise<any> {
-    const annotations = replicaSetAnnotations(d, rs, revisionOf(rs));
-    // Keep the revision as it is: only the replica annotations change here.
-    if (rs.metadata.annotations?.[REVISION] !== undefined) annotations[REVISION] = rs.metadata.annotations[REVISION];
+    // Only the replica annotations change here: an old ReplicaSet being
+    // scaled down keeps its own change-cause and revision (kube's scaleReplicaSet).
+    const annotations = { ...rs.metadata.annotations, ...replicasAnnotations(d) };
     const sizeChanged = specReplicas(rs) !== size;
     if (!sizeChanged && deepEqual(annotations, rs.metadata.annotations ?? {})) return rs;
     const updated = await ctx.client.update(replicasets, { ...rs, metadata: { ...rs.metadata, annotations }, spec: { ...rs.spec, replicas: size } });
@@ -112,7 +113,9 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     const oldRSs = rsList.filter((rs) => rs !== existing);
     const newRevision = maxRevision(oldRSs) + 1;
     if (existing) {
-      const annotations = replicaSetAnnotations(d, existing, newRevision);
+      // The replica annotations too, which kube leaves to scaling: ksim's
+      // rollout reads them right after this.
+      const annotations = { ...newReplicaSetAnnotations(d, existing, newRevision, true), ...replicasAnnotations(d) };
       let rs = existing;
       const minReady = d.spec?.minReadySeconds ?? 0;
       if (!deepEqual(annotations, existing.metadata.annotations ?? {}) || (existing.spec?.minReadySeconds ?? 0) !== minReady) {
@@ -145,7 +148,7 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
       spec: { replicas: 0, minReadySeconds: d.spec?.minReadySeconds ?? 0, selector, template },
     };
     draft.spec.replicas = newReplicaSetReplicas(d, [...oldRSs, draft], draft);
-    draft.metadata.annotations = replicaSetAnnotations(d, draft, newRevision);
+    draft.metadata.annotations = newReplicaSetAnnotations(d, draft, newRevision, false);
     let created: any;
     try {
       created = await ctx.client.create(replicasets, d.metadata.namespace, draft);

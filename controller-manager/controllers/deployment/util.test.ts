@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { equalIgnoringHash, fenceposts, maxUnavailable, newReplicaSetReplicas, podTemplateHash, proportion, replicaSetAnnotations, scaledValue } from './util.ts';
+import { equalIgnoringHash, fenceposts, maxUnavailable, newReplicaSetReplicas, podTemplateHash, newReplicaSetAnnotations, proportion, replicasAnnotations, scaledValue } from './util.ts';
 
 const dep = (replicas: number, maxSurge?: number | string, maxUnavailableV?: number | string, type = 'RollingUpdate') => ({
   metadata: { name: 'd', annotations: {} },
@@ -61,16 +61,92 @@ test('proportional scaling shares an increase by each ReplicaSet size', () => {
   assert.equal(proportion(rs(0), d, 8, 0), 0);
 });
 
-test('ReplicaSet annotations: revision, history, desired and max replicas, copied annotations', () => {
-  const d = { metadata: { annotations: { team: 'a', 'kubectl.kubernetes.io/last-applied-configuration': '{}' } }, spec: { replicas: 4, strategy: { rollingUpdate: { maxSurge: 1 } } } };
-  const out = replicaSetAnnotations(d, rs(0, { annotations: { 'deployment.kubernetes.io/revision': '1' } }), 3);
-  assert.deepEqual(out, {
-    team: 'a',
-    'deployment.kubernetes.io/revision': '3',
-    'deployment.kubernetes.io/revision-history': '1',
-    'deployment.kubernetes.io/desired-replicas': '4',
-    'deployment.kubernetes.io/max-replicas': '5',
-  });
+test('new ReplicaSet annotations (SetNewReplicaSetAnnotations): copy, revision, revision-history, replica annotations', () => {
+  const REV = 'deployment.kubernetes.io/revision';
+  const HIST = 'deployment.kubernetes.io/revision-history';
+  const CAUSE = 'kubernetes.io/change-cause';
+  const owned = {
+    'kubectl.kubernetes.io/last-applied-configuration': '{}',
+    [REV]: '9',
+    [HIST]: '7,8',
+    'deployment.kubernetes.io/desired-replicas': '99',
+    'deployment.kubernetes.io/max-replicas': '99',
+    'deprecated.deployment.rollback.to': '1',
+  };
+  const d = (annotations: Record<string, string>) => ({ metadata: { annotations }, spec: { replicas: 4, strategy: { rollingUpdate: { maxSurge: 1 } } } });
+  const cases: { name: string; d: any; rs: Record<string, string>; rev: number; exists: boolean; limit?: number; want: Record<string, string> }[] = [
+    {
+      name: 'created: the Deployment annotations but the owned ones, revision, replica annotations',
+      d: d({ ...owned, [CAUSE]: 'v2', team: 'a' }),
+      rs: {},
+      rev: 3,
+      exists: false,
+      want: { [CAUSE]: 'v2', team: 'a', [REV]: '3', 'deployment.kubernetes.io/desired-replicas': '4', 'deployment.kubernetes.io/max-replicas': '5' },
+    },
+    {
+      name: 'still the new one: a changed cause is copied, the revision stays, no replica annotations',
+      d: d({ [CAUSE]: 'v2 fixed' }),
+      rs: { [CAUSE]: 'v2', [REV]: '3', other: 'kept' },
+      rev: 3,
+      exists: true,
+      want: { [CAUSE]: 'v2 fixed', [REV]: '3', other: 'kept' },
+    },
+    {
+      name: 'a revision above newRevision is kept (old ReplicaSets were deleted)',
+      d: d({}),
+      rs: { [REV]: '5' },
+      rev: 3,
+      exists: true,
+      want: { [REV]: '5' },
+    },
+    {
+      name: 'rolled back to: the old revision goes to revision-history',
+      d: d({ [CAUSE]: 'v1' }),
+      rs: { [CAUSE]: 'v1', [REV]: '1' },
+      rev: 5,
+      exists: true,
+      want: { [CAUSE]: 'v1', [REV]: '5', [HIST]: '1' },
+    },
+    {
+      name: 'rolled back to again: appended to the history',
+      d: d({}),
+      rs: { [REV]: '5', [HIST]: '1,3' },
+      rev: 7,
+      exists: true,
+      want: { [REV]: '7', [HIST]: '1,3,5' },
+    },
+    {
+      name: 'the history drops its oldest entries past the character limit',
+      d: d({}),
+      rs: { [REV]: '12', [HIST]: '1,3,10' },
+      rev: 14,
+      exists: true,
+      limit: 8,
+      want: { [REV]: '14', [HIST]: '3,10,12' },
+    },
+    {
+      name: 'a revision that is no integer is left alone, the copy still happens',
+      d: d({ team: 'b' }),
+      rs: { [REV]: 'x' },
+      rev: 2,
+      exists: true,
+      want: { [REV]: 'x', team: 'b' },
+    },
+    {
+      name: 'an empty revision counts as 0; kube still records it, empty, as the history',
+      d: d({}),
+      rs: { [REV]: '' },
+      rev: 2,
+      exists: true,
+      want: { [REV]: '2', [HIST]: '' },
+    },
+  ];
+  for (const c of cases) {
+    const before = structuredClone(c.rs);
+    assert.deepEqual(newReplicaSetAnnotations(c.d, { metadata: { annotations: c.rs } }, c.rev, c.exists, c.limit), c.want, c.name);
+    assert.deepEqual(c.rs, before, `${c.name}: the ReplicaSet is not changed in place`);
+  }
+  assert.deepEqual(replicasAnnotations(d({})), { 'deployment.kubernetes.io/desired-replicas': '4', 'deployment.kubernetes.io/max-replicas': '5' });
 });
 
 test('templates compare without the hash label and without empty values; hashes use the safe alphabet', () => {

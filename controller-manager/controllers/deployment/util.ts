@@ -161,18 +161,63 @@ export function podTemplateHash(template: any, collisionCount?: number): string 
     .join('');
 }
 
-/** The annotations a Deployment's ReplicaSet should carry (kube's SetNewReplicaSetAnnotations + replica annotations). */
-export function replicaSetAnnotations(d: any, rs: any, newRevision: number): Record<string, string> {
+/** kube's deployment controller caps revision-history at this many characters. */
+export const MAX_REV_HISTORY_LENGTH_IN_CHARS = 2000;
+
+/**
+ * copyDeploymentAnnotationsToReplicaSet: the Deployment's annotations (but
+ * not the ones the controller owns, nor last-applied) added to `annotations`,
+ * which is changed in place. Keys the Deployment lacks are left alone. Only
+ * the new ReplicaSet gets this: an old one keeps the change-cause it was
+ * rolled out with, which is what `kubectl rollout history` lists.
+ */
+export function copyDeploymentAnnotations(d: any, annotations: Record<string, string>): void {
+  for (const [k, v] of Object.entries(d.metadata?.annotations ?? {})) if (!NOT_COPIED.has(k)) annotations[k] = v as string;
+}
+
+/** A revision annotation as kube's strconv.ParseInt reads it: '' is 0, anything else not an integer is undefined. */
+function parseRevision(v: string | undefined): number | undefined {
+  if (v === undefined || v === '') return 0;
+  return /^[+-]?\d+$/.test(v) ? Number(v) : undefined;
+}
+
+/**
+ * kube's SetNewReplicaSetAnnotations: the annotations the Deployment's new
+ * ReplicaSet should carry. The Deployment's annotations are copied; the
+ * revision moves up to `newRevision` if it is lower, and a ReplicaSet that
+ * had a revision before (a rollback to it) appends that one to
+ * revision-history, dropping the oldest entries beyond `limitChars`. A
+ * ReplicaSet about to be created (`exists` false) also gets the replica
+ * annotations.
+ */
+export function newReplicaSetAnnotations(d: any, rs: any, newRevision: number, exists: boolean, limitChars = MAX_REV_HISTORY_LENGTH_IN_CHARS): Record<string, string> {
   const out: Record<string, string> = { ...rs.metadata?.annotations };
-  for (const [k, v] of Object.entries(d.metadata?.annotations ?? {})) if (!NOT_COPIED.has(k)) out[k] = v as string;
-  const old = revisionOf(rs);
+  copyDeploymentAnnotations(d, out);
+  const had = out[REVISION];
+  const old = parseRevision(had);
+  if (old === undefined) return out; // kube gives up on a revision it cannot read
   if (old < newRevision) {
     out[REVISION] = String(newRevision);
-    if (old > 0) out[REVISION_HISTORY] = out[REVISION_HISTORY] ? `${out[REVISION_HISTORY]},${old}` : String(old);
+    if (had !== undefined) {
+      const history = out[REVISION_HISTORY] ?? '';
+      if (history === '') out[REVISION_HISTORY] = had;
+      else {
+        const kept = history.split(',');
+        let total = history.length + had.length + 1;
+        let start = 0;
+        while (total > limitChars && start < kept.length) total -= kept[start++].length + 1;
+        if (total <= limitChars) out[REVISION_HISTORY] = [...kept.slice(start), had].join(',');
+      }
+    }
   }
-  out[DESIRED_REPLICAS] = String(d.spec?.replicas ?? 1);
-  out[MAX_REPLICAS] = String((d.spec?.replicas ?? 1) + maxSurge(d));
+  if (!exists) Object.assign(out, replicasAnnotations(d));
   return out;
+}
+
+/** kube's SetReplicasAnnotations values: desired-replicas and max-replicas (replicas + maxSurge). */
+export function replicasAnnotations(d: any): Record<string, string> {
+  const replicas = d.spec?.replicas ?? 1;
+  return { [DESIRED_REPLICAS]: String(replicas), [MAX_REPLICAS]: String(replicas + maxSurge(d)) };
 }
 
 /** NewRSNewReplicas: how big the new ReplicaSet may be now. */
