@@ -1,37 +1,66 @@
-// Reads metav1.DeleteOptions from a DELETE's body and query parameters.
-import { badRequest } from '../../shared/api/errors.ts';
+// Reads metav1.DeleteOptions from a DELETE, as kube's delete handler does: a
+// non-empty body is decoded by its Content-Type (JSON, YAML or protobuf, as
+// helm 4 sends it; 415 for anything else) and then the query parameters are
+// not read at all; without a body the options come from the query.
+import { badRequest, fieldError, invalid, type FieldError } from '../../shared/api/errors.ts';
 import { queryBool } from '../../shared/api/query-bool.ts';
-import { parseJson } from '../http/codec.ts';
 import type { DeleteOptions } from '../registry/lifecycle.ts';
+import { decodeBytes } from './decode-object.ts';
 
-const POLICIES = ['Orphan', 'Background', 'Foreground'];
+const POLICIES = ['Foreground', 'Background', 'Orphan'];
 
-/** The effective delete options; the body wins over query parameters. */
-export function readDeleteOptions(body: Buffer, query: URLSearchParams): DeleteOptions {
-  const opts: DeleteOptions = {};
+/** The options of a DELETE, with the dryRun it asks for. */
+export interface ReadDeleteOptions extends DeleteOptions {
+  dryRun: boolean;
+}
+
+/** The options from the query parameters (kube's ParameterCodec: a bad number is a 400). */
+function fromQuery(query: URLSearchParams): DeleteOptions & { dryRun?: string[] } {
+  const opts: DeleteOptions & { dryRun?: string[] } = {};
   const grace = query.get('gracePeriodSeconds');
-  if (grace !== null && grace !== '') opts.gracePeriodSeconds = Number(grace);
+  if (grace !== null && grace !== '') {
+    if (!/^[+-]?\d+$/.test(grace)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(grace)}: invalid syntax`);
+    opts.gracePeriodSeconds = Number(grace);
+  }
   const policy = query.get('propagationPolicy');
   if (policy) opts.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
   const orphan = queryBool(query, 'orphanDependents');
   if (orphan !== undefined) opts.orphanDependents = orphan;
-  if (body.length > 0) {
-    const b = parseJson(body);
-    if (b && typeof b === 'object') {
-      if (b.gracePeriodSeconds !== undefined && b.gracePeriodSeconds !== null) opts.gracePeriodSeconds = b.gracePeriodSeconds;
-      if (b.propagationPolicy) opts.propagationPolicy = b.propagationPolicy;
-      if (typeof b.orphanDependents === 'boolean') opts.orphanDependents = b.orphanDependents;
-      if (b.preconditions) opts.preconditions = b.preconditions;
-    }
-  }
-  if (opts.gracePeriodSeconds !== undefined && !Number.isInteger(opts.gracePeriodSeconds)) {
-    throw badRequest(`gracePeriodSeconds: Invalid value: ${JSON.stringify(opts.gracePeriodSeconds)}: must be an integer`);
-  }
-  if (opts.propagationPolicy && !POLICIES.includes(opts.propagationPolicy)) {
-    throw badRequest(`propagationPolicy: Unsupported value: "${opts.propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`);
-  }
-  if (opts.propagationPolicy && opts.orphanDependents !== undefined) {
-    throw badRequest('orphanDependents: Invalid value: ... : orphanDependents and deletionPropagation cannot be both set');
-  }
+  const dryRun = query.getAll('dryRun');
+  if (dryRun.length) opts.dryRun = dryRun;
   return opts;
+}
+
+/** The options from a body; decoding errors are kube's 400s. */
+function fromBody(body: Buffer, contentType: string | undefined): DeleteOptions & { dryRun?: string[] } {
+  // Delete bodies are decoded without field validation: unknown fields are dropped silently.
+  const b = decodeBytes(body, contentType, 'Ignore', { group: '', version: 'v1', kind: 'DeleteOptions' }).obj ?? {};
+  if (b.kind !== undefined && b.kind !== '' && b.kind !== 'DeleteOptions') throw badRequest('decoded object cannot be converted to DeleteOptions');
+  const opts: DeleteOptions & { dryRun?: string[] } = {};
+  if (typeof b.gracePeriodSeconds === 'number') opts.gracePeriodSeconds = b.gracePeriodSeconds;
+  if (typeof b.propagationPolicy === 'string') opts.propagationPolicy = b.propagationPolicy;
+  if (typeof b.orphanDependents === 'boolean') opts.orphanDependents = b.orphanDependents;
+  if (b.preconditions && typeof b.preconditions === 'object') opts.preconditions = b.preconditions;
+  if (Array.isArray(b.dryRun) && b.dryRun.length) opts.dryRun = b.dryRun;
+  return opts;
+}
+
+/** The effective delete options: from the body when there is one, else from the query. */
+export function readDeleteOptions(body: Buffer, query: URLSearchParams, contentType?: string): ReadDeleteOptions {
+  const { dryRun, ...opts } = body.length > 0 ? fromBody(body, contentType) : fromQuery(query);
+  // kube's ValidateDeleteOptions.
+  const errors: FieldError[] = [];
+  if (opts.orphanDependents !== undefined && opts.propagationPolicy !== undefined) {
+    errors.push(fieldError.invalid('propagationPolicy', opts.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
+  }
+  if (opts.propagationPolicy !== undefined && !POLICIES.includes(opts.propagationPolicy)) {
+    errors.push(fieldError.notSupported('propagationPolicy', opts.propagationPolicy, [...POLICIES, 'nil']));
+  }
+  if (dryRun?.some((v) => v !== 'All')) {
+    // Go prints the []string with %#v.
+    const value = `[]string{${dryRun.map((v) => JSON.stringify(v)).join(', ')}}`;
+    errors.push({ type: 'FieldValueNotSupported', field: 'dryRun', message: `dryRun: Unsupported value: ${value}: supported values: "All"` });
+  }
+  if (errors.length) throw invalid('DeleteOptions', 'meta.k8s.io', '', errors);
+  return { ...opts, dryRun: dryRun !== undefined };
 }

@@ -7,7 +7,6 @@ import { planDelete, type DeleteOptions } from '../registry/lifecycle.ts';
 import { strategyFor } from '../registry/strategy.ts';
 import type { Mutate } from '../storage/types.ts';
 import { readDeleteOptions } from './delete-options.ts';
-import { isDryRun } from './dry-run.ts';
 import { listJson } from './list.ts';
 import { buildFilter } from './selectors.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
@@ -33,11 +32,11 @@ function successStatus(rt: ResourceType, json: string): string {
 /** Serves a delete of one object. */
 export async function handleDelete(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
   const { resource: rt, namespace, name } = r.info;
-  const opts = readDeleteOptions(await r.body(), r.query);
+  const opts = readDeleteOptions(await r.body(), r.query, r.contentType);
   const key = objectKey(rt, namespace, name);
   const mutate = deleteMutation(rt, name, opts, ctx.now());
   const objects = resourceStore(ctx.store, rt);
-  if (isDryRun(r.query)) {
+  if (opts.dryRun) {
     const cur = objects.get(key);
     const next = mutate(cur ? JSON.parse(cur.json) : undefined);
     return next === null ? { status: 200, json: cur!.json } : { status: 202, json: JSON.stringify(next) };
@@ -54,8 +53,8 @@ export async function handleDelete(ctx: ApiContext, r: ApiRequest): Promise<ApiR
 export async function handleDeleteCollection(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
   const rt = r.info.resource;
   const filter = buildFilter(rt, r.query);
-  const opts = readDeleteOptions(await r.body(), r.query);
-  const dryRun = isDryRun(r.query);
+  const opts = readDeleteOptions(await r.body(), r.query, r.contentType);
+  const dryRun = opts.dryRun;
   const prefix = collectionPrefix(rt, r.info.namespace);
   const objects = resourceStore(ctx.store, rt);
   const page = objects.list({ bucket: rt.storagePrefix, keyPrefix: prefix, matches: filter.matches });
