@@ -1,4 +1,4 @@
-// PUT of an object or of its status, finalize or scale subresource.
+// PUT of an object or of its status, finalize, scale or (CSR) approval subresource.
 import { badRequest } from '../../shared/api/errors.ts';
 import { decodeObject } from './decode-object.ts';
 import { objectKey } from '../registry/keys.ts';
@@ -7,6 +7,7 @@ import { toScale } from '../registry/scale.ts';
 import { isDryRun } from './dry-run.ts';
 import { commitWrite } from './commit-write.ts';
 import { updateMutation } from './write-object.ts';
+import { approvalMutation } from './subresources/csr-approval.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
 /** Serves an update. */
@@ -21,16 +22,19 @@ export async function handleUpdate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
       throw badRequest(`the name of the object (${body.metadata.name ?? ''}) does not match the name on the URL (${name})`);
     }
   }
-  const mutate = updateMutation({
+  const approval = subresource === 'approval';
+  const update = updateMutation({
     rt,
     name,
-    subresource,
+    // The approval update is the main resource's plus the requested conditions.
+    subresource: approval ? '' : subresource,
     incoming: () => body,
     now: ctx.now(),
     newUid: ctx.newUid,
     allowCreate: true,
     admission: isDryRun(r.query) ? undefined : ctx.admission,
   });
+  const mutate = approval ? approvalMutation(rt, body, ctx.now(), update) : update;
   const res = await commitWrite(ctx, rt, objectKey(rt, namespace, name), mutate, isDryRun(r.query), (json) =>
     subresource === 'scale' ? JSON.stringify(toScale(JSON.parse(json))) : json,
   );

@@ -5,6 +5,7 @@ import type { FieldError } from '../../shared/api/errors.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { NameRule } from './names.ts';
 import { kindRules, patchServiceAllocatedValues, prepareDaemonSetUpdate, prepareJobCreate } from './kinds/index.ts';
+import { prepareCSRCreate } from './kinds/certificates.ts';
 
 function chain(a?: (obj: any) => void, b?: (obj: any) => void): ((obj: any) => void) | undefined {
   if (!a || !b) return a ?? b;
@@ -75,7 +76,14 @@ const overrides: Record<string, Partial<Strategy>> = {
   'rbac.authorization.k8s.io/rolebindings': { nameRule: 'path-segment' },
   'rbac.authorization.k8s.io/clusterroles': { nameRule: 'path-segment' },
   'rbac.authorization.k8s.io/clusterrolebindings': { nameRule: 'path-segment' },
-  'certificates.k8s.io/certificatesigningrequests': { nameRule: 'path-segment', initialStatus: () => ({}) },
+  // The requestor is the server's to say; a CSR's spec is immutable: an
+  // update of the object keeps the stored one (kube's csrStrategy).
+  'certificates.k8s.io/certificatesigningrequests': {
+    nameRule: 'path-segment',
+    initialStatus: () => ({}),
+    prepareCreate: prepareCSRCreate,
+    prepareUpdate: (csr, old) => (csr.spec = old.spec),
+  },
   '/resourcequotas': { initialStatus: () => ({}) },
 };
 

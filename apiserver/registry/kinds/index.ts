@@ -15,7 +15,6 @@ import {
   defaultNode,
   defaultPDB,
   defaultResourceQuota,
-  validateCSR,
   validateCoreEvent,
   validateEndpoints,
   validateEventsV1,
@@ -26,6 +25,7 @@ import {
   validatePDB,
   validateResourceQuota,
 } from './misc.ts';
+import { validateCSRWrite } from './certificates.ts';
 import { defaultPod, validatePod } from './pod.ts';
 import { defaultBinding, validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from './rbac.ts';
 import { defaultService, validateService } from './service.ts';
@@ -71,7 +71,7 @@ export const kindRules: Record<string, KindRule> = {
   'rbac.authorization.k8s.io/clusterroles': { validate: validateClusterRole },
   'rbac.authorization.k8s.io/rolebindings': { defaults: defaultBinding, validate: validateRoleBinding },
   'rbac.authorization.k8s.io/clusterrolebindings': { defaults: defaultBinding, validate: validateClusterRoleBinding },
-  'certificates.k8s.io/certificatesigningrequests': { validate: (csr) => validateCSR(csr) },
+  'certificates.k8s.io/certificatesigningrequests': { validate: validateCSRWrite },
   'policy/poddisruptionbudgets': { defaults: defaultPDB, validate: validatePDB },
 };
 

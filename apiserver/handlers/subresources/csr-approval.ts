@@ -1,0 +1,31 @@
+// PUT certificatesigningrequests/<name>/approval: how `kubectl certificate
+// approve` and `deny` record a decision. kube's csrApprovalStrategy: the
+// update is the main resource's (metadata from the request, spec and status
+// as stored), except that status.conditions come from the request, with their
+// timestamps filled in; then the approval-path validation, the only one that
+// lets Approved and Denied conditions be added or changed.
+import { invalid } from '../../../shared/api/errors.ts';
+import type { ResourceType } from '../../../shared/api/resource-type.ts';
+import { deepEqual } from '../../../shared/util/deep-equal.ts';
+import { applyApproval, validateCSRUpdate } from '../../registry/kinds/certificates.ts';
+import { timestamp } from '../../registry/lifecycle.ts';
+
+type Mutation = (cur: any | undefined) => any | null | undefined;
+
+/**
+ * Wraps `mainUpdate` (the update of the object itself, built from `body`)
+ * into the approval update. The requested conditions are taken now: the main
+ * update replaces the body's status with the stored one.
+ */
+export function approvalMutation(rt: ResourceType, body: any, now: Date, mainUpdate: Mutation): Mutation {
+  const requested = { status: { conditions: structuredClone(body?.status?.conditions) } };
+  return (cur) => {
+    // Preconditions, metadata rules, admission and a missing object (404) are the main update's.
+    const base = mainUpdate(cur);
+    if (base === null) return null;
+    const next = applyApproval(base ?? structuredClone(cur), requested, cur, timestamp(now));
+    const errs = validateCSRUpdate(next, cur, { approval: true });
+    if (errs.length > 0) throw invalid(rt.kind, rt.group, cur.metadata.name, errs);
+    return deepEqual(next, cur) ? undefined : next;
+  };
+}
