@@ -1,31 +1,46 @@
 // WebSocket upgrades on the API port: watches (served here) and pods/exec
 // and pods/attach (proxied to the Pod's kubelet). Anything else that asks
-// for an upgrade gets a metav1.Status on the raw socket.
-import http from 'node:http';
+// for an upgrade, and any handshake that is not a valid WebSocket one, gets a
+// metav1.Status on the raw socket. Every raw socket has an error listener
+// from the first moment: a client that resets must not take the server down.
+import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
-import { StatusError } from '../../shared/api/errors.ts';
+import { badRequest, StatusError } from '../../shared/api/errors.ts';
 import { parseRequest } from '../request-info.ts';
 import { checkWatchParams, runWatch } from '../handlers/watch.ts';
-import { proxyExecUpgrade } from '../handlers/subresources/kubelet-proxy.ts';
+import { kubeletTarget, proxyStreamUpgrade } from '../handlers/subresources/kubelet-proxy.ts';
 import type { ApiContext } from '../handlers/context.ts';
 import { parseRequestUrl } from './request-url.ts';
 import { wsWatchTransport } from './watch-transports.ts';
+import { handshakeError, refuseUpgrade } from './ws-handshake.ts';
 
 /** The server's 'upgrade' listener. */
 export function upgradeHandler(ctx: ApiContext, wss: WebSocketServer): (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void {
   const { log, store } = ctx;
   return (req, socket, head) => {
-    const url = parseRequestUrl(req.url);
+    socket.on('error', (err) => {
+      log.debug({ err: err.message, url: req.url }, 'upgrade socket error');
+      socket.destroy();
+    });
     try {
+      const url = parseRequestUrl(req.url);
       const parsed = parseRequest('GET', url.pathname, true);
-      if (parsed.kind === 'resource' && (parsed.info.subresource === 'exec' || parsed.info.subresource === 'attach')) {
-        proxyExecUpgrade(store, req, socket, head, url, parsed.info.namespace, parsed.info.name);
+      const sub = parsed.kind === 'resource' ? parsed.info.subresource : '';
+      if (parsed.kind === 'resource' && parsed.info.resource.plural === 'pods' && (sub === 'exec' || sub === 'attach')) {
+        proxyStreamUpgrade(store, req, socket, head, url, parsed.info.namespace, parsed.info.name, sub, log.child({ stream: sub, pod: `${parsed.info.namespace}/${parsed.info.name}` }));
         return;
       }
-      if (parsed.kind !== 'resource' || parsed.info.verb !== 'watch') throw new StatusError(400, 'BadRequest', 'only watch, exec and attach requests can be upgraded to a WebSocket');
+      if (parsed.kind === 'resource' && parsed.info.resource.plural === 'pods' && sub === 'portforward') {
+        // kube would proxy to the kubelet; simulated containers have no sockets to forward to.
+        kubeletTarget(store, parsed.info.namespace, parsed.info.name, null);
+        throw badRequest(`unable to upgrade connection: port forwarding is not supported by ksim's simulated kubelets (pod "${parsed.info.name}" has no network to forward to)`);
+      }
+      if (parsed.kind !== 'resource' || parsed.info.verb !== 'watch') throw badRequest('only watch, exec and attach requests can be upgraded to a WebSocket');
       const params = { rt: parsed.info.resource, namespace: parsed.info.namespace, name: parsed.info.name, query: url.searchParams };
       checkWatchParams(params);
+      const refused = handshakeError(req);
+      if (refused) throw refused;
       wss.handleUpgrade(req, socket, head, (ws) => {
         runWatch(ctx, params, wsWatchTransport(ws)).catch((err) => {
           log.error({ err }, 'websocket watch failed');
@@ -33,9 +48,8 @@ export function upgradeHandler(ctx: ApiContext, wss: WebSocketServer): (req: htt
         });
       });
     } catch (err) {
-      const status = err instanceof StatusError ? err : new StatusError(500, 'InternalError', 'upgrade failed');
-      const body = JSON.stringify(status.toStatus());
-      socket.end(`HTTP/1.1 ${status.code} ${http.STATUS_CODES[status.code]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      if (!(err instanceof StatusError)) log.error({ err, url: req.url }, 'upgrade failed');
+      refuseUpgrade(socket, err instanceof StatusError ? err : new StatusError(500, 'InternalError', 'an error on the server has prevented the request from succeeding'));
     }
   };
 }

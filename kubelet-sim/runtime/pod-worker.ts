@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Container, ContainerStateTerminated, ContainerStatus, Pod, PodStatus } from 'kubernetes-types/core/v1.js';
 import type { Clock } from '../../shared/clock/clock.ts';
 import { ClusterNet, type NetSource } from './cluster-net.ts';
+import { ContainerStdio } from './container-stdio.ts';
 import { SimFs, Volume } from './filesystem.ts';
 import type { ContainerLog, LogStore } from './log-store.ts';
 import { ConfigError, type ConfigSource, MountError, containerEnv, expandRefs, parseQuantity, volumeFiles } from './pod-config.ts';
@@ -86,6 +87,8 @@ interface Ctr {
   fs?: SimFs;
   env?: Map<string, string>;
   log: ContainerLog;
+  /** The running process's stdio, for attach. */
+  stdio?: ContainerStdio;
   probes?: ProbeRunner;
   /** Why the current run is being stopped (for restart decisions). */
   stopping?: 'liveness' | 'startup' | 'delete';
@@ -293,6 +296,7 @@ export class PodWorker {
     for (const c of [...this.initCtrs, ...this.ctrs]) {
       c.probes?.stop();
       c.kill?.(137);
+      c.stdio?.end(137);
       c.log.end(this.deps.clock.now());
     }
     this.stopped = true;
@@ -301,11 +305,20 @@ export class PodWorker {
     this.deps.node.releaseIP(this.key);
   }
 
-  /** A container's shell, for exec and exec probes; undefined unless it is running. */
-  execContext(container: string, out: (t: string) => void): ShellContext | undefined {
+  /**
+   * A container's shell, for exec and exec probes; undefined unless it is running.
+   * onKillable receives the function that kills the exec'd process (the client left).
+   */
+  execContext(container: string, out: (t: string) => void, err?: (t: string) => void, onKillable: (kill: (code: number) => void) => void = () => {}): ShellContext | undefined {
     const c = this.ctrs.find((x) => x.spec.name === container) ?? this.initCtrs.find((x) => x.spec.name === container);
     if (!c || c.phase !== 'running' || !c.fs || !c.env) return undefined;
-    return this.shellContext(c, out, () => {});
+    return this.shellContext(c, out, onKillable, err);
+  }
+
+  /** The stdio of a running container, for attach; undefined unless it is running. */
+  attach(container: string): ContainerStdio | undefined {
+    const c = this.ctrs.find((x) => x.spec.name === container) ?? this.initCtrs.find((x) => x.spec.name === container);
+    return c && c.phase === 'running' ? c.stdio : undefined;
   }
 
   /** The names of the Pod's containers, regular ones first. */
@@ -483,12 +496,15 @@ export class PodWorker {
     return fs;
   }
 
-  private shellContext(c: Ctr, out: (t: string) => void, onKillable: (kill: (code: number) => void) => void): ShellContext {
+  private shellContext(c: Ctr, out: (t: string) => void, onKillable: (kill: (code: number) => void) => void, err?: (t: string) => void): ShellContext {
     const clock = this.deps.clock;
     const sleepers = new Set<(e: Killed) => void>();
     let killedWith: number | undefined;
+    // Ends a read of stdin when the process is killed (sleeps have their own list).
+    const killSignal = new AbortController();
     onKillable((code) => {
       killedWith = code;
+      killSignal.abort(new Killed(code));
       for (const s of [...sleepers]) s(new Killed(code));
     });
     const limit = parseQuantity(c.spec.resources?.limits?.memory as string | undefined);
@@ -497,6 +513,8 @@ export class PodWorker {
       fs: c.fs!,
       env: new Map(c.env),
       out,
+      err,
+      signal: killSignal.signal,
       now: () => clock.now(),
       memoryLimit: Number.isFinite(limit) ? limit : undefined,
       sleep: (seconds) =>
@@ -537,11 +555,10 @@ export class PodWorker {
     c.fs = this.buildFs(c);
     const startedAt = adopted?.startedAt ?? now;
     const argv = [...(c.spec.command ?? []), ...(c.spec.args ?? [])].map((a) => expandRefs(a, c.env!));
-    const ctx = this.shellContext(
-      c,
-      (t) => c.log.write(t, this.deps.clock.now()),
-      (kill) => (c.kill = kill),
-    );
+    const stdio = new ContainerStdio(c.spec, (t) => c.log.write(t, this.deps.clock.now()));
+    c.stdio = stdio;
+    const ctx = this.shellContext(c, stdio.out, (kill) => (c.kill = kill), stdio.err);
+    ctx.stdin = stdio.stdin;
     if (!c.init) {
       c.probes = new ProbeRunner(c.spec, {
         clock: this.deps.clock,
@@ -572,6 +589,8 @@ export class PodWorker {
     this.changed();
     const proc: Promise<ExitResult> = argv.length === 0 ? ctx.sleep(Infinity).then(() => ({ exitCode: 0 }), (e: Killed) => ({ exitCode: e.exitCode })) : runProcess(argv, ctx);
     void proc.then((res) => {
+      stdio.end(res.exitCode);
+      if (c.stdio === stdio) c.stdio = undefined;
       if (gen !== c.gen || this.stopped) return;
       this.exited(c, res.exitCode, !!res.oomKilled, startedAt);
     });

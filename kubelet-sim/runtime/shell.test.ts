@@ -120,3 +120,89 @@ test('nslookup, wget and curl go through Services to ready endpoints', async () 
   assert.equal((await run('nslookup web')).out, 'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tweb.default.svc.cluster.local\nAddress: 10.96.0.20\n\n');
   assert.equal((await run('nslookup nosuch')).code, 1);
 });
+
+function ctx2(extra: Partial<ShellContext> = {}) {
+  let out = '';
+  let err = '';
+  const c = ctx(new FakeClock(), { out: (t) => (out += t), err: (t) => (err += t), ...extra });
+  return { c, out: () => out, err: () => err };
+}
+
+test('stderr is its own stream: >&2, 1>&2, 2>&1, 2>/dev/null, in the order sh applies them', async () => {
+  const run = async (script: string) => {
+    const s = ctx2();
+    const code = (await runProcess(['sh', '-c', script], s.c)).exitCode;
+    return { code, out: s.out(), err: s.err() };
+  };
+  assert.deepEqual(await run('echo out; echo err >&2'), { code: 0, out: 'out\n', err: 'err\n' });
+  assert.deepEqual(await run('echo a 1>&2; nosuch'), { code: 127, out: '', err: 'a\nsh: nosuch: not found\n' });
+  assert.deepEqual(await run('nosuch 2>&1'), { code: 127, out: 'sh: nosuch: not found\n', err: '' });
+  assert.deepEqual(await run('nosuch 2>/dev/null; cat /nope 2> /dev/null || echo failed'), { code: 0, out: 'failed\n', err: '' });
+  // `>f 2>&1` sends both to f; `2>&1 >f` sends stderr to the old stdout.
+  assert.deepEqual(await run('nosuch >/tmp/f 2>&1; cat /tmp/f'), { code: 0, out: 'sh: nosuch: not found\n', err: '' });
+  assert.deepEqual(await run('nosuch 2>&1 >/tmp/g; cat /tmp/g'), { code: 0, out: 'sh: nosuch: not found\n', err: '' });
+  assert.deepEqual(await run('echo a2>/tmp/h; cat /tmp/h'), { code: 0, out: 'a2\n', err: '' });
+  assert.deepEqual(await run('echo x >&3'), { code: 1, out: '', err: 'sh: 3: bad file descriptor\n' });
+  assert.deepEqual(await run('echo "a >&2"'), { code: 0, out: 'a >&2\n', err: '' });
+  assert.deepEqual(await run('echo unterminated "'), { code: 2, out: '', err: 'sh: Unterminated quoted string\n' });
+});
+
+test('an empty argv (a container with neither command nor args, attached) exits 0 instead of throwing', async () => {
+  assert.deepEqual(await runProcess([], ctx()), { exitCode: 0 });
+});
+
+test('sh with a live stdin runs each line as it arrives, keeps variables, and ends at EOF or exit', async () => {
+  const { StdinPipe } = await import('./stdin-pipe.ts');
+  const pipe = new StdinPipe();
+  const s = ctx2({ stdin: pipe });
+  const done = runProcess(['sh'], s.c);
+  const settle = async () => {
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  };
+  pipe.write('X=1; echo first $X\necho sec');
+  await settle();
+  assert.equal(s.out(), 'first 1\n');
+  pipe.write('ond $X >&2\nfor i in a b\n');
+  await settle();
+  assert.equal(s.err(), 'second 1\n');
+  pipe.write('do echo $i; done\n');
+  await settle();
+  assert.equal(s.out(), 'first 1\na\nb\n');
+  pipe.write('exit 7\necho never\n');
+  assert.deepEqual(await done, { exitCode: 7 });
+  const pipe2 = new StdinPipe();
+  const s2 = ctx2({ stdin: pipe2 });
+  const done2 = runProcess(['sh'], s2.c);
+  pipe2.write('false\n');
+  pipe2.end();
+  assert.deepEqual(await done2, { exitCode: 1 });
+});
+
+test('cat copies a live stdin as it comes; a kill ends a read of stdin', async () => {
+  const { StdinPipe } = await import('./stdin-pipe.ts');
+  const pipe = new StdinPipe();
+  const ac = new AbortController();
+  const s = ctx2({ stdin: pipe, signal: ac.signal });
+  const done = runProcess(['cat'], s.c);
+  pipe.write('one\n');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(s.out(), 'one\n');
+  ac.abort(new Killed(137));
+  assert.deepEqual(await done, { exitCode: 137 });
+});
+
+test('a terminal echoes keystrokes, edits the line, prompts, and turns \\n into \\r\\n', async () => {
+  const { StdinPipe } = await import('./stdin-pipe.ts');
+  const { Terminal } = await import('./terminal.ts');
+  const pipe = new StdinPipe();
+  let screen = '';
+  const term = new Terminal(pipe, (t) => (screen += t));
+  const c = ctx(new FakeClock(), { out: term.out, err: term.out, stdin: term });
+  const done = runProcess(['sh'], c);
+  pipe.write('echo hx\x7fi\x1b[A\r');
+  await new Promise((r) => setTimeout(r, 10));
+  pipe.write('ech\x03exit 3\r');
+  assert.deepEqual(await done, { exitCode: 3 });
+  // The second chunk is cooked (echoed) in one go, before the shell prompts again after the ^C line.
+  assert.equal(screen, '/ # echo hx\b \bi\r\nhi\r\n/ # ech^C\r\nexit 3\r\n/ # ');
+});

@@ -1,10 +1,13 @@
 // The simulated shell that runs a container's command/args and exec probes:
 // enough of POSIX sh for what learners write in manifests (sleep, exit, echo,
 // `sh -c "a; b && c"`, while/for/if, $VAR and $(cmd), > and >> redirects,
-// pipes into cat) over a simulated filesystem, with every sleep on the
-// injected clock so a test can run `sleep 3600` without waiting.
+// pipes into cat, stdout and stderr with 2>&1, >&2, 2>/dev/null) over a
+// simulated filesystem, with every sleep on the injected clock so a test can
+// run `sleep 3600` without waiting, and `sh` reading commands from a live
+// stdin (an attached or exec'd terminal) as an interactive shell does.
 import type { ClusterNet } from './cluster-net.ts';
 import type { SimFs } from './filesystem.ts';
+import { readAllStdin, type StdinStream } from './stdin-pipe.ts';
 
 /** What a running command can touch. */
 export interface ShellContext {
@@ -12,6 +15,12 @@ export interface ShellContext {
   env: Map<string, string>;
   /** Writes one chunk to the container's stdout (the log). */
   out(text: string): void;
+  /** Writes one chunk to stderr; without it stderr goes where stdout goes. */
+  err?(text: string): void;
+  /** The process's live stdin (an attached or exec'd client); without it stdin is empty. */
+  stdin?: StdinStream;
+  /** Aborted (with a Killed reason) when the process is killed, so a read of stdin ends too. */
+  signal?: AbortSignal;
   /** Sleeps on the simulated clock (already scaled by --speed); rejects with Killed when the process is killed. */
   sleep(seconds: number): Promise<void>;
   /** The memory limit in bytes, or undefined; `stress --vm-bytes` / `alloc` beyond it is an OOM kill. */
@@ -38,8 +47,6 @@ class ExitSignal extends Error {
   }
 }
 
-/** The shells a command may name as its interpreter (`sh -c`, `/bin/bash -c`, ...). */
-const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', '/bin/sh', '/bin/bash', '/bin/ash', '/usr/bin/bash', '/usr/bin/sh', '/bin/dash']);
 
 // ------------------------------------------------------------------ parsing
 
@@ -47,8 +54,16 @@ type Word = string; // raw (still quoted) text, expanded at run time
 interface Simple {
   t: 'cmd';
   words: Word[];
-  redirects: { op: '>' | '>>' | '<' | '2>' | '2>&1'; target: Word }[];
+  redirects: Redirect[];
 }
+/** `[fd]>file`, `[fd]>>file`, `[fd]<file`, `[fd]>&fd`: in order, as sh applies them. */
+interface Redirect {
+  fd: number;
+  op: '>' | '>>' | '<' | '>&';
+  target: Word;
+}
+/** A redirection operator token: an optional fd number and the operator; its target is the next token. */
+const REDIRECT_OP = /^(\d?)(>>|>&|>|<)$/;
 interface Pipeline {
   t: 'pipe';
   cmds: Node[];
@@ -105,12 +120,14 @@ export function tokenize(src: string): string[] {
       continue;
     }
     const two = src.slice(i, i + 2);
-    if (src.slice(i, i + 4) === '2>&1') {
-      out.push('2>&1');
-      i += 4;
+    // A digit is an fd number only when it starts the token and touches the operator (`2>`, not `a2>`).
+    const redirect = /^\d?(>>|>&|>|<)/.exec(src.slice(i, i + 3));
+    if (redirect) {
+      out.push(redirect[0]);
+      i += redirect[0].length;
       continue;
     }
-    if (two === '&&' || two === '||' || two === '>>' || two === '2>' || two === ';;') {
+    if (two === '&&' || two === '||' || two === ';;') {
       out.push(two);
       i += 2;
       continue;
@@ -266,16 +283,13 @@ class Parser {
     for (;;) {
       const t = this.peek();
       if (t === undefined || t === ';' || t === '|' || t === '&&' || t === '||' || (words.length === 0 && KEYWORDS_END.has(t)) || t === ')') break;
-      if (t === '>' || t === '>>' || t === '<' || t === '2>') {
+      const r = REDIRECT_OP.exec(t);
+      if (r) {
         this.i++;
         const target = this.toks[this.i++];
-        if (target === undefined) throw new ShellSyntaxError('syntax error: unexpected newline');
-        redirects.push({ op: t, target });
-        continue;
-      }
-      if (t === '2>&1') {
-        this.i++;
-        redirects.push({ op: '2>&1', target: '' });
+        if (target === undefined || target === ';' || REDIRECT_OP.test(target)) throw new ShellSyntaxError(`syntax error: unexpected ${target === undefined || target === ';' ? 'newline' : `"${target}"`}`);
+        const op = r[2] as Redirect['op'];
+        redirects.push({ fd: r[1] ? Number(r[1]) : op === '<' ? 0 : 1, op, target });
         continue;
       }
       words.push(t);
@@ -295,7 +309,8 @@ export function parseScript(src: string): Node {
 
 interface Io {
   out(text: string): void;
-  stdin: string;
+  err(text: string): void;
+  stdin: string | StdinStream;
 }
 
 /** Parses sizes like 250M, 250Mi, 1G, 1048576. */
@@ -330,12 +345,12 @@ class Shell {
         return (this.status = st);
       }
       case 'pipe': {
-        let input = io.stdin;
+        let input: Io['stdin'] = io.stdin;
         let st = 0;
         for (let k = 0; k < node.cmds.length; k++) {
           const last = k === node.cmds.length - 1;
           let buf = '';
-          st = await this.run(node.cmds[k], { stdin: input, out: last ? io.out : (t) => (buf += t) });
+          st = await this.run(node.cmds[k], { stdin: input, err: io.err, out: last ? io.out : (t) => (buf += t) });
           input = buf;
         }
         return (this.status = node.negate ? (st === 0 ? 1 : 0) : st);
@@ -373,40 +388,44 @@ class Shell {
       this.vars.set(a.slice(0, eq), a.slice(eq + 1));
     }
     if (argv.length === 0) return 0;
-    let out = io.out;
+    // The fd table, changed by each redirection in turn (so `>f 2>&1` and `2>&1 >f` differ, as in sh).
+    const fds: Record<number, (t: string) => void> = { 1: io.out, 2: io.err };
     let stdin = io.stdin;
-    let errOut: (t: string) => void = io.out;
+    const discard = () => {};
     for (const r of node.redirects) {
-      if (r.op === '2>&1') continue;
       const target = (await this.expandFields(r.target))[0] ?? '';
-      if (r.op === '<') {
+      if (r.op === '>&') {
+        if (target === '-') fds[r.fd] = discard;
+        else if (/^\d$/.test(target) && fds[Number(target)]) fds[r.fd] = fds[Number(target)];
+        else {
+          io.err(`sh: ${target}: bad file descriptor\n`);
+          return 1;
+        }
+      } else if (r.op === '<') {
         const content = this.ctx.fs.read(target);
         if (content === undefined) {
-          io.out(`sh: can't open ${target}: no such file\n`);
+          io.err(`sh: can't open ${target}: no such file\n`);
           return 1;
         }
-        stdin = content;
-      } else if (r.op === '2>') {
-        if (target !== '/dev/null') this.ctx.fs.write(target, '');
-        errOut = target === '/dev/null' ? () => {} : (t) => this.ctx.fs.append(target, t);
-      } else {
-        if (target === '/dev/null') {
-          out = () => {};
-          continue;
-        }
+        if (r.fd === 0) stdin = content;
+      } else if (target === '/dev/null') fds[r.fd] = discard;
+      else if (target === '/dev/stderr') fds[r.fd] = fds[2];
+      else if (target === '/dev/stdout') fds[r.fd] = fds[1];
+      else {
         const err = this.ctx.fs.write(target, r.op === '>>' ? (this.ctx.fs.read(target) ?? '') : '');
         if (err) {
-          io.out(`sh: can't create ${target}: ${err}\n`);
+          io.err(`sh: can't create ${target}: ${err}\n`);
           return 1;
         }
-        out = (t) => this.ctx.fs.append(target, t);
+        fds[r.fd] = (t) => this.ctx.fs.append(target, t);
       }
     }
-    return this.exec(argv, { out, stdin }, errOut);
+    return this.exec(argv, { out: fds[1], err: fds[2], stdin });
   }
 
   /** Runs one command line already split into words. */
-  async exec(argv: string[], io: Io, err: (t: string) => void = io.out): Promise<number> {
+  async exec(argv: string[], io: Io): Promise<number> {
+    const err = io.err;
     const [cmd0, ...args] = argv;
     const cmd = cmd0.replace(/^\/(usr\/)?(s?bin)\//, '');
     const fs = this.ctx.fs;
@@ -416,8 +435,9 @@ class Shell {
       case 'ash':
       case 'dash': {
         const c = args.indexOf('-c');
-        if (c < 0) return this.runScript(io.stdin, io);
-        return this.runScript(args[c + 1] ?? '', io);
+        if (c >= 0) return this.runScript(args[c + 1] ?? '', io);
+        if (typeof io.stdin !== 'string') return this.interactive(io.stdin, io);
+        return this.runScript(io.stdin, io);
       }
       case 'true':
       case ':':
@@ -454,7 +474,9 @@ class Shell {
       }
       case 'cat': {
         if (args.length === 0) {
-          io.out(io.stdin);
+          if (typeof io.stdin === 'string') io.out(io.stdin);
+          // A live stdin is copied as it comes, so `cat` in an exec session echoes each line.
+          else for (let chunk = await io.stdin.read(this.ctx.signal); chunk !== null; chunk = await io.stdin.read(this.ctx.signal)) io.out(chunk);
           return 0;
         }
         let st = 0;
@@ -548,13 +570,13 @@ class Shell {
         }
         return 0;
       case 'wc': {
-        const text = args.length && !args[args.length - 1].startsWith('-') ? (fs.read(args[args.length - 1]) ?? '') : io.stdin;
+        const text = args.length && !args[args.length - 1].startsWith('-') ? (fs.read(args[args.length - 1]) ?? '') : await readAllStdin(io.stdin, this.ctx.signal);
         io.out(`${text.split('\n').length - (text.endsWith('\n') ? 1 : 0)}\n`);
         return 0;
       }
       case 'grep': {
         const pat = args.find((a) => !a.startsWith('-')) ?? '';
-        const lines = io.stdin.split('\n').filter((l) => l.includes(pat));
+        const lines = (await readAllStdin(io.stdin, this.ctx.signal)).split('\n').filter((l) => l.includes(pat));
         if (lines.length) io.out(lines.join('\n') + '\n');
         return lines.length ? 0 : 1;
       }
@@ -676,10 +698,58 @@ class Shell {
     try {
       tree = parseScript(src);
     } catch (e) {
-      io.out(`sh: ${(e as Error).message}\n`);
+      io.err(`sh: ${(e as Error).message}\n`);
       return 2;
     }
     return this.run(tree, io);
+  }
+
+  /**
+   * `sh` reading its commands from a live stdin: one command per line, run as
+   * it arrives, with variables kept between lines; on a terminal a prompt
+   * (on stderr, as ash writes it) and `> ` while a construct is unfinished.
+   * Ends at end of file with the last status, or at `exit`.
+   */
+  private async interactive(stdin: StdinStream, io: Io): Promise<number> {
+    const prompt = (more: boolean) => stdin.tty && io.err(more ? '> ' : `${this.ctx.fs.cwd} # `);
+    let pending = '';
+    let script = '';
+    prompt(false);
+    for (;;) {
+      const nl = pending.indexOf('\n');
+      if (nl < 0) {
+        const chunk = await stdin.read(this.ctx.signal);
+        if (chunk !== null) {
+          pending += chunk;
+          continue;
+        }
+        if (!pending && !script) return this.status;
+        pending += '\n';
+        continue;
+      }
+      script += pending.slice(0, nl + 1);
+      pending = pending.slice(nl + 1);
+      let tree: Node;
+      try {
+        tree = parseScript(script);
+      } catch (e) {
+        if (/end of file|Unterminated/.test((e as Error).message)) {
+          prompt(true);
+          continue;
+        }
+        io.err(`sh: ${(e as Error).message}\n`);
+        this.status = 2;
+        script = '';
+        prompt(false);
+        continue;
+      }
+      script = '';
+      // The line may read stdin itself (`cat`): it gets what follows on the stream; else the shell keeps it.
+      const rest = prefixed(pending, stdin);
+      await this.run(tree, { ...io, stdin: rest });
+      if (rest.headTaken) pending = '';
+      prompt(false);
+    }
   }
 
   /** Expands $VAR, ${VAR}, $?, $(cmd) and quotes; unquoted results split on whitespace. */
@@ -749,7 +819,7 @@ class Shell {
       let buf = '';
       const sub = new Shell(this.ctx, new Map(this.vars));
       try {
-        await sub.runScript(word.slice(i + 2, j), { stdin: '', out: (t) => (buf += t) });
+        await sub.runScript(word.slice(i + 2, j), { stdin: '', out: (t) => (buf += t), err: this.ctx.err ?? this.ctx.out });
       } catch (e) {
         if (!(e instanceof ExitSignal)) throw e;
       }
@@ -769,6 +839,20 @@ class Shell {
   private lookup(name: string): string | undefined {
     return this.vars.get(name) ?? this.ctx.env.get(name);
   }
+}
+
+/** A stream that yields `head` first (if not empty), then the rest of `rest`; headTaken says whether a reader took it. */
+function prefixed(head: string, rest: StdinStream): StdinStream & { headTaken: boolean } {
+  const s = {
+    tty: rest.tty,
+    headTaken: head === '',
+    read: (signal?: AbortSignal) => {
+      if (s.headTaken) return rest.read(signal);
+      s.headTaken = true;
+      return Promise.resolve(head);
+    },
+  };
+  return s;
 }
 
 function joinPath(dir: string, name: string): string {
@@ -820,11 +904,11 @@ export interface ExitResult {
  * end. An argv naming a shell runs its script; anything else runs as one
  * command. Resolves with the exit code; Killed propagates as its exit code.
  */
-export async function runProcess(argv: string[], ctx: ShellContext, stdin = ''): Promise<ExitResult> {
+export async function runProcess(argv: string[], ctx: ShellContext, stdin?: string | StdinStream): Promise<ExitResult> {
   const shell = new Shell(ctx, new Map());
   try {
-    const first = argv[0] ?? '';
-    const code = SHELLS.has(first) ? await shell.exec(argv, { out: ctx.out, stdin }) : await shell.exec(argv, { out: ctx.out, stdin });
+    if (argv.length === 0) throw new ExitSignal(0);
+    const code = await shell.exec(argv, { out: ctx.out, err: ctx.err ?? ctx.out, stdin: stdin ?? ctx.stdin ?? '' });
     return { exitCode: code };
   } catch (e) {
     if (e instanceof ExitSignal) return { exitCode: e.code };

@@ -1,5 +1,6 @@
 // pods/log and pods/exec|attach: the apiserver finds the Pod's node and
-// proxies to that node's kubelet, as kube-apiserver does. For ksim's
+// proxies to that node's kubelet (/containerLogs, /exec, /attach), as
+// kube-apiserver does; a side that breaks ends the other side's stream. For ksim's
 // simulated nodes the kubelet's address is the Node annotation
 // `ksim.dev/kubelet-endpoint` (the InternalIPs are simulated), else
 // 127.0.0.1 and status.daemonEndpoints.kubeletEndpoint.Port.
@@ -8,6 +9,9 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { badRequest, notFound, StatusError } from '../../../shared/api/errors.ts';
+import type { Logger } from '../../../shared/log/logger.ts';
+import { sendableCloseCode } from '../../../shared/util/ws-close.ts';
+import { handshakeError, refuseUpgrade } from '../../http/ws-handshake.ts';
 import type { Store } from '../../storage/store.ts';
 import type { ApiContext, ApiRequest } from '../context.ts';
 
@@ -57,42 +61,111 @@ export function proxyLog(ctx: ApiContext, r: ApiRequest): Promise<void> {
     const upstream = http.get(url, (res) => {
       const headers: http.OutgoingHttpHeaders = { 'Content-Type': res.headers['content-type'] ?? 'text/plain', 'Cache-Control': 'no-cache, private' };
       r.res.writeHead(res.statusCode ?? 502, headers);
+      // pipe() pauses the kubelet's stream while the client is slow: back-pressure, not buffering here.
       res.pipe(r.res);
       res.on('end', resolve);
-      res.on('error', resolve);
+      // The kubelet went away mid-stream (killed, say): end the client's stream now rather than leave it hanging.
+      res.on('close', () => {
+        if (!res.complete && !r.res.writableEnded) r.res.end();
+        resolve();
+      });
+      res.on('error', () => {});
     });
-    upstream.on('error', (err) => reject(new StatusError(502, 'InternalError', `error talking to the kubelet of pod ${name}: ${err.message}`)));
+    upstream.on('error', (err) => {
+      if (r.res.headersSent) {
+        if (!r.res.writableEnded) r.res.end();
+        return resolve();
+      }
+      reject(new StatusError(502, 'InternalError', `error talking to the kubelet of pod ${name}: ${err.message}`));
+    });
     r.res.on('close', () => upstream.destroy());
   });
 }
 
+/** Bytes waiting for one side of a stream before the other side is paused. */
+const HIGH_WATER = 1024 * 1024;
+/** The largest message either side may send (kubelets send output in small frames). */
+const MAX_PAYLOAD = 8 * 1024 * 1024;
+
 /**
  * Proxies a WebSocket exec or attach (kubectl 1.35 speaks v5.channel.k8s.io)
- * to the Pod's kubelet, message for message, keeping the subprotocol.
+ * to the Pod's kubelet, message for message, keeping the subprotocol. Refusals
+ * before the upgrade throw a StatusError for the caller to answer with.
  */
-export function proxyExecUpgrade(store: Store, req: http.IncomingMessage, socket: Duplex, head: Buffer, url: RequestUrl, namespace: string, name: string): void {
+export function proxyStreamUpgrade(store: Store, req: http.IncomingMessage, socket: Duplex, head: Buffer, url: RequestUrl, namespace: string, name: string, subresource: 'exec' | 'attach', log: Logger): void {
   const target = kubeletTarget(store, namespace, name, url.searchParams.get('container'));
+  const refused = handshakeError(req);
+  if (refused) throw refused;
   const query = new URLSearchParams(url.searchParams);
   query.delete('container');
   const protocols = String(req.headers['sec-websocket-protocol'] ?? '')
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
-  const upstreamUrl = `${target.base.replace(/^http/, 'ws')}/exec/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${encodeURIComponent(target.container)}?${query}`;
-  const upstream = new WebSocket(upstreamUrl, protocols);
-  const fail = (why: string) => {
-    const body = JSON.stringify(new StatusError(502, 'InternalError', why).toStatus());
-    socket.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-  };
-  upstream.once('error', (err) => fail(`error dialing the kubelet of pod ${name}: ${err.message}`));
-  upstream.once('open', () => {
-    const chosen = upstream.protocol;
-    const wss = new WebSocketServer({ noServer: true, handleProtocols: () => chosen || false });
-    wss.handleUpgrade(req, socket, head, (client) => {
-      client.on('message', (data, isBinary) => upstream.readyState === WebSocket.OPEN && upstream.send(data, { binary: isBinary }));
-      upstream.on('message', (data, isBinary) => client.readyState === WebSocket.OPEN && client.send(data, { binary: isBinary }));
-      client.on('close', () => upstream.close());
-      upstream.on('close', (code) => client.close(code === 1005 ? 1000 : code));
+  const upstreamUrl = `${target.base.replace(/^http/, 'ws')}/${subresource}/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${encodeURIComponent(target.container)}?${query}`;
+  const upstream = new WebSocket(upstreamUrl, protocols, { maxPayload: MAX_PAYLOAD, handshakeTimeout: 10_000 });
+  let dialing = true;
+  const clientLeft = () => dialing && upstream.terminate();
+  socket.once('close', clientLeft);
+  upstream.on('error', (err) => {
+    if (!dialing) return log.debug({ err: err.message }, 'kubelet stream error');
+    dialing = false;
+    refuseUpgrade(socket, new StatusError(502, 'InternalError', `error dialing the kubelet of pod ${name}: ${err.message}`));
+  });
+  upstream.once('unexpected-response', (_r, res) => {
+    // The kubelet refused (its answer is a Status): pass it on with its code.
+    dialing = false;
+    let body = '';
+    res.setEncoding('utf8');
+    res.on('data', (d: string) => body.length < 64 * 1024 && (body += d));
+    res.on('error', () => {});
+    res.on('end', () => {
+      let status: StatusError;
+      try {
+        const parsed = JSON.parse(body);
+        status = StatusError.fromStatus(parsed, res.statusCode ?? 502);
+      } catch {
+        status = new StatusError(502, 'InternalError', `the kubelet of pod ${name} refused the stream (${res.statusCode})`);
+      }
+      refuseUpgrade(socket, status);
+      upstream.terminate();
     });
+  });
+  upstream.once('open', () => {
+    dialing = false;
+    socket.off('close', clientLeft);
+    if (socket.destroyed) return upstream.terminate();
+    const chosen = upstream.protocol;
+    const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD, handleProtocols: () => chosen || false });
+    wss.handleUpgrade(req, socket, head, (client) => splice(client, upstream, chosen, log));
+  });
+}
+
+/** Joins two WebSockets: messages both ways with back-pressure, and a close on one side closes the other with a legal code. */
+function splice(client: WebSocket, upstream: WebSocket, protocol: string, log: Logger): void {
+  const forward = (from: WebSocket, to: WebSocket) => {
+    from.on('message', (data, isBinary) => {
+      if (to.readyState !== WebSocket.OPEN) return;
+      to.send(data, { binary: isBinary }, () => {
+        if (from.isPaused && to.bufferedAmount < HIGH_WATER / 2) from.resume();
+      });
+      if (to.bufferedAmount > HIGH_WATER && !from.isPaused) from.pause();
+    });
+  };
+  forward(client, upstream);
+  forward(upstream, client);
+  client.on('error', (err) => log.debug({ err: err.message }, 'stream client error'));
+  client.on('close', (code) => {
+    if (upstream.readyState === WebSocket.OPEN) upstream.close(sendableCloseCode(code));
+    else upstream.terminate();
+  });
+  upstream.on('close', (code) => {
+    if (client.readyState !== WebSocket.OPEN) return;
+    if (code === 1006 && protocol.endsWith('.channel.k8s.io')) {
+      // The kubelet vanished (killed, say) without a final status: say so on the error channel, as kube's proxy does.
+      const status = { metadata: {}, status: 'Failure', message: 'Internal error occurred: the connection to the kubelet was lost', reason: 'InternalError', code: 500 };
+      client.send(Buffer.concat([Buffer.from([3]), Buffer.from(JSON.stringify(status))]));
+    }
+    client.close(sendableCloseCode(code));
   });
 }

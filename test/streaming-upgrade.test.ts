@@ -1,0 +1,164 @@
+// WebSocket upgrades on the apiserver, from raw sockets and a fake kubelet:
+// refusals are metav1.Status objects (bad Sec-WebSocket-Key or version, a
+// pod that does not exist, pods/portforward), a client that resets a refused
+// upgrade does not take the server down, a kubelet that vanishes mid-stream
+// (close 1006 on its side) ends the client's stream with a legal close code,
+// and a client that stops reading does not make the apiserver buffer the
+// kubelet's output without bound.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import WebSocket, { WebSocketServer } from 'ws';
+import { api, startApiserver, until, type Apiserver } from './helpers/index.ts';
+
+let server: Apiserver;
+let kubelet: http.Server;
+let kubeletBehaviour: (ws: WebSocket, url: string) => void = () => {};
+const kubeletWss = new WebSocketServer({ noServer: true, handleProtocols: (p) => (p.has('v5.channel.k8s.io') ? 'v5.channel.k8s.io' : false) });
+
+before(async () => {
+  server = await startApiserver();
+  kubelet = http.createServer((_req, res) => res.end());
+  kubelet.on('upgrade', (req, socket, head) => kubeletWss.handleUpgrade(req, socket, head, (ws) => kubeletBehaviour(ws, req.url ?? '')));
+  await new Promise<void>((r) => kubelet.listen(0, '127.0.0.1', r));
+  const c = api(server.url);
+  const port = (kubelet.address() as AddressInfo).port;
+  let r = await c.request('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'fake-node', annotations: { 'ksim.dev/kubelet-endpoint': `http://127.0.0.1:${port}` } } });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  r = await c.request('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1' }, spec: { nodeName: 'fake-node', containers: [{ name: 'c', image: 'busybox' }] } });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+});
+after(async () => {
+  for (const ws of kubeletWss.clients) ws.terminate();
+  kubelet?.closeAllConnections();
+  await new Promise((r) => kubelet?.close(r));
+  await server?.stop();
+});
+
+const KEY = 'dGhlIHNhbXBsZSBub25jZQ==';
+
+/** Sends a raw upgrade request and reads the whole answer (the server closes after a refusal). */
+function rawUpgrade(path: string, headers: Record<string, string> = {}): Promise<{ status: number; contentType: string; body: string }> {
+  const all = { Host: '127.0.0.1', Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': KEY, ...headers };
+  return new Promise((resolve, reject) => {
+    const s = net.connect(server.port, '127.0.0.1');
+    let data = '';
+    s.setEncoding('utf8');
+    s.on('data', (d) => (data += d));
+    s.on('error', reject);
+    s.on('end', () => {
+      const [head, ...rest] = data.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1.1 (\d+)/.exec(head)?.[1]), contentType: /content-type: ([^\r\n]+)/i.exec(head)?.[1] ?? '', body: rest.join('\r\n\r\n') });
+    });
+    s.write(`GET ${path} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+  });
+}
+
+const readyz = async () => (await fetch(`${server.url}/readyz`)).status;
+
+test('a bad Sec-WebSocket-Key or version gets a 400 metav1.Status, not plain text', async () => {
+  for (const [path, headers] of [
+    ['/api/v1/namespaces/default/configmaps?watch=true', { 'Sec-WebSocket-Key': 'not-a-key' }],
+    ['/api/v1/namespaces/default/configmaps?watch=true', { 'Sec-WebSocket-Version': '99' }],
+    ['/api/v1/namespaces/default/pods/p1/exec?command=ls&stdout=true', { 'Sec-WebSocket-Key': 'short==' }],
+  ] as const) {
+    const r = await rawUpgrade(path, headers);
+    assert.equal(r.status, 400, r.body);
+    assert.equal(r.contentType, 'application/json');
+    const status = JSON.parse(r.body);
+    assert.equal(status.kind, 'Status');
+    assert.equal(status.code, 400);
+    assert.equal(status.reason, 'BadRequest');
+  }
+});
+
+test('refusals are Statuses: a missing pod is 404, pods/portforward is refused', async () => {
+  const missing = await rawUpgrade('/api/v1/namespaces/default/pods/nosuch/exec?command=ls');
+  assert.equal(missing.status, 404);
+  assert.equal(JSON.parse(missing.body).message, 'pods "nosuch" not found');
+  const pf = await rawUpgrade('/api/v1/namespaces/default/pods/p1/portforward?ports=80');
+  assert.ok(pf.status >= 400 && pf.status < 500, pf.body);
+  assert.equal(JSON.parse(pf.body).kind, 'Status');
+});
+
+test('a refused upgrade whose client resets at once does not take the apiserver down', async () => {
+  for (let i = 0; i < 30; i++) {
+    await new Promise<void>((resolve) => {
+      const s = net.connect(server.port, '127.0.0.1', () => {
+        s.write(`GET /api/v1/namespaces/default/pods/p1/portforward?ports=80 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${KEY}\r\n\r\n`);
+        s.resetAndDestroy();
+        resolve();
+      });
+      s.on('error', () => resolve());
+    });
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(await readyz(), 200);
+});
+
+/** Opens an attach session through the apiserver; frames collects what arrives (from the first frame on). */
+function attach(frames: string[] = []): Promise<WebSocket> {
+  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/v1/namespaces/default/pods/p1/attach?container=c&stdout=true&stderr=true`, ['v5.channel.k8s.io']);
+  ws.on('message', (d: Buffer) => frames.length < 100 && frames.push(d.toString('latin1')));
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
+}
+
+test('a kubelet that vanishes mid-stream (1006 on its side) ends the client with a legal close, and the apiserver stays up', async () => {
+  kubeletBehaviour = (ws) => {
+    ws.send(Buffer.from('\x01before the crash\n', 'latin1'));
+    setTimeout(() => (ws as any)._socket.destroy(), 100);
+  };
+  const frames: string[] = [];
+  const ws = await attach(frames);
+  const code = await new Promise<number>((r) => ws.on('close', (c) => r(c)));
+  assert.equal(code, 1011);
+  assert.equal(frames[0], '\x01before the crash\n');
+  assert.match(frames[1], /^\x03.*"status":"Failure"/);
+  assert.equal(await readyz(), 200);
+});
+
+test('a client that goes away closes the kubelet side', async () => {
+  let kubeletClosed: Promise<number> = Promise.resolve(0);
+  kubeletBehaviour = (ws) => (kubeletClosed = new Promise((r) => ws.on('close', (c) => r(c))));
+  const ws = await attach();
+  await until(async () => kubeletWss.clients.size > 0, 'the kubelet session');
+  (ws as any)._socket.destroy();
+  const code = await kubeletClosed;
+  assert.ok(code === 1011 || code === 1000 || code === 1001, String(code));
+  await until(async () => kubeletWss.clients.size === 0, 'the kubelet session to close');
+});
+
+test("a client that stops reading pauses the kubelet's stream (back-pressure, not buffering)", async () => {
+  const chunk = Buffer.alloc(256 * 1024, 'x');
+  chunk[0] = 1;
+  let sent = 0;
+  let stalled = false;
+  kubeletBehaviour = (ws) => {
+    const pump = () => {
+      // Stop once our own socket buffer backs up: the apiserver is no longer reading.
+      while (ws.readyState === ws.OPEN && sent < 512 * 1024 * 1024) {
+        if (ws.bufferedAmount > 16 * 1024 * 1024) {
+          stalled = true;
+          return;
+        }
+        ws.send(chunk);
+        sent += chunk.length;
+        if (sent % (8 * 1024 * 1024) === 0) return void setImmediate(pump);
+      }
+    };
+    pump();
+  };
+  const ws = await attach();
+  (ws as any)._socket.pause();
+  await until(async () => stalled || sent >= 512 * 1024 * 1024, 'the kubelet to stall or send everything', 30_000);
+  assert.ok(stalled, `the kubelet sent ${sent} bytes without stalling`);
+  // The apiserver holds what it read, about what TCP and the high-water mark allow, not the 512 MiB.
+  assert.ok(sent < 128 * 1024 * 1024, `sent ${sent}`);
+  ws.terminate();
+  assert.equal(await readyz(), 200);
+});
