@@ -27,6 +27,7 @@ import { applyConnectionTimeouts } from './http/connection-timeouts.ts';
 import type { ApiContext } from './handlers/context.ts';
 import { LevelBackend } from './storage/level-backend.ts';
 import { Store, type CompactionPolicy } from './storage/store.ts';
+import { healthHandler, storageCheck } from './storage/health-checks.ts';
 import { createApiMetrics } from './metrics.ts';
 import { versionInfo } from './version.ts';
 
@@ -57,9 +58,10 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const backend = await LevelBackend.open(path.join(opts.dataDir, 'db'));
   const store = await Store.open(backend, {
     compaction: opts.compaction,
-    onFatal: (err) => {
-      log.fatal({ err }, 'storage failed; exiting so that no unacknowledged state is served');
-      process.exit(1);
+    failure: {
+      onFailure: (err, kind) => log.error({ err, kind }, 'storage is failing: writes are refused with a Status and retried in the background; reads and watches go on'),
+      onRecovered: () => log.info('storage works again: writes are accepted'),
+      onCompactionError: (err) => log.warn({ err }, 'compacting the stored change log failed; the next compaction retries'),
     },
   });
   log.info({ revision: store.revision, objects: store.objectCount() }, 'storage loaded');
@@ -74,8 +76,9 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   let ready = false;
   const app = express();
   app.disable('x-powered-by');
-  app.get(['/livez', '/healthz'], (_req, res) => void res.type('text/plain').send('ok'));
-  app.get('/readyz', (_req, res) => void res.status(ready ? 200 : 503).type('text/plain').send(ready ? 'ok' : 'shutting down'));
+  // Not live-or-dead on storage: the store recovers by itself, and a restart on a full disk would not start.
+  app.get(['/livez', '/healthz'], healthHandler('livez', [{ name: 'ping', check: () => undefined }]));
+  app.get('/readyz', healthHandler('readyz', [{ name: 'ping', check: () => undefined }, storageCheck(store), { name: 'shutdown', check: () => (ready ? undefined : 'shutting down') }]));
   app.get('/version', (_req, res) => void res.json(versionInfo()));
   app.get('/metrics', async (_req, res) => {
     res.type(registry.contentType).send(await registry.metrics());

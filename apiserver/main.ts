@@ -1,9 +1,16 @@
 // `ksim apiserver`: runs the API server in the foreground until SIGINT or
-// SIGTERM, then closes cleanly (pending writes flushed) and exits 0.
+// SIGTERM, then closes cleanly (pending writes flushed) and exits 0. A start
+// that fails (data dir unusable or held, port taken) is one fatal log line
+// and one line on stderr naming the data dir or port and the cause, exit 1.
+// Under `ksim up` (an IPC channel) it reports its pid and port once serving,
+// so the supervisor knows which process answers.
 import { createLogger } from '../shared/log/logger.ts';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
 import { handleShutdown } from '../shared/cli/shutdown.ts';
+import { StatusError } from '../shared/api/errors.ts';
 import { startApiserver } from './app.ts';
+import { StorageOpenError } from './storage/open-failure.ts';
+import { describeStorageFailure } from './storage/storage-errors.ts';
 
 const FLAGS = {
   'data-dir': { type: 'string', default: '.ksim', help: 'directory for the database' },
@@ -26,7 +33,9 @@ export async function apiserverMain(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const log = createLogger('apiserver');
-  const server = await startApiserver({
+  let server: Awaited<ReturnType<typeof startApiserver>>;
+  try {
+    server = await startApiserver({
     dataDir: flags['data-dir'],
     port: flags.port,
     host: flags['bind-address'],
@@ -35,6 +44,37 @@ export async function apiserverMain(argv: string[]): Promise<void> {
     bookmarkIntervalMs: flags['bookmark-interval'] * 1000,
     eventTtlMs: flags['event-ttl'] * 1000,
     createWorkers: flags['create-workers'] >= 0 ? flags['create-workers'] : undefined,
-  });
+    });
+  } catch (err) {
+    const message = startFailureMessage(err, { dataDir: flags['data-dir'], host: flags['bind-address'], port: flags.port });
+    // No stack: the message says all a user needs, and the cause's own words are kept.
+    log.fatal({ dataDir: flags['data-dir'], port: flags.port, cause: describeStorageFailure(err instanceof StorageOpenError ? err.cause : err) }, message);
+    log.flush();
+    process.stderr.write(`ksim apiserver: ${message}\n`, () => process.exit(1));
+    return;
+  }
   handleShutdown(log, () => server.close());
+  if (process.send) {
+    process.send({ type: 'serving', pid: process.pid, port: server.port } satisfies ServingMessage);
+    // The channel only reports; it must not keep the process alive or be what stops it.
+    process.channel?.unref();
+  }
+}
+
+/** What the apiserver tells a supervisor on its IPC channel once it serves. */
+export interface ServingMessage {
+  type: 'serving';
+  pid: number;
+  port: number;
+}
+
+/** One line saying why the apiserver could not start, naming the data dir or the address. */
+export function startFailureMessage(err: unknown, where: { dataDir: string; host: string; port: number }): string {
+  const e = err as NodeJS.ErrnoException & { path?: string };
+  if (e instanceof StorageOpenError) return `data dir ${where.dataDir}: ${e.message}`;
+  if (e?.code === 'EADDRINUSE') return `cannot serve on ${where.host}:${where.port}: the address is already in use (EADDRINUSE): is another ksim apiserver running?`;
+  if (e?.code === 'EACCES' && e.syscall === 'listen') return `cannot serve on ${where.host}:${where.port}: permission denied (EACCES)`;
+  if (e?.code === 'EADDRNOTAVAIL') return `cannot serve on ${where.host}:${where.port}: the address is not available here (EADDRNOTAVAIL)`;
+  if (e instanceof StatusError) return `data dir ${where.dataDir}: could not write the bootstrap objects: ${e.message}`;
+  return `could not start (data dir ${where.dataDir}): ${e?.message ?? String(err)}`;
 }

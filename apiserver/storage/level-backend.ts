@@ -10,6 +10,7 @@
 import { Level } from 'level';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { mkdirFailureCause, StorageOpenError } from './open-failure.ts';
 import type { ChangeEvent, EventType, PersistOp, PersistenceBackend } from './types.ts';
 
 const WRITE_BUFFER_BYTES = 16 * 1024 * 1024;
@@ -63,6 +64,13 @@ function decodeEvent(rev: number, value: string): ChangeEvent {
 export class LevelBackend implements PersistenceBackend {
   private readonly db: Level<string, string>;
   private readonly dir: string;
+  /**
+   * Set when a write failed. LevelDB's log file is then in an unknown state
+   * (a record may be half written, and the writer's block offsets no longer
+   * match the file), so appending to it could make a later, acknowledged
+   * write unreadable at the next open: nothing is written until a reopen.
+   */
+  private broken?: unknown;
 
   private constructor(dir: string) {
     this.dir = dir;
@@ -72,12 +80,22 @@ export class LevelBackend implements PersistenceBackend {
     this.db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8', writeBufferSize: WRITE_BUFFER_BYTES });
   }
 
-  /** Opens (creating if needed) the database in `dir`; fails if another process holds it. */
+  /**
+   * Opens (creating if needed) the database in `dir`. Fails with a
+   * StorageOpenError that says why in one line: another process holds it, the
+   * path is not a directory, the disk is read-only or full, permissions.
+   */
   static async open(dir: string): Promise<LevelBackend> {
-    await fs.mkdir(dir, { recursive: true });
-    const backend = new LevelBackend(dir);
-    await backend.db.open();
-    return backend;
+    try {
+      await fs.mkdir(dir, { recursive: true }).catch(async (err) => {
+        throw await mkdirFailureCause(dir, err);
+      });
+      const backend = new LevelBackend(dir);
+      await backend.db.open();
+      return backend;
+    } catch (err) {
+      throw new StorageOpenError(dir, err);
+    }
   }
 
   async loadObjects(onObject: (key: string, rev: number, json: string) => void): Promise<void> {
@@ -135,12 +153,51 @@ export class LevelBackend implements PersistenceBackend {
       }
     }
     batch.put(META_REV, String(rev));
-    await batch.write({ sync: true });
+    await this.write(() => batch.write({ sync: true }), () => batch.close());
+  }
+
+  /** Runs one write unless a failed one left the database to be reopened, and remembers a failure. */
+  private async write(op: () => Promise<void>, abandon?: () => Promise<void>): Promise<void> {
+    if (this.broken !== undefined) {
+      await abandon?.();
+      throw new Error('storage: a previous write failed; the database must be reopened first', { cause: this.broken });
+    }
+    try {
+      await op();
+    } catch (err) {
+      this.broken = err;
+      throw err;
+    }
+  }
+
+  async recover(failed: ChangeEvent[], rev: number): Promise<void> {
+    if (this.db.status === 'open') await this.db.close().catch(() => {});
+    // Reopening replays the log and drops a record that was cut short; a
+    // whole record whose sync failed may come back, and is undone below.
+    await this.db.open();
+    const batch = this.db.batch();
+    // The newest first: a key written twice in the batch ends at its version before the batch.
+    for (const event of [...failed].reverse()) {
+      batch.del(logKey(event.rev));
+      if (event.prevRev === 0) batch.del(OBJECT + event.key);
+      else if (event.prev !== undefined) batch.put(OBJECT + event.key, `${event.prevRev}\n${event.prev}`);
+    }
+    batch.put(META_REV, String(rev));
+    try {
+      await batch.write({ sync: true });
+    } catch (err) {
+      // Leave it closed: the next attempt reopens it, as after the first failure.
+      await this.db.close().catch(() => {});
+      throw err;
+    }
+    this.broken = undefined;
   }
 
   async compact(rev: number): Promise<void> {
-    await this.db.clear({ gt: LOG, lte: logKey(rev) });
-    await this.db.put(META_COMPACTED, String(rev), { sync: true });
+    await this.write(async () => {
+      await this.db.clear({ gt: LOG, lte: logKey(rev) });
+      await this.db.put(META_COMPACTED, String(rev), { sync: true });
+    });
   }
 
   async sizeBytes(): Promise<number> {
@@ -153,6 +210,7 @@ export class LevelBackend implements PersistenceBackend {
   }
 
   async close(): Promise<void> {
-    await this.db.close();
+    // After a failure the database may be closed already (a reopen that failed).
+    if (this.db.status !== 'closed') await this.db.close();
   }
 }

@@ -35,6 +35,17 @@ export class MemoryBackend implements PersistenceBackend {
     this.rev = rev;
   }
 
+  async recover(failed: ChangeEvent[], rev: number): Promise<void> {
+    // The newest first, so that a key written twice in the batch ends at its version before the batch.
+    for (const event of [...failed].reverse()) {
+      if (event.prevRev === 0) this.objects.delete(event.key);
+      else if (event.prev !== undefined) this.objects.set(event.key, { rev: event.prevRev, json: event.prev });
+    }
+    const revs = new Set(failed.map((e) => e.rev));
+    for (let i = this.log.length - 1; i >= 0; i--) if (revs.has(this.log[i].rev)) this.log.splice(i, 1);
+    this.rev = rev;
+  }
+
   async compact(rev: number): Promise<void> {
     while (this.log.length > 0 && this.log[0].rev <= rev) this.log.shift();
     this.compacted = rev;

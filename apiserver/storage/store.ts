@@ -3,11 +3,19 @@
 // backend in one synced batch per tick, and only then made visible to reads
 // and watches and acknowledged. Reads are served from memory at the last
 // committed revision, or at an older one inside the change-log window.
+//
+// When the backend fails a commit (a full or read-only disk), the batch is
+// undone as if it had never been sequenced: its writers and every write
+// queued behind it get a 500 Status, memory, the revision counter and the
+// watchers never see it. Reads and watches go on from memory; writes are
+// refused until a background retry has reopened the backend and durably
+// undone whatever part of the batch reached the disk.
 import { gone } from '../../shared/api/errors.ts';
 import { ChangeLog } from './change-log.ts';
 import { bucketOf, compareKeys, lowerBound, ObjectIndex } from './object-index.ts';
 import { WatchHub, viewOf, type WatchEvent, type Watcher } from './watch-hub.ts';
 import { SerializedObject } from './serialized-object.ts';
+import { classifyStorageFailure, storageWriteError, type StorageFailureKind, type WriteOperation } from './storage-errors.ts';
 import type { ChangeEvent, Entry, Mutate, PersistenceBackend, PersistOp, TxnResult } from './types.ts';
 
 /** How long the change log is kept. */
@@ -48,14 +56,34 @@ export interface ListResult {
 }
 
 interface PendingWrite {
+  key: string;
   event?: ChangeEvent;
   rev: number;
   json: string | undefined;
   type: TxnResult['type'];
   resolve: (r: TxnResult) => void;
+  reject: (err: unknown) => void;
 }
 
+/** What the store does about a failing backend, and whom it tells. */
+export interface FailurePolicy {
+  /** How long after a failure (and after each failed attempt) the store tries to recover (default 1 s). */
+  retryIntervalMs: number;
+  /** Called when storage starts failing, and again when the failure changes (say, from no space to read-only). */
+  onFailure: (err: unknown, kind: StorageFailureKind) => void;
+  /** Called once writes work again. */
+  onRecovered: () => void;
+  /** Called when compacting the on-disk log failed (harmless: it is retried at the next tick). */
+  onCompactionError: (err: unknown) => void;
+}
+
+/** The health of storage, for /readyz and /livez. */
+export type StorageHealth = { ok: true } | { ok: false; kind: StorageFailureKind; error: unknown; sinceMs: number };
+
+const OPERATION: Record<TxnResult['type'], WriteOperation> = { ADDED: 'create', MODIFIED: 'update', DELETED: 'delete', NOOP: 'update' };
+
 const DEFAULT_COMPACTION: CompactionPolicy = { intervalMs: 5 * 60_000, maxEvents: 200_000, restoreEvents: 20_000 };
+const DEFAULT_FAILURE: FailurePolicy = { retryIntervalMs: 1000, onFailure: () => {}, onRecovered: () => {}, onCompactionError: () => {} };
 
 function stampAndSerialize(obj: any, rev: number): string {
   obj.metadata ??= {};
@@ -78,7 +106,11 @@ export class Store {
   private compactedRev = 0;
   /** Lists older than this cannot be rebuilt (previous versions lost at a restart). */
   private snapshotFloor = 0;
-  private revWaiters: { rev: number; resolve: () => void }[] = [];
+  /** Waiting for a revision to commit; `abandon` is called instead when a failed commit drops that revision. */
+  private revWaiters: { rev: number; resolve: () => void; abandon?: (kind: StorageFailureKind) => void }[] = [];
+  /** Set while storage fails: the events to undo on disk before the next commit, and the failure. */
+  private failure?: { error: unknown; kind: StorageFailureKind; sinceMs: number; undo: ChangeEvent[] };
+  private recoveryTimer?: NodeJS.Timeout;
   private compactionTimer?: NodeJS.Timeout;
   private lastTickRev = 0;
   private closed = false;
@@ -86,16 +118,16 @@ export class Store {
   private constructor(
     private readonly backend: PersistenceBackend,
     private readonly policy: CompactionPolicy,
-    private readonly onFatal: (err: unknown) => void,
+    private readonly failurePolicy: FailurePolicy,
   ) {}
 
   /** Loads everything from `backend` and starts compaction. */
   static async open(
     backend: PersistenceBackend,
-    opts: { compaction?: Partial<CompactionPolicy>; onFatal?: (err: unknown) => void } = {},
+    opts: { compaction?: Partial<CompactionPolicy>; failure?: Partial<FailurePolicy> } = {},
   ): Promise<Store> {
     const policy = { ...DEFAULT_COMPACTION, ...opts.compaction };
-    const store = new Store(backend, policy, opts.onFatal ?? ((err) => { throw err; }));
+    const store = new Store(backend, policy, { ...DEFAULT_FAILURE, ...opts.failure });
     await store.load();
     store.compactionTimer = setInterval(() => void store.compactTick(), policy.intervalMs);
     store.compactionTimer.unref();
@@ -152,6 +184,12 @@ export class Store {
   /** The revision below which history is gone. */
   get compactedRevision(): number {
     return this.compactedRev;
+  }
+
+  /** Whether writes reach the disk now, and if not, why and since when. */
+  get health(): StorageHealth {
+    const f = this.failure;
+    return f ? { ok: false, kind: f.kind, error: f.error, sinceMs: f.sinceMs } : { ok: true };
   }
 
   /** Number of open watchers. */
@@ -212,8 +250,11 @@ export class Store {
     try {
       const current = this.latest(key);
       const next = mutate(current ? JSON.parse(current.json) : undefined);
-      if (next === undefined) {
-        this.enqueue({ rev: current?.rev ?? this.assignedRev, json: current?.json, type: 'NOOP', resolve });
+      if (this.failure && next !== undefined) {
+        // Nothing is pending while storage fails: `current` is committed, and a no-op is answered as usual.
+        reject(storageWriteError(this.failure.kind, key, next === null ? 'delete' : current ? 'update' : 'create'));
+      } else if (next === undefined) {
+        this.enqueue({ key, rev: current?.rev ?? this.assignedRev, json: current?.json, type: 'NOOP', resolve, reject });
       } else if (next === null) {
         if (!current) throw new Error(`store: delete of missing key ${key}`);
         const rev = ++this.assignedRev;
@@ -222,20 +263,20 @@ export class Store {
         const json = JSON.stringify(obj);
         const event: ChangeEvent = { rev, type: 'DELETED', key, json, prevRev: current.rev, prev: current.json };
         this.pending.set(key, { rev, json: null });
-        this.enqueue({ event, rev, json, type: 'DELETED', resolve });
+        this.enqueue({ key, event, rev, json, type: 'DELETED', resolve, reject });
       } else {
         const rev = ++this.assignedRev;
         const json = next instanceof SerializedObject ? next.withResourceVersion(rev) : stampAndSerialize(next, rev);
         const type = current ? 'MODIFIED' : 'ADDED';
         const event: ChangeEvent = { rev, type, key, json, prevRev: current?.rev ?? 0, prev: current?.json };
         this.pending.set(key, { rev, json });
-        this.enqueue({ event, rev, json, type, resolve });
+        this.enqueue({ key, event, rev, json, type, resolve, reject });
       }
     } catch (err) {
       // A refusal that read a write not yet committed is answered once that write is: whoever
       // gets it (a NotFound for an object being deleted, say) can no longer read the older state.
       const uncommitted = this.pending.get(key);
-      if (uncommitted) this.revWaiters.push({ rev: uncommitted.rev, resolve: () => reject(err) });
+      if (uncommitted) this.revWaiters.push({ rev: uncommitted.rev, resolve: () => reject(err), abandon: (kind) => reject(storageWriteError(kind, key, 'update')) });
       else reject(err);
     }
     return done;
@@ -265,8 +306,8 @@ export class Store {
     try {
       if (events.length > 0) await this.backend.commit(this.persistOps(events), events[events.length - 1].rev);
     } catch (err) {
-      // A failed synced write leaves memory ahead of disk: stop rather than serve lies.
-      this.onFatal(err);
+      this.abandon(batch, events, err);
+      this.writing = false;
       return;
     }
     for (const ev of events) this.apply(ev);
@@ -276,6 +317,63 @@ export class Store {
     this.wakeRevisionWaiters();
     this.trimWindow();
     this.writing = false;
+    if (this.queue.length > 0) void this.flush();
+  }
+
+  /**
+   * Forgets a batch the backend failed to commit, and everything sequenced
+   * after it (each may have read the batch's writes): their writers get the
+   * storage error, the revision counter goes back to the last commit, and
+   * storage counts as failing until recover() has undone the batch on disk.
+   */
+  private abandon(batch: PendingWrite[], events: ChangeEvent[], err: unknown): void {
+    const kind = classifyStorageFailure(err);
+    this.failure = { error: err, kind, sinceMs: Date.now(), undo: events };
+    const dropped = [...batch, ...this.queue];
+    this.queue = [];
+    this.pending.clear();
+    this.assignedRev = this.committedRev;
+    for (const w of dropped) {
+      // A no-op that read only committed state stays true.
+      if (w.type === 'NOOP' && w.rev <= this.committedRev && (w.json === undefined || this.index.get(w.key)?.json === w.json)) {
+        w.resolve({ type: w.type, rev: w.rev, json: w.json });
+      } else {
+        w.reject(storageWriteError(kind, w.key, OPERATION[w.type]));
+      }
+    }
+    // Refusals that read a dropped write were judged on state that never existed: they fail as it did.
+    const abandoned = this.revWaiters.filter((w) => w.abandon && w.rev > this.committedRev);
+    this.revWaiters = this.revWaiters.filter((w) => !abandoned.includes(w));
+    for (const w of abandoned) w.abandon!(kind);
+    this.failurePolicy.onFailure(err, kind);
+    this.scheduleRecovery();
+  }
+
+  private scheduleRecovery(): void {
+    if (this.closed || this.recoveryTimer) return;
+    this.recoveryTimer = setTimeout(() => void this.recover(), this.failurePolicy.retryIntervalMs);
+    this.recoveryTimer.unref();
+  }
+
+  /** Tries to make the backend usable again; on success writes are accepted again. */
+  private async recover(): Promise<void> {
+    this.recoveryTimer = undefined;
+    const failure = this.failure;
+    if (!failure || this.closed) return;
+    this.writing = true;
+    try {
+      await this.backend.recover(failure.undo, this.committedRev);
+    } catch (err) {
+      const kind = classifyStorageFailure(err);
+      if (kind !== failure.kind) this.failurePolicy.onFailure(err, kind);
+      Object.assign(failure, { error: err, kind });
+      this.writing = false;
+      this.scheduleRecovery();
+      return;
+    }
+    this.failure = undefined;
+    this.writing = false;
+    this.failurePolicy.onRecovered();
     if (this.queue.length > 0) void this.flush();
   }
 
@@ -392,7 +490,7 @@ export class Store {
   private async compactTick(): Promise<void> {
     const target = this.lastTickRev;
     this.lastTickRev = this.committedRev;
-    await this.compact(target).catch((err) => this.onFatal(err));
+    await this.compact(target).catch((err) => this.failurePolicy.onCompactionError(err));
   }
 
   /** Keeps the window within maxEvents, trimming in steps of a tenth so compaction stays rare. */
@@ -400,7 +498,7 @@ export class Store {
     const max = this.policy.maxEvents;
     if (this.log.length <= max + Math.ceil(max / 10)) return;
     const target = this.log.revAt(this.log.length - max - 1);
-    if (target !== undefined) void this.compact(target).catch((err) => this.onFatal(err));
+    if (target !== undefined) void this.compact(target).catch((err) => this.failurePolicy.onCompactionError(err));
   }
 
   /** Bytes on disk. */
@@ -412,6 +510,7 @@ export class Store {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.compactionTimer);
+    clearTimeout(this.recoveryTimer);
     while (this.writing || this.queue.length > 0 || this.flushScheduled) {
       await new Promise((r) => setTimeout(r, 5));
       if (!this.writing && this.queue.length > 0) await this.flush();

@@ -68,6 +68,14 @@ export interface PersistenceBackend {
   loadMeta(): Promise<{ rev: number; compacted: number }>;
   /** Persists one group of changes atomically and durably (synced) before resolving. */
   commit(ops: PersistOp[], rev: number): Promise<void>;
+  /**
+   * Makes storage usable again after a commit of `failed` threw, and undoes
+   * durably whatever of it reached the disk: each key back to the version
+   * before the batch, the batch's change-log records gone, the revision back
+   * to `rev`. Throws while storage still fails (the store calls it again).
+   * A backend that a failed write may leave unusable reopens itself here.
+   */
+  recover(failed: ChangeEvent[], rev: number): Promise<void>;
   /** Forgets change-log entries up to and including `rev`. */
   compact(rev: number): Promise<void>;
   /** Approximate bytes on disk. */
