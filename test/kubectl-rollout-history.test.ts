@@ -85,5 +85,7 @@ test('each revision keeps its own change-cause; --revision shows its template; u
   );
   assert.equal(rs.metadata.annotations['deployment.kubernetes.io/revision'], '5');
   assert.equal(rs.metadata.annotations['deployment.kubernetes.io/revision-history'], '1');
+  // Go's omitempty: a zero minReadySeconds is not in a kube ReplicaSet.
+  assert.ok(!('minReadySeconds' in rs.spec), JSON.stringify(rs.spec));
   assert.equal(ok(await c.k(['get', 'deploy', 'hist', '-o', `jsonpath={.metadata.annotations.deployment\\.kubernetes\\.io/revision}`])), '5');
 });

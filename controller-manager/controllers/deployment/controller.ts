@@ -41,6 +41,12 @@ const deployments = findResource('apps', 'v1', 'deployments')!;
 const replicasets = findResource('apps', 'v1', 'replicasets')!;
 const pods = findResource('', 'v1', 'pods')!;
 
+/** `spec` with minReadySeconds set, or absent when 0: kube's int32 omitempty never writes a zero. */
+function withMinReadySeconds(spec: any, seconds: number): any {
+  const { minReadySeconds: _, ...rest } = spec ?? {};
+  return seconds ? { ...rest, minReadySeconds: seconds } : rest;
+}
+
 /** Builds the Deployment controller. */
 export function deploymentController(ctx: ControllerContext): ControllerParts {
   const name = 'deployment';
@@ -119,7 +125,7 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
       let rs = existing;
       const minReady = d.spec?.minReadySeconds ?? 0;
       if (!deepEqual(annotations, existing.metadata.annotations ?? {}) || (existing.spec?.minReadySeconds ?? 0) !== minReady) {
-        rs = await ctx.client.update(replicasets, { ...existing, metadata: { ...existing.metadata, annotations }, spec: { ...existing.spec, minReadySeconds: minReady } });
+        rs = await ctx.client.update(replicasets, { ...existing, metadata: { ...existing.metadata, annotations }, spec: withMinReadySeconds(existing.spec, minReady) });
       }
       const rev = rs.metadata.annotations?.[REVISION];
       const status = structuredClone(d.status ?? {});
@@ -145,7 +151,7 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
       metadata: { name: `${d.metadata.name}-${hash}`, namespace: d.metadata.namespace, labels: template.metadata.labels, ownerReferences: [controllerRef(d, 'apps/v1', 'Deployment')] },
-      spec: { replicas: 0, minReadySeconds: d.spec?.minReadySeconds ?? 0, selector, template },
+      spec: withMinReadySeconds({ replicas: 0, selector, template }, d.spec?.minReadySeconds ?? 0),
     };
     draft.spec.replicas = newReplicaSetReplicas(d, [...oldRSs, draft], draft);
     draft.metadata.annotations = newReplicaSetAnnotations(d, draft, newRevision, false);
