@@ -5,7 +5,7 @@
 // back under a new revision number, as on a real cluster.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startCluster, type Cluster, ok } from './helpers/index.ts';
+import { startCluster, type Cluster, ok, until } from './helpers/index.ts';
 
 let c: Cluster;
 before(async () => {
@@ -51,6 +51,12 @@ test('each revision keeps its own change-cause; --revision shows its template; u
     ok(await c.k(['set', 'image', 'deploy/hist', `web=nginx:${v}`]));
     ok(await c.k(['annotate', 'deploy/hist', `${CAUSE}=set image nginx:${v}`, '--overwrite']));
     ok(await c.k(['rollout', 'status', 'deploy/hist', '--timeout=60s']));
+    // An annotation does not move the generation, so rollout status may finish
+    // before the controller has copied it: wait for the new ReplicaSet to carry it.
+    await until(async () => {
+      const rss = JSON.parse(ok(await c.k(['get', 'rs', '-l', 'app=hist', '-o', 'json']))).items;
+      return rss.some((r: any) => r.spec.template.spec.containers[0].image === `nginx:${v}` && r.metadata.annotations?.[CAUSE] === `set image nginx:${v}`);
+    }, `the nginx:${v} ReplicaSet to carry its change-cause`, 30_000);
   }
 
   const history = ok(await c.k(['rollout', 'history', 'deployment/hist']));
