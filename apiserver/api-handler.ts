@@ -3,7 +3,8 @@
 // metav1.Status. Kept off express on purpose: this is the hot path.
 import type { RequestUrl } from './http/request-url.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest, methodNotAllowed, notFound } from '../shared/api/errors.ts';
+import { badRequest, methodNotAllowed } from '../shared/api/errors.ts';
+import { notFoundPath } from './http/path-segments.ts';
 import { queryFlag } from '../shared/api/query-bool.ts';
 import { handleReview, isReview } from './handlers/reviews.ts';
 import { proxyLog } from './handlers/subresources/kubelet-proxy.ts';
@@ -80,7 +81,8 @@ function discovery(path: ReturnType<typeof parseRequest> & { kind: 'discovery' }
     const g = apiGroup(path.group);
     if (g) return g;
   }
-  throw notFound({ group: '', resource: '' }, path.group);
+  // kube answers a group or group-version it does not serve with its bare 404, as for any unknown path.
+  throw notFoundPath();
 }
 
 /** Builds the request listener for /api and /apis. */

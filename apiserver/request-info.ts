@@ -1,9 +1,14 @@
 // Turns an API request's method and path into what it asks for: the verb,
 // the resource, the namespace, the name and the subresource, following
-// kube's path grammar (including the legacy /watch/ prefix).
+// kube's path grammar (including the legacy /watch/ prefix). The name and
+// namespace of the path are checked here, once, so no handler or storage
+// key ever sees `.`, `..` or a name with `/` in it.
 import { findResource } from '../shared/api/resources.ts';
 import type { ResourceType } from '../shared/api/resource-type.ts';
-import { StatusError } from '../shared/api/errors.ts';
+import { badRequest, StatusError } from '../shared/api/errors.ts';
+import { goQuote } from '../shared/patch/go-format.ts';
+import { notFoundPath, splitPath } from './http/path-segments.ts';
+import { nameProblems } from './registry/names.ts';
 
 /** The kube verbs the handlers implement. */
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -24,17 +29,26 @@ export type ParsedPath =
   | { kind: 'resource'; info: RequestInfo }
   | { kind: 'discovery'; group: string; version?: string; legacy: boolean };
 
-function notFoundPath(): StatusError {
-  return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+/**
+ * kube's storage key functions refuse a name that is not a path segment
+ * (registry.NamespaceKeyFunc: `Name parameter invalid: "..": may not be '..'`).
+ * A namespace has no such check in kube, whose storage then refuses the key
+ * with a 500; here it gets the name's 400, in the same words.
+ */
+function checkPathSegment(what: 'Name' | 'Namespace', value: string): void {
+  if (!value) return;
+  const problems = nameProblems(value, 'path-segment');
+  if (problems.length > 0) throw badRequest(`${what} parameter invalid: ${goQuote(value)}: ${problems.join(';')}`);
 }
 
 /**
  * Parses `/api/v1/...` or `/apis/<group>/<version>/...`. `watchParam` is the
- * `watch` query parameter. Throws a 404 Status for unknown paths and a 405
- * for methods a path does not serve.
+ * `watch` query parameter; `pathname` is the raw path, as sent. Throws a
+ * 404 Status for unknown paths, a 405 for methods a path does not serve,
+ * and a 400 for a malformed escape or a name or namespace that is not a path segment.
  */
 export function parseRequest(method: string, pathname: string, watchParam: boolean): ParsedPath {
-  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  const parts = splitPath(pathname);
   let group: string;
   let rest: string[];
   if (parts[0] === 'api') {
@@ -84,6 +98,8 @@ export function parseRequest(method: string, pathname: string, watchParam: boole
     throw notFoundPath();
   }
   const verb = verbFor(method, name !== '', watchParam || watchPrefix);
+  checkPathSegment('Namespace', namespace);
+  checkPathSegment('Name', name);
   return { kind: 'resource', info: { verb, resource, namespace, name, subresource } };
 }
 

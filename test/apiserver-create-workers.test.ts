@@ -31,7 +31,12 @@ function comparable(res: { status: number; headers: Record<string, string>; body
   const body = structuredClone(res.body);
   if (body?.metadata) {
     for (const k of ['uid', 'creationTimestamp', 'resourceVersion']) if (body.metadata[k] !== undefined) body.metadata[k] = `<${k}>`;
-    if (body.metadata.generateName && body.metadata.name) body.metadata.name = body.metadata.name.slice(0, body.metadata.generateName.length) + '<suffix>';
+    if (body.metadata.generateName && body.metadata.name) {
+      const generated = body.metadata.name;
+      body.metadata.name = generated.slice(0, body.metadata.generateName.length) + '<suffix>';
+      // A Namespace's label follows its name.
+      if (body.metadata.labels?.['kubernetes.io/metadata.name'] === generated) body.metadata.labels['kubernetes.io/metadata.name'] = body.metadata.name;
+    }
   }
   return { status: res.status, warning: res.headers.warning, body };
 }
@@ -73,6 +78,25 @@ test('generateName, YAML bodies, dry runs and other kinds match too', async () =
   assert.equal((await w.request('GET', `${PODS}/dry`)).status, 404);
   await both('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: 'b' } });
   await both('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'made-here' } });
+});
+
+test('a Namespace from generateName gets the generated name and the label that names it, on a worker as on the main thread', async () => {
+  const before = await metric(withWorker.url, 'ksim_create_workers_prepared_total');
+  const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { generateName: 'test-' } };
+  const answers = await Promise.all([w.request('POST', '/api/v1/namespaces', ns), m.request('POST', '/api/v1/namespaces', ns)]);
+  for (const res of answers) {
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.match(res.body.metadata.name, /^test-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    assert.equal(res.body.metadata.labels['kubernetes.io/metadata.name'], res.body.metadata.name);
+  }
+  assert.deepEqual(comparable(answers[0]), comparable(answers[1]));
+  assert.equal(await metric(withWorker.url, 'ksim_create_workers_prepared_total'), before + 1, 'the worker prepared it');
+  // A prefix that makes no valid name is refused alike, on generateName and on the generated name.
+  for (const c of [w, m]) {
+    const bad = await c.request('POST', '/api/v1/namespaces', { ...ns, metadata: { generateName: '-' } });
+    assert.equal(bad.status, 422);
+    assert.match(bad.body.message, /^Namespace "-[bcdfghjklmnpqrstvwxz2456789]{5}" is invalid: \[metadata\.generateName: Invalid value: "-": a lowercase RFC 1123 label .*, metadata\.name: Invalid value: "-[a-z0-9]{5}": a lowercase RFC 1123 label .*\]$/);
+  }
 });
 
 test('refusals carry the same Status: decode errors, unknown fields, invalid objects, conflicts, missing namespaces', async () => {

@@ -7,7 +7,7 @@ import { objectKey } from '../registry/keys.ts';
 import { SerializedObject } from '../storage/serialized-object.ts';
 import { admitNamespace } from './namespace-lifecycle.ts';
 import { isDryRun } from './dry-run.ts';
-import { prepareNewObject, randomSuffix, type NewObjectRequest, type PreparedCreate } from './new-object.ts';
+import { prepareNewObject, type NewObjectRequest, type PreparedCreate } from './new-object.ts';
 import { handleBinding } from './subresources/binding.ts';
 import { handleEviction } from './subresources/eviction.ts';
 import { resourceStore } from './resource-store.ts';
@@ -72,9 +72,9 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     } catch (err) {
       const retry = prepared.generateName !== undefined && err instanceof StatusError && err.reason === 'AlreadyExists' && attempt + 1 < GENERATE_NAME_ATTEMPTS;
       if (!retry) throw err;
-      const obj = prepared.value instanceof SerializedObject ? prepared.value.parse() : prepared.value;
-      obj.metadata.name = prepared.generateName + randomSuffix();
-      prepared = { ...prepared, value: obj, name: obj.metadata.name };
+      // As kube, each attempt prepares the object again from the request with a new name:
+      // what was derived from the name (a Namespace's kubernetes.io/metadata.name label) follows it.
+      prepared = prepareNewObject(request, ctx.admission);
     }
   }
 }

@@ -6,6 +6,7 @@
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { AdmissionChain } from '../admission/types.ts';
 import { checkNamespace, checkTypeMeta, prepareCreate } from '../registry/lifecycle.ts';
+import { generateNameFrom } from '../registry/names.ts';
 import type { SerializedObject } from '../storage/serialized-object.ts';
 import { decodeBytes } from './decode-object.ts';
 
@@ -30,15 +31,6 @@ export interface PreparedCreate {
   warnings: string[];
 }
 
-const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** A random 5-character suffix from kube's alphabet (no vowels, no confusable digits). */
-export function randomSuffix(): string {
-  let s = '';
-  for (let i = 0; i < 5; i++) s += SUFFIX_ALPHABET[Math.floor(Math.random() * SUFFIX_ALPHABET.length)];
-  return s;
-}
-
 /** Prepares a create's object (parsed); throws the StatusError the client should get. */
 export function prepareNewObject(req: NewObjectRequest, admission: AdmissionChain): PreparedCreate {
   const { rt } = req;
@@ -47,9 +39,10 @@ export function prepareNewObject(req: NewObjectRequest, admission: AdmissionChai
   checkNamespace(rt, obj, req.namespace);
   const meta = obj.metadata;
   const generateName = !meta.name && typeof meta.generateName === 'string' && meta.generateName !== '' ? (meta.generateName as string) : undefined;
-  // Validation sees the generateName itself (its errors name metadata.generateName); the suffix comes after.
+  // As kube's Store.Create: the name is generated first, so defaults (a Namespace's
+  // kubernetes.io/metadata.name label) and validation see the name that is stored.
+  if (generateName !== undefined) meta.name = generateNameFrom(generateName);
   prepareCreate(rt, obj, req.now, req.uid);
-  if (generateName !== undefined) meta.name = generateName + randomSuffix();
   admission.admit('CREATE', rt, obj, undefined, 'object');
   return { value: obj, name: meta.name, generateName, warnings };
 }
