@@ -34,7 +34,8 @@ export async function handleUpdate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     allowCreate: true,
     admission: isDryRun(r.query) ? undefined : ctx.admission,
   });
-  const mutate = approval ? approvalMutation(rt, body, ctx.now(), update) : update;
+  const conditions = approval ? structuredClone(body.status?.conditions) : undefined;
+  const mutate = approval ? approvalMutation(rt, () => conditions, ctx.now(), update) : update;
   const res = await commitWrite(ctx, rt, objectKey(rt, namespace, name), mutate, isDryRun(r.query), (json) =>
     subresource === 'scale' ? JSON.stringify(toScale(JSON.parse(json))) : json,
   );

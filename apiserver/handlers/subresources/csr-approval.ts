@@ -13,16 +13,18 @@ import { timestamp } from '../../registry/lifecycle.ts';
 type Mutation = (cur: any | undefined) => any | null | undefined;
 
 /**
- * Wraps `mainUpdate` (the update of the object itself, built from `body`)
- * into the approval update. The requested conditions are taken now: the main
- * update replaces the body's status with the stored one.
+ * Wraps `mainUpdate` (the update of the object itself) into the approval
+ * update. `conditions` gives the requested status.conditions; it is called
+ * after `mainUpdate`, which replaces the request's status with the stored
+ * one, so the caller takes them before that (a PUT from its body up front; a
+ * patch from the patched object, inside its `incoming`).
  */
-export function approvalMutation(rt: ResourceType, body: any, now: Date, mainUpdate: Mutation): Mutation {
-  const requested = { status: { conditions: structuredClone(body?.status?.conditions) } };
+export function approvalMutation(rt: ResourceType, conditions: () => unknown, now: Date, mainUpdate: Mutation): Mutation {
   return (cur) => {
     // Preconditions, metadata rules, admission and a missing object (404) are the main update's.
     const base = mainUpdate(cur);
     if (base === null) return null;
+    const requested = { status: { conditions: conditions() } };
     const next = applyApproval(base ?? structuredClone(cur), requested, cur, timestamp(now));
     const errs = validateCSRUpdate(next, cur, { approval: true });
     if (errs.length > 0) throw invalid(rt.kind, rt.group, cur.metadata.name, errs);
