@@ -270,6 +270,10 @@ describe('generateName', () => {
     assertStatus(big, 422, 'Invalid', new RegExp(`^ConfigMap "b{58}${SUFFIX}" is invalid: metadata.generateName: Invalid value: "${huge}": must be no more than 253 characters$`));
   });
 
+  test('a Namespace with neither name nor generateName is refused for its name alone', async () => {
+    assertStatus(await raw('POST', '/api/v1/namespaces', { metadata: {} }), 422, 'Invalid', 'Namespace "" is invalid: metadata.name: Required value: name or generateName is required');
+  });
+
   test('a name wins over generateName', async () => {
     const res = await raw('POST', '/api/v1/namespaces', { metadata: { name: 'named', generateName: 'gen-' } });
     assert.equal(res.status, 201, res.text);

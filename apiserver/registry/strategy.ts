@@ -53,7 +53,8 @@ const overrides: Record<string, Partial<Strategy>> = {
     defaults: (ns) => {
       ns.spec ??= {};
       ns.spec.finalizers ??= ['kubernetes'];
-      ns.metadata.labels = { ...ns.metadata.labels, 'kubernetes.io/metadata.name': ns.metadata.name };
+      // As kube's SetDefaults_Namespace: only a named Namespace gets the label (a create generates the name first).
+      if (ns.metadata.name) ns.metadata.labels = { ...ns.metadata.labels, 'kubernetes.io/metadata.name': ns.metadata.name };
     },
   },
   '/pods': {
