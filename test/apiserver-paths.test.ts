@@ -33,10 +33,11 @@ function dechunk(buf: Buffer): Buffer {
 }
 
 /** Sends `target` byte for byte as the request line's target, and reads the whole answer. */
-function raw(method: string, target: string, body?: unknown): Promise<RawResponse> {
+function raw(method: string, target: string, body?: unknown, extraHeaders = ''): Promise<RawResponse> {
   const payload = body === undefined ? '' : JSON.stringify(body);
   const head =
-    `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAccept: application/json\r\n` +
+    `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${/^Connection:/im.test(extraHeaders) ? '' : 'Connection: close\r\n'}Accept: application/json\r\n` +
+    extraHeaders +
     (body === undefined ? '' : `Content-Type: ${method === 'PATCH' ? 'application/merge-patch+json' : 'application/json'}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n`) +
     '\r\n';
   return new Promise((resolve, reject) => {
@@ -154,6 +155,15 @@ describe('path segments are names, never paths', () => {
       assertStatus(await raw('GET', `/api/v1/watch/namespaces/${seg}/secrets`), 400, 'BadRequest', message);
     });
   }
+
+  test('a WebSocket upgrade reads its path with the same parser', async () => {
+    const upgrade = 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
+    const res = await raw('GET', `${CMS}/%2e%2e?watch=1`, undefined, upgrade);
+    assertStatus(res, 400, 'BadRequest', `Name parameter invalid: "..": may not be '..'`);
+    assertStatus(await raw('GET', '/api/v1/namespaces/%2e%2e/secrets?watch=1', undefined, upgrade), 400, 'BadRequest', `Namespace parameter invalid: "..": may not be '..'`);
+    assertStatus(await raw('GET', `${CMS}/%zz?watch=1`, undefined, upgrade), 400, 'BadRequest', 'invalid URL escape "%zz"');
+    assert.equal((await raw('GET', '//?watch=1', undefined, upgrade)).status, 404);
+  });
 
   test('a backslash is a character of the name, not a separator', async () => {
     for (const seg of ['..\\..\\other\\secrets\\hidden', '..%5C..%5Cother%5Csecrets%5Chidden']) {
