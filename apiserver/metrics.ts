@@ -1,10 +1,12 @@
 // The apiserver's own metrics, named as kube-apiserver names them where an
 // equivalent exists: requests by verb/resource/code, request latency, open
-// watches, stored objects and storage size.
+// watches, stored objects and storage size, watchers dropped for falling
+// behind and the bytes queued to watchers.
 import { prom } from '../shared/metrics/registry.ts';
 import type { Registry } from 'prom-client';
 import type { Store } from './storage/store.ts';
 import type { CreateWorkerPool } from './create-workers/pool.ts';
+import { watchBudget, watchTerminations } from './storage/watch-budget.ts';
 
 /** What the request path reports. */
 export interface RequestMetrics {
@@ -73,6 +75,42 @@ export function createApiMetrics(registry: Registry, store: Store, createWorkers
     collect() {
       this.reset();
       this.inc(createWorkers?.stats().prepared ?? 0);
+    },
+  });
+  new prom.Counter({
+    name: 'apiserver_terminated_watchers_total',
+    help: 'Counter of watchers closed due to unresponsiveness broken by resource type.',
+    labelNames: ['group', 'resource'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const t of watchTerminations.all()) this.inc({ group: t.group, resource: t.resource }, t.count);
+    },
+  });
+  new prom.Counter({
+    name: 'ksim_watch_dropped_total',
+    help: 'Watchers dropped for falling behind, by reason: watcher (it alone had more than 64 MiB queued), stalled (more than 1 MiB unread for 10 s while events kept coming) or total (all watchers together were over ksim_watch_queued_bytes_limit).',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const t of watchTerminations.all()) this.inc({ reason: t.reason }, t.count);
+    },
+  });
+  new prom.Gauge({
+    name: 'ksim_watch_queued_bytes',
+    help: 'Bytes queued to watchers and not yet written to their peers, a buffer shared by several watchers counted once for each.',
+    registers: [registry],
+    collect() {
+      this.set(watchBudget.recount());
+    },
+  });
+  new prom.Gauge({
+    name: 'ksim_watch_queued_bytes_limit',
+    help: 'The budget for ksim_watch_queued_bytes: past it, the watchers furthest behind are dropped.',
+    registers: [registry],
+    collect() {
+      this.set(watchBudget.limit);
     },
   });
   return {

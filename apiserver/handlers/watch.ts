@@ -11,6 +11,7 @@ import { collectionPrefix, objectKey } from '../registry/keys.ts';
 import { eventLine } from '../storage/watch-encoding.ts';
 import { rangeKeyOf, type WatchEvent, type Watcher } from '../storage/watch-hub.ts';
 import { WatchOutbox, type OutboxSink } from '../storage/watch-outbox.ts';
+import { watchTerminations, type DropReason } from '../storage/watch-budget.ts';
 import { parseResourceVersion, waitForRevision } from './resource-version.ts';
 import { buildFilter } from './selectors.ts';
 import type { WatchView } from '../http/views.ts';
@@ -19,11 +20,18 @@ import { resourceStore } from './resource-store.ts';
 
 /** Where a watch's events go: an HTTP response or a WebSocket. */
 export interface WatchTransport extends OutboxSink {
+  /** Ends the stream after what is queued. */
   close(): void;
+  /** Ends the stream now, dropping what is queued (a watcher that cannot keep up: its queue is what must be freed). */
+  abort(): void;
   onClose(cb: () => void): void;
 }
 
-/** A subscriber further behind than this is dropped (it resumes from its last resourceVersion). */
+/**
+ * A subscriber further behind than this is dropped (it resumes from its last
+ * resourceVersion), and sooner when all watchers together are over the
+ * budget (storage/watch-budget.ts).
+ */
 const MAX_BACKLOG_BYTES = 64 * 1024 * 1024;
 
 /** Everything a watch request asked for, validated. */
@@ -92,6 +100,14 @@ export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTranspor
     stop();
     t.close();
   };
+  // As kube's cacher terminates a watcher whose buffer is full: the stream just ends (no ERROR event) and client-go watches again from its last resourceVersion.
+  const drop = (backlog: number, reason: DropReason) => {
+    if (closed) return;
+    ctx.log.warn({ resource: rt.plural, backlog, reason }, 'dropping a watcher that cannot keep up');
+    watchTerminations.record(rt.group, rt.plural, reason);
+    stop();
+    t.abort();
+  };
 
   const name = filter.name ?? p.name;
   const pinned = name && (!rt.namespaced || namespace) ? objectKey(rt, namespace, name) : undefined;
@@ -102,11 +118,9 @@ export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTranspor
     render: view.plain ? undefined : view.object,
     // Watchers that send the same bytes share their encodings: the same range through the same API.
     rangeKey: view.plain && !filter.matches ? `${apiVersionOf(rt)}\u0000${rangeKeyOf(range)}` : undefined,
+    renderKey: view.shareKey,
     maxBacklogBytes: MAX_BACKLOG_BYTES,
-    onOverflow(backlog) {
-      ctx.log.warn({ resource: rt.plural, backlog }, 'dropping a watcher that cannot keep up');
-      finish();
-    },
+    onOverflow: drop,
   });
   t.onClose(stop);
   timers.push(setTimeout(finish, timeoutSeconds * 1000));

@@ -52,6 +52,8 @@ export function renderList(view: ResponseView, rt: ResourceType, page: ListPage,
 export interface WatchView {
   /** True when objects go out as they are stored (so encodings can be shared between watchers). */
   plain?: boolean;
+  /** Set when `object` depends on the object alone: every watcher with this key renders the same text, so encodings can be shared. */
+  shareKey?: string;
   object(json: string): string;
   bookmark(rev: number, initialEventsEnd: boolean): string;
 }
@@ -61,6 +63,8 @@ export function watchView(view: ResponseView, rt: ResourceType, query: URLSearch
   if (view === 'object') return { plain: true, object: (json) => json, bookmark: plainBookmark };
   if (view === 'PartialObjectMetadata') {
     return {
+      // The apiVersion is part of the key: the same storage can be served through two APIs.
+      shareKey: `PartialObjectMetadata\u0000${rt.group}/${rt.version}`,
       object: (json) => JSON.stringify(partial(JSON.parse(json))),
       bookmark: (rev, end) => JSON.stringify(partial(JSON.parse(plainBookmark(rev, end)))),
     };

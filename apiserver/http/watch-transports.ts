@@ -56,6 +56,10 @@ export function httpWatchTransport(res: ServerResponse): WatchTransport {
     close() {
       if (!res.writableEnded) res.end();
     },
+    abort() {
+      // Ending would queue the last chunk behind everything the peer is not reading; destroying frees it now.
+      res.destroy();
+    },
     onClose(cb) {
       res.on('close', cb);
     },
@@ -102,6 +106,10 @@ export function wsWatchTransport(ws: WebSocket): WatchTransport {
     uncork: () => socket?.uncork(),
     close() {
       ws.close(1000);
+    },
+    abort() {
+      // A close frame would wait behind what the peer is not reading.
+      ws.terminate();
     },
     onClose(cb) {
       ws.on('close', cb);

@@ -5,6 +5,8 @@
 // whose replay covers a whole block sends exactly the same events for it,
 // so a hundred watchers resuming from about the same resourceVersion share
 // the encoding of all but the few revisions at either end of their replay.
+// Watchers with selectors share too: the hub hands every watcher that sees
+// the same events of a batch, as the same types, one array (watch-hub.ts).
 import type { WatchEvent } from './watch-hub.ts';
 
 /** One event line of a watch stream (no newline). */
@@ -12,17 +14,35 @@ export function eventLine(type: string, json: string): string {
   return `{"type":"${type}","object":${json}}`;
 }
 
+/** A rendering that gives every watcher with the same key the same text for the same object. */
+export interface SharedRender {
+  key: string;
+  render: (json: string) => string;
+}
+
 /** Encodes `events[from..to)` as NDJSON (each line newline-terminated). */
-function encode(events: readonly WatchEvent[], from: number, to: number): Buffer {
+function encode(events: readonly WatchEvent[], from: number, to: number, render?: (json: string) => string): Buffer {
   let text = '';
-  for (let i = from; i < to; i++) text += eventLine(events[i].type, events[i].json) + '\n';
+  for (let i = from; i < to; i++) text += eventLine(events[i].type, render ? render(events[i].json) : events[i].json) + '\n';
   return Buffer.from(text);
 }
 
 const batches = new WeakMap<readonly WatchEvent[], Buffer>();
+const renderedBatches = new WeakMap<readonly WatchEvent[], Map<string, Buffer>>();
 
-/** The NDJSON of a whole batch, made once per batch array however many watchers send it. */
-export function encodedBatch(events: readonly WatchEvent[]): Buffer {
+/**
+ * The NDJSON of a whole batch, made once per batch array (and rendering)
+ * however many watchers send it. It lives as long as the array: until the
+ * last watcher that queued the batch has written it.
+ */
+export function encodedBatch(events: readonly WatchEvent[], rendered?: SharedRender): Buffer {
+  if (rendered) {
+    let byKey = renderedBatches.get(events);
+    if (!byKey) renderedBatches.set(events, (byKey = new Map()));
+    let chunk = byKey.get(rendered.key);
+    if (!chunk) byKey.set(rendered.key, (chunk = encode(events, 0, events.length, rendered.render)));
+    return chunk;
+  }
   let chunk = batches.get(events);
   if (!chunk) {
     chunk = encode(events, 0, events.length);

@@ -2,7 +2,10 @@
 // batch: each watcher gets all its events of the batch in one call, so its
 // transport can write them with one socket write. Selector-filtered watchers
 // see kube's transitions: an object that stops matching is DELETED for them,
-// one that starts matching is ADDED.
+// one that starts matching is ADDED. Whatever the filters, every watcher
+// that sees the same events of a batch as the same types gets the same
+// array (and the same event objects), so that its encoding is made once
+// and held once however many watchers have it queued.
 import { bucketOf } from './object-index.ts';
 import type { ChangeEvent, EventType } from './types.ts';
 
@@ -38,9 +41,16 @@ export function rangeKeyOf(w: Pick<Watcher, 'bucket' | 'keyPrefix' | 'exactKey'>
   return `${w.bucket}\u0000${w.exactKey ?? ''}\u0000${w.keyPrefix}`;
 }
 
-/** Parses each JSON at most once per dispatch, however many watchers look at it. */
-class ParseCache {
+/** What viewOf needs: parsed objects, and (optionally) one event object per event and type, shared by every watcher. */
+export interface ViewCache {
+  get(json: string): any;
+  variant?(ev: ChangeEvent, type: EventType): WatchEvent;
+}
+
+/** Parses each JSON at most once per dispatch, and makes each event's ADDED or DELETED form once, however many watchers look at it. */
+class DispatchCache implements ViewCache {
   private readonly cache = new Map<string, any>();
+  private readonly variants = new Map<ChangeEvent, Partial<Record<EventType, WatchEvent>>>();
   get(json: string): any {
     let v = this.cache.get(json);
     if (v === undefined) {
@@ -49,24 +59,42 @@ class ParseCache {
     }
     return v;
   }
+  variant(ev: ChangeEvent, type: EventType): WatchEvent {
+    let forms = this.variants.get(ev);
+    if (!forms) this.variants.set(ev, (forms = {}));
+    return (forms[type] ??= { type, rev: ev.rev, key: ev.key, json: ev.json });
+  }
 }
 
 function inRange(w: Pick<Watcher, 'keyPrefix' | 'exactKey'>, key: string): boolean {
   return w.exactKey !== undefined ? key === w.exactKey : key.startsWith(w.keyPrefix);
 }
 
+/** `ev` as `type`: the event itself when the type is its own (shared with every watcher), else one form per event when the cache makes them. */
+function as(ev: ChangeEvent, type: EventType, cache: ViewCache): WatchEvent {
+  if (ev.type === type) return ev;
+  return cache.variant ? cache.variant(ev, type) : { type, rev: ev.rev, key: ev.key, json: ev.json };
+}
+
 /** Decides what `watcher` sees of `ev`, or nothing. */
-export function viewOf(watcher: Watcher, ev: ChangeEvent, parsed: { get(json: string): any }): WatchEvent | undefined {
+export function viewOf(watcher: Watcher, ev: ChangeEvent, parsed: ViewCache): WatchEvent | undefined {
   if (!inRange(watcher, ev.key)) return undefined;
   if (!watcher.matches) return ev;
   const nowMatches = ev.type !== 'DELETED' && watcher.matches(parsed.get(ev.json));
   const before = ev.type === 'ADDED' ? undefined : ev.type === 'DELETED' ? ev.json : ev.prev;
   const wasMatching = before !== undefined && watcher.matches(parsed.get(before));
   if (ev.type === 'DELETED') return wasMatching ? ev : undefined;
-  if (nowMatches && wasMatching) return { type: 'MODIFIED', rev: ev.rev, key: ev.key, json: ev.json };
-  if (nowMatches) return { type: 'ADDED', rev: ev.rev, key: ev.key, json: ev.json };
-  if (wasMatching) return { type: 'DELETED', rev: ev.rev, key: ev.key, json: ev.json };
+  if (nowMatches && wasMatching) return as(ev, 'MODIFIED', parsed);
+  if (nowMatches) return as(ev, 'ADDED', parsed);
+  if (wasMatching) return as(ev, 'DELETED', parsed);
   return undefined;
+}
+
+/** What a batch's list for one watcher is, as text: two lists with the same signature hold the same event objects. */
+function signatureOf(list: readonly WatchEvent[]): string {
+  let sig = '';
+  for (const ev of list) sig += `${ev.rev}${ev.type[0]},`;
+  return sig;
 }
 
 /** Unselected watchers of one range: the range is tested once per event for all of them. */
@@ -144,7 +172,7 @@ export class WatchHub {
     // One list per range group, handed as is to each member: their transports can share one encoding of it.
     const perGroup = new Map<RangeGroup, WatchEvent[]>();
     const perSelected = new Map<Watcher, WatchEvent[]>();
-    let parsed: ParseCache | undefined;
+    let cache: DispatchCache | undefined;
     let lastBucket = '';
     let b: BucketWatchers | undefined;
     for (const ev of events) {
@@ -161,9 +189,9 @@ export class WatchHub {
         else perGroup.set(g, [ev]);
       }
       if (b.selected.size === 0) continue;
-      parsed ??= new ParseCache();
+      cache ??= new DispatchCache();
       for (const w of b.selected) {
-        const view = viewOf(w, ev, parsed);
+        const view = viewOf(w, ev, cache);
         if (!view) continue;
         const list = perSelected.get(w);
         if (list) list.push(view);
@@ -171,6 +199,21 @@ export class WatchHub {
       }
     }
     for (const [g, list] of perGroup) for (const w of g.members) w.deliver(list);
-    for (const [w, list] of perSelected) w.deliver(list);
+    if (perSelected.size === 0) return;
+    // Selected watchers that see the same events as the same types get one array, a range group's if it has the same one.
+    const shared = new Map<string, WatchEvent[]>();
+    for (const list of perGroup.values()) {
+      const sig = signatureOf(list);
+      if (!shared.has(sig)) shared.set(sig, list);
+    }
+    for (const [w, list] of perSelected) {
+      const sig = signatureOf(list);
+      const same = shared.get(sig);
+      if (same) w.deliver(same);
+      else {
+        shared.set(sig, list);
+        w.deliver(list);
+      }
+    }
   }
 }

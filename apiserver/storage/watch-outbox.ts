@@ -4,6 +4,9 @@
 // watch-pacing.ts); a replay or a list goes out a block per turn, pausing
 // while the socket is full, so a hundred watchers resuming together never
 // stall the apiserver. Live batches that arrive meanwhile queue behind.
+// What is queued is bounded per watcher (maxBacklogBytes) and, through the
+// budget, over all watchers together (watch-budget.ts).
+import { watchBudget, type Budgeted, type DropReason, type WatchBudget } from './watch-budget.ts';
 import { encodedBatch, eventLine, nextReplayBlock, type Replay } from './watch-encoding.ts';
 import type { WatchEvent } from './watch-hub.ts';
 import { holdLive, wantTurn, type Paced } from './watch-pacing.ts';
@@ -23,18 +26,31 @@ export interface OutboxSink {
   uncork?(): void;
 }
 
+
 /** How the outbox renders and shares. */
 export interface OutboxOptions {
   /** Renders an object for this watcher; absent when objects go out as stored. */
   render?: (json: string) => string;
   /**
+   * Set when `render` gives the same text for the same object to every
+   * watcher with this key (a view that depends on nothing but the object):
+   * live batches are then encoded once for all of them.
+   */
+  renderKey?: string;
+  /**
    * Set when this watcher sees exactly what every watcher with the same key
    * sees (objects as stored, no selector): encodings are then shared.
    */
   rangeKey?: string;
-  /** More than `maxBacklogBytes` of live events are waiting: the watcher cannot keep up. */
-  onOverflow(backlog: number): void;
+  /** The watcher cannot keep up (more than `maxBacklogBytes` queued) or the total budget is spent: it must be dropped. */
+  onOverflow(backlog: number, reason: DropReason): void;
   maxBacklogBytes: number;
+  /** The budget over all watchers (the process's one by default). */
+  budget?: WatchBudget;
+  /** Dropped when more than the socket's high-water mark has waited this long without a byte leaving (default STALL_MS). */
+  stallMs?: number;
+  /** The clock for stalls (tests). */
+  now?: () => number;
 }
 
 type Part =
@@ -48,8 +64,17 @@ type Part =
 
 /** Pause once the socket holds this much, until it drains. */
 const HIGH_WATER_BYTES = 1024 * 1024;
-/** Events rendered per turn when their encoding cannot be shared. */
+/**
+ * A peer that has left more than HIGH_WATER_BYTES unread for this long
+ * while events keep coming is not reading: kube's cacher terminates such a
+ * watcher as soon as its buffer of events is full and stays full; this is
+ * more patient (a paused terminal, a stop in a debugger), yet it frees what a
+ * client that stopped reading holds long before the 64 MiB limit would.
+ */
+export const STALL_MS = 10_000;
+/** Events rendered per turn when their encoding cannot be shared, and at most about this many bytes of them. */
 const EVENTS_PER_TURN = 64;
+const BYTES_PER_TURN = 256 * 1024;
 
 function jsonBytes(events: readonly WatchEvent[]): number {
   let n = 0;
@@ -58,17 +83,38 @@ function jsonBytes(events: readonly WatchEvent[]): number {
 }
 
 /** See the file comment. */
-export class WatchOutbox implements Paced {
+export class WatchOutbox implements Paced, Budgeted {
   private readonly queue: Part[] = [];
   /** JSON bytes of the live events queued (replays and initial events only reference stored strings). */
   private liveBytes = 0;
   private scheduled = false;
   private closed = false;
+  private readonly budget: WatchBudget;
+  private readonly now: () => number;
+  /** The socket's backlog when last looked at: anything less later, with no write in between, means the peer read. */
+  private sinkMark = 0;
+  /** When the peer was last seen reading (or the socket under its high-water mark). */
+  private progressAt: number;
 
   constructor(
     private readonly sink: OutboxSink,
     private readonly opts: OutboxOptions,
-  ) {}
+  ) {
+    this.budget = opts.budget ?? watchBudget;
+    this.now = opts.now ?? (() => performance.now());
+    this.progressAt = this.now();
+  }
+
+  /** Bytes this watcher has queued: live batches not yet written, and what its socket still holds. */
+  queuedBytes(): number {
+    return this.closed ? 0 : this.sink.backlog() + this.liveBytes;
+  }
+
+  /** Called by the budget: the total is over it and this watcher is among the furthest behind. */
+  drop(): void {
+    if (this.closed) return;
+    this.opts.onOverflow(this.queuedBytes(), 'total');
+  }
 
   /** True when everything pushed has been handed to the transport. */
   get idle(): boolean {
@@ -113,6 +159,7 @@ export class WatchOutbox implements Paced {
     this.closed = true;
     this.queue.length = 0;
     this.liveBytes = 0;
+    this.budget.remove(this);
   }
 
   private enqueue(part: Part): void {
@@ -120,12 +167,26 @@ export class WatchOutbox implements Paced {
     if (!this.checkBacklog()) this.schedule();
   }
 
-  /** Reports an overflow; true when it did. */
+  /**
+   * Reports what is queued to the budget, and an overflow or a stall; true
+   * when this watcher was dropped. Called before and after every write, so
+   * a socket backlog lower than the one seen last means the peer read.
+   */
   private checkBacklog(): boolean {
-    const backlog = this.sink.backlog() + this.liveBytes;
-    if (backlog <= this.opts.maxBacklogBytes) return false;
-    this.opts.onOverflow(backlog);
-    return true;
+    const sinkBacklog = this.sink.backlog();
+    const backlog = sinkBacklog + this.liveBytes;
+    if (backlog > this.opts.maxBacklogBytes) {
+      this.opts.onOverflow(backlog, 'watcher');
+      return true;
+    }
+    if (sinkBacklog <= HIGH_WATER_BYTES || sinkBacklog < this.sinkMark) this.progressAt = this.now();
+    else if (this.now() - this.progressAt > (this.opts.stallMs ?? STALL_MS)) {
+      this.opts.onOverflow(backlog, 'stalled');
+      return true;
+    }
+    this.sinkMark = sinkBacklog;
+    this.budget.update(this, backlog);
+    return this.closed;
   }
 
   private schedule(): void {
@@ -146,12 +207,13 @@ export class WatchOutbox implements Paced {
   }
 
   private writeSome(): void {
+    if (this.closed || this.checkBacklog()) return;
     for (;;) {
       if (this.closed) return;
       const part = this.queue[0];
       if (!part) return;
       const small = this.writePart(part);
-      if (this.queue.length === 0 || this.checkBacklog()) return;
+      if (this.checkBacklog() || this.queue.length === 0) return;
       if (this.sink.onDrain && this.sink.backlog() > HIGH_WATER_BYTES) {
         this.scheduled = true;
         this.sink.onDrain(() => {
@@ -179,10 +241,17 @@ export class WatchOutbox implements Paced {
         this.queue.shift();
         return true;
       case 'initial': {
-        const to = Math.min(part.items.length, part.pos + EVENTS_PER_TURN);
+        const end = Math.min(part.items.length, part.pos + EVENTS_PER_TURN);
         const render = this.opts.render;
         const lines: string[] = [];
-        for (let i = part.pos; i < to; i++) lines.push(eventLine('ADDED', render ? render(part.items[i]) : part.items[i]));
+        let bytes = 0;
+        let to = part.pos;
+        while (to < end && (to === part.pos || bytes < BYTES_PER_TURN)) {
+          const line = eventLine('ADDED', render ? render(part.items[to]) : part.items[to]);
+          bytes += line.length;
+          lines.push(line);
+          to++;
+        }
         this.sink.send(lines);
         part.pos = to;
         if (to === part.items.length) this.queue.shift();
@@ -195,10 +264,15 @@ export class WatchOutbox implements Paced {
     }
   }
 
-  /** A live batch, in one write: every watcher of this range got this very array, so it shares one encoding. */
+  /**
+   * A live batch, in one write. The hub hands the very same array to every
+   * watcher that sees the same events (a range, or selectors that let the
+   * same events through as the same types), so they share one encoding.
+   */
   private writeLive(events: WatchEvent[]): void {
-    if (this.opts.rangeKey !== undefined && this.sink.sendChunk) this.sink.sendChunk(encodedBatch(events));
-    else this.sendLines(events, 0, events.length);
+    const { render, renderKey } = this.opts;
+    if (this.sink.sendChunk && (!render || renderKey !== undefined)) this.sink.sendChunk(encodedBatch(events, render && { key: renderKey!, render }));
+    else this.sendLines(events, 0, events.length, true);
   }
 
   /** The next block of a replay, in one write; returns where the next block starts. */
@@ -209,16 +283,24 @@ export class WatchOutbox implements Paced {
       this.sink.sendChunk(block.chunk);
       to = block.to;
     } else {
-      to = Math.min(replay.events.length, from + EVENTS_PER_TURN);
-      this.sendLines(replay.events, from, to);
+      to = this.sendLines(replay.events, from, Math.min(replay.events.length, from + EVENTS_PER_TURN));
     }
     return to;
   }
 
-  private sendLines(events: readonly WatchEvent[], from: number, to: number): void {
+  /** Sends events from `from` up to `to`, or fewer once about BYTES_PER_TURN are rendered; returns where it stopped. */
+  private sendLines(events: readonly WatchEvent[], from: number, to: number, all = false): number {
     const render = this.opts.render;
     const lines: string[] = [];
-    for (let i = from; i < to; i++) lines.push(eventLine(events[i].type, render ? render(events[i].json) : events[i].json));
+    let bytes = 0;
+    let i = from;
+    while (i < to && (all || i === from || bytes < BYTES_PER_TURN)) {
+      const line = eventLine(events[i].type, render ? render(events[i].json) : events[i].json);
+      bytes += line.length;
+      lines.push(line);
+      i++;
+    }
     this.sink.send(lines);
+    return i;
   }
 }
