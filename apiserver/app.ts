@@ -88,7 +88,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     res.status(404).json(err.toStatus());
   });
 
-  const server = http.createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
+  const server = http.createServer({ connectionsCheckingInterval: 1000, maxHeaderSize: 1 << 20 }, (req, res) => {
     const url = parseRequestUrl(req.url);
     try {
       if (handleOpenApi(req, res, url)) return;
