@@ -1,6 +1,11 @@
-// `ksim up`: the supervisor. Starts the apiserver, waits for /readyz, writes
+// `ksim up`: the supervisor. Starts the apiserver, waits until that process
+// itself reports serving (over an IPC channel, with its pid and port: another
+// apiserver answering /readyz on the same port must not pass for it), writes
 // DIR/kubeconfig, then starts the other components, and stays in the
 // foreground until SIGINT/SIGTERM, when it stops every child and exits 0.
+// When its apiserver cannot start (data dir held by another ksim, port taken,
+// disk read-only or full) it says why in one line and exits 1, leaving the
+// data dir's cluster.json and kubeconfig to whoever owns them.
 // It restarts nothing by itself: a chaos experiment wants to see a death.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,6 +14,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeKubeconfig } from '../shared/client/kubeconfig-file.ts';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
+import type { ServingMessage } from '../apiserver/main.ts';
+import { mkdirFailureCause, openFailureReason } from '../apiserver/storage/open-failure.ts';
 import { writeClusterState, type ComponentState } from './cluster-state.ts';
 
 const FLAGS = {
@@ -60,12 +67,12 @@ export function componentNodeFlags(component: string): string[] {
   return NODE_FLAGS[component] ?? [];
 }
 
-function startChild(name: string, args: string[], dataDir: string, endpoint: string): Child {
+function startChild(name: string, args: string[], dataDir: string, endpoint: string, opts: { ipc?: boolean } = {}): Child {
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
   const out = fs.openSync(path.join(logDir, `${name}.log`), 'a');
   const proc = spawn(process.execPath, [...componentNodeFlags(name), CLI, name, ...args], {
-    stdio: ['ignore', out, out],
+    stdio: opts.ipc ? ['ignore', out, out, 'ipc'] : ['ignore', out, out],
     env: { ...process.env, KSIM_SUPERVISOR_PID: String(process.pid) },
   });
   fs.closeSync(out);
@@ -81,19 +88,76 @@ function startChild(name: string, args: string[], dataDir: string, endpoint: str
   return { state, proc, exited };
 }
 
-async function waitReady(url: string, child: Child): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.state.state === 'exited') throw new Error(`${child.state.name} exited (code ${child.state.exitCode}); see ${child.state.log}`);
+/** The message of the last fatal line process `pid` wrote to `logFile` after byte `offset`. */
+function fatalMessage(logFile: string, offset: number, pid: number): string | undefined {
+  let text: string;
+  try {
+    const fd = fs.openSync(logFile, 'r');
     try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
+      const size = fs.fstatSync(fd).size;
+      const buf = Buffer.alloc(Math.max(0, Math.min(size - offset, 1024 * 1024)));
+      fs.readSync(fd, buf, 0, buf.length, offset);
+      text = buf.toString('utf8');
+    } finally {
+      fs.closeSync(fd);
     }
-    await new Promise((r) => setTimeout(r, 100));
+  } catch {
+    return undefined;
   }
-  throw new Error(`${child.state.name} was not ready within ${READY_TIMEOUT_MS / 1000}s; see ${child.state.log}`);
+  let message: string | undefined;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line);
+      if (entry.pid === pid && entry.level >= 60 && typeof entry.msg === 'string') message = entry.msg;
+    } catch {
+      // not a log line
+    }
+  }
+  return message;
+}
+
+/**
+ * Resolves with the port once the apiserver child itself reports serving;
+ * rejects with the reason it gave (its fatal log line) if it exits first.
+ */
+function waitServing(child: Child, logOffset: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the apiserver did not start serving within ${READY_TIMEOUT_MS / 1000}s; see ${child.state.log}`)), READY_TIMEOUT_MS);
+    child.proc.on('message', (m: Partial<ServingMessage>) => {
+      if (m?.type !== 'serving' || m.pid !== child.proc.pid || typeof m.port !== 'number') return;
+      clearTimeout(timer);
+      resolve(m.port);
+    });
+    void child.exited.then(() => {
+      clearTimeout(timer);
+      const why = fatalMessage(child.state.log, logOffset, child.state.pid);
+      const how = child.state.exitCode !== undefined ? `code ${child.state.exitCode}` : `signal ${child.state.signal}`;
+      reject(new Error(`the apiserver could not start (${how}): ${why ?? 'no reason logged'}; see ${child.state.log}`));
+    });
+  });
+}
+
+/** Makes sure `dataDir` (and its logs dir) can be created and written; throws a one-line reason. */
+async function prepareDataDir(dataDir: string): Promise<void> {
+  for (const dir of [dataDir, path.join(dataDir, 'logs')]) {
+    try {
+      await fs.promises.mkdir(dir, { recursive: true }).catch(async (err) => {
+        throw await mkdirFailureCause(dir, err);
+      });
+      await fs.promises.access(dir, fs.constants.W_OK);
+    } catch (err) {
+      throw new Error(`cannot use data dir ${dataDir}: ${openFailureReason(dir, err)}`);
+    }
+  }
+}
+
+function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** Runs `ksim up`. */
@@ -101,11 +165,20 @@ export async function upMain(argv: string[]): Promise<void> {
   const flags = parseCommandFlags('up', argv, FLAGS);
   if (!flags) return;
   const dataDir = path.resolve(flags['data-dir']);
-  fs.mkdirSync(dataDir, { recursive: true });
+  try {
+    await prepareDataDir(dataDir);
+  } catch (err) {
+    process.stderr.write(`ksim up: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
   const host = flags['bind-address'] === '0.0.0.0' ? '127.0.0.1' : flags['bind-address'];
-  const server = `http://${host}:${flags.port}`;
+  let server = `http://${host}:${flags.port}`;
   const children: Child[] = [];
-  const save = () => writeClusterState(dataDir, { supervisorPid: process.pid, server, components: children.map((c) => c.state) });
+  // cluster.json is written only once this supervisor's apiserver serves: before that the data dir may be another ksim's.
+  let owner = false;
+  const save = () => {
+    if (owner) writeClusterState(dataDir, { supervisorPid: process.pid, server, components: children.map((c) => c.state) });
+  };
 
   let stopping = false;
   const stopAll = async (code: number) => {
@@ -124,20 +197,26 @@ export async function upMain(argv: string[]): Promise<void> {
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
 
-  const apiserver = startChild('apiserver', ['--data-dir', dataDir, '--port', String(flags.port), '--bind-address', flags['bind-address']], dataDir, server);
+  const apiserverLog = path.join(dataDir, 'logs', 'apiserver.log');
+  const logOffset = fileSize(apiserverLog);
+  const apiserver = startChild('apiserver', ['--data-dir', dataDir, '--port', String(flags.port), '--bind-address', flags['bind-address']], dataDir, server, { ipc: true });
   children.push(apiserver);
-  save();
-  apiserver.exited.then(() => {
-    save();
-    if (!stopping) process.stderr.write(`ksim: apiserver exited (code ${apiserver.state.exitCode}); see ${apiserver.state.log}\n`);
-  });
   try {
-    await waitReady(`${server}/readyz`, apiserver);
+    const port = await waitServing(apiserver, logOffset);
+    server = `http://${host}:${port}`;
+    apiserver.state.endpoint = server;
+    owner = true;
+    apiserver.proc.disconnect();
   } catch (err) {
     process.stderr.write(`ksim up: ${(err as Error).message}\n`);
     await stopAll(1);
     return;
   }
+  save();
+  apiserver.exited.then(() => {
+    save();
+    if (!stopping) process.stderr.write(`ksim: apiserver exited (code ${apiserver.state.exitCode}); see ${apiserver.state.log}\n`);
+  });
   const kubeconfig = path.join(dataDir, 'kubeconfig');
   await writeKubeconfig(kubeconfig, server);
   for (const component of COMPONENTS) {

@@ -1,10 +1,11 @@
 // `ksim up` as a user runs it: it serves, writes DIR/kubeconfig and prints
 // the export line; the real kubectl works with that kubeconfig; `ksim status`
 // lists the components; SIGTERM stops everything with exit 0; a restart on
-// the same data dir keeps every object.
+// the same data dir keeps every object. A second `ksim up` on a data dir or
+// port that is taken says so and exits 1 without touching the first cluster.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -56,5 +57,60 @@ test('ksim up serves, writes a kubeconfig kubectl can use, and keeps state acros
   assert.equal(got.stdout, 'v');
   second.proc.signal('SIGINT');
   assert.equal((await second.proc.exited).code, 0);
+  up = undefined;
+});
+
+/** Runs `ksim up` expecting it to fail; returns its exit code and everything it printed. */
+async function failedUp(dataDir: string, port: number): Promise<{ code: number | null; output: string }> {
+  const proc = await spawnTracked(process.execPath, [ksimCli, 'up', '--data-dir', dataDir, '--port', String(port), '--nodes', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  proc.child.stdout!.on('data', (d) => (output += d));
+  proc.child.stderr!.on('data', (d) => (output += d));
+  const timer = setTimeout(() => proc.kill9(), 40_000);
+  const { code } = await proc.exited;
+  clearTimeout(timer);
+  return { code, output };
+}
+
+test('ksim up on a data dir another ksim holds, or on a taken port, says so and exits 1, leaving the other cluster alone', async () => {
+  const dataDir = await tempDir('up-held');
+  const port = await freePort();
+  const first = await startUp(dataDir, port);
+  up = first.proc;
+  const stateBefore = readFileSync(join(dataDir, 'cluster.json'), 'utf8');
+  const kubeconfigBefore = readFileSync(join(dataDir, 'kubeconfig'), 'utf8');
+
+  // Same data dir and port: the second apiserver finds the database locked (the other one answers /readyz meanwhile).
+  const held = await failedUp(dataDir, port);
+  assert.equal(held.code, 1, held.output);
+  assert.doesNotMatch(held.output, /ksim is up/);
+  assert.match(
+    held.output,
+    new RegExp(`^ksim up: the apiserver could not start \\(code 1\\): data dir ${dataDir}: cannot open the database ${dataDir}/db: another process holds it \\(LEVEL_LOCKED\\): is another ksim apiserver running on this data dir\\?; see ${join(dataDir, 'logs', 'apiserver.log')}\\n$`),
+  );
+  assert.equal(readFileSync(join(dataDir, 'cluster.json'), 'utf8'), stateBefore, 'the failed ksim up rewrote cluster.json');
+  assert.equal(readFileSync(join(dataDir, 'kubeconfig'), 'utf8'), kubeconfigBefore);
+
+  // Another data dir, same port.
+  const otherDir = await tempDir('up-port');
+  const taken = await failedUp(otherDir, port);
+  assert.equal(taken.code, 1, taken.output);
+  assert.doesNotMatch(taken.output, /ksim is up/);
+  assert.match(taken.output, new RegExp(`^ksim up: the apiserver could not start \\(code 1\\): cannot serve on 127\\.0\\.0\\.1:${port}: the address is already in use \\(EADDRINUSE\\)`));
+  assert.equal(existsSync(join(otherDir, 'kubeconfig')), false);
+
+  // A data dir that is a file.
+  const file = join(otherDir, 'a-file');
+  writeFileSync(file, '');
+  const notDir = await failedUp(file, await freePort());
+  assert.equal(notDir.code, 1, notDir.output);
+  assert.equal(notDir.output, `ksim up: cannot use data dir ${file}: it or one of its parents is not a directory (ENOTDIR)\n`);
+
+  // The first cluster is unharmed: every component still runs.
+  const status = await run(process.execPath, [ksimCli, 'status', '--data-dir', dataDir]);
+  assert.doesNotMatch(status.stdout, /exited|dead|unhealthy/);
+  assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
+  first.proc.signal('SIGTERM');
+  assert.equal((await first.proc.exited).code, 0);
   up = undefined;
 });
