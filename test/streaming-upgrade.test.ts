@@ -16,11 +16,12 @@ import { api, startApiserver, until, type Apiserver } from './helpers/index.ts';
 let server: Apiserver;
 let kubelet: http.Server;
 let kubeletBehaviour: (ws: WebSocket, url: string) => void = () => {};
+let kubeletLogs: (req: http.IncomingMessage, res: http.ServerResponse) => void = (_req, res) => res.end();
 const kubeletWss = new WebSocketServer({ noServer: true, handleProtocols: (p) => (p.has('v5.channel.k8s.io') ? 'v5.channel.k8s.io' : false) });
 
 before(async () => {
   server = await startApiserver();
-  kubelet = http.createServer((_req, res) => res.end());
+  kubelet = http.createServer((req, res) => kubeletLogs(req, res));
   kubelet.on('upgrade', (req, socket, head) => kubeletWss.handleUpgrade(req, socket, head, (ws) => kubeletBehaviour(ws, req.url ?? '')));
   await new Promise<void>((r) => kubelet.listen(0, '127.0.0.1', r));
   const c = api(server.url);
@@ -160,5 +161,50 @@ test("a client that stops reading pauses the kubelet's stream (back-pressure, no
   // The apiserver holds what it read, about what TCP and the high-water mark allow, not the 512 MiB.
   assert.ok(sent < 128 * 1024 * 1024, `sent ${sent}`);
   ws.terminate();
+  assert.equal(await readyz(), 200);
+});
+
+test('a logs -f client that stops reading pauses the kubelet stream through the apiserver', async () => {
+  let sent = 0;
+  let started = false;
+  const line = Buffer.alloc(64 * 1024, 'y');
+  kubeletLogs = (_req, res) => {
+    started = true;
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    // As fast as the reader takes it: without back-pressure this reaches the 512 MiB at once.
+    const pump = () => {
+      while (sent < 512 * 1024 * 1024) {
+        sent += line.length;
+        if (!res.write(line)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    pump();
+  };
+  const s = net.connect(server.port, '127.0.0.1');
+  s.on('error', () => {});
+  s.write('GET /api/v1/namespaces/default/pods/p1/log?follow=true HTTP/1.1\r\nHost: x\r\n\r\n');
+  s.pause();
+  await until(async () => started, 'the kubelet to be asked for the log');
+  await new Promise((r) => setTimeout(r, 2000));
+  const plateau = sent;
+  await new Promise((r) => setTimeout(r, 1000));
+  assert.equal(sent, plateau, 'the kubelet is still being read from for a client that reads nothing');
+  assert.ok(sent < 64 * 1024 * 1024, `the apiserver took ${sent} bytes for a client that reads nothing`);
+  s.destroy();
+  assert.equal(await readyz(), 200);
+});
+
+test('a kubelet that vanishes mid logs -f ends the client stream at once', async () => {
+  kubeletLogs = (req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.write('first line\n');
+    setTimeout(() => req.socket.destroy(), 200);
+  };
+  const started = Date.now();
+  const r = await fetch(`${server.url}/api/v1/namespaces/default/pods/p1/log?follow=true`, { signal: AbortSignal.timeout(10_000) });
+  assert.equal(r.status, 200);
+  assert.equal(await r.text(), 'first line\n');
+  assert.ok(Date.now() - started < 5000, `ended after ${Date.now() - started} ms`);
   assert.equal(await readyz(), 200);
 });

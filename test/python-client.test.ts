@@ -1,0 +1,114 @@
+// The official Python client (Debian's python3-kubernetes, run with
+// /usr/bin/python3) against `ksim up`: a watch (it sends watch=True), a
+// followed log read as a stream, and exec with stdin written and stdout,
+// stderr and the exit code read back (v4.channel.k8s.io). Each case is a
+// small script in a temp dir using the cluster's kubeconfig.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ok, spawnTracked, startCluster, tempDir, until, type Cluster } from './helpers/index.ts';
+
+const PYTHON = '/usr/bin/python3';
+const probe = spawnSync(PYTHON, ['-c', 'import kubernetes'], { encoding: 'utf8' });
+const skip = probe.status === 0 ? false : `${PYTHON} cannot import kubernetes (install python3-kubernetes): ${probe.error?.message ?? probe.stderr.trim()}`;
+
+let c: Cluster;
+let dir: string;
+before(async () => {
+  if (skip) return;
+  c = await startCluster({ nodes: 1, speed: 10 });
+  dir = await tempDir('python-client');
+});
+after(() => c?.stop());
+
+/** Runs a script (after a prelude that loads the kubeconfig as `v1`) and returns its output. */
+async function python(name: string, body: string, timeoutMs = 60_000): Promise<{ code: number | null; out: string; err: string }> {
+  const file = join(dir, `${name}.py`);
+  const prelude = `import sys, time, threading\nfrom kubernetes import client, config, watch\nfrom kubernetes.stream import stream\nconfig.load_kube_config(config_file=${JSON.stringify(c.kubeconfig)})\nv1 = client.CoreV1Api()\n`;
+  await writeFile(file, prelude + body);
+  const p = await spawnTracked(PYTHON, [file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  p.child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  p.child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const timer = setTimeout(() => p.signal('SIGKILL'), timeoutMs);
+  const st = await p.exited;
+  clearTimeout(timer);
+  return { code: st.code, out, err };
+}
+
+test('watch: existing objects as ADDED, then a change as it happens', { skip }, async () => {
+  ok(await c.k(['create', 'configmap', 'py-first']));
+  const r = await python(
+    'watch',
+    `
+w = watch.Watch()
+seen = []
+def later():
+    time.sleep(1)
+    v1.create_namespaced_config_map('default', client.V1ConfigMap(metadata=client.V1ObjectMeta(name='py-second')))
+for ev in w.stream(v1.list_namespaced_config_map, 'default', timeout_seconds=20):
+    name = ev['object'].metadata.name
+    if name.startswith('py-'):
+        print(ev['type'], name, flush=True)
+        if name == 'py-first':
+            threading.Thread(target=later).start()
+        if name == 'py-second':
+            w.stop()
+`,
+  );
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, 'ADDED py-first\nADDED py-second\n');
+});
+
+test('read_namespaced_pod_log(follow=True, _preload_content=False) streams lines as they are written', { skip }, async () => {
+  ok(await c.k(['apply', '-f', '-'], `apiVersion: v1\nkind: Pod\nmetadata: {name: counter}\nspec:\n  containers: [{name: main, image: busybox, command: [sh, -c, 'for i in 1 2 3 4 5 6 7 8 9; do echo line $i; sleep 10; done; sleep 3600']}]\n`));
+  await until(async () => (await c.k(['get', 'pod', 'counter', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', 'counter Running', 30_000);
+  const r = await python(
+    'follow',
+    `
+resp = v1.read_namespaced_pod_log('counter', 'default', follow=True, _preload_content=False)
+start = time.time()
+buf = b''
+for chunk in resp.stream(amt=64):
+    buf += chunk
+    if b'line 9\\n' in buf:
+        break
+resp.release_conn()
+print(buf.decode().strip().split('\\n'), time.time() - start >= 2.0)
+`,
+  );
+  assert.equal(r.code, 0, r.err);
+  // Nine lines, the later ones written while the stream was open (lines are 1 s apart at --speed 10).
+  assert.equal(r.out, `[${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `'line ${i}'`).join(', ')}] True\n`);
+});
+
+test('stream(connect_get_namespaced_pod_exec, stdin=True): stdin written, stdout, stderr and the exit code read back', { skip }, async () => {
+  ok(await c.k(['apply', '-f', '-'], `apiVersion: v1\nkind: Pod\nmetadata: {name: pyexec}\nspec:\n  containers: [{name: main, image: busybox, command: [sleep, "36000"]}]\n`));
+  await until(async () => (await c.k(['get', 'pod', 'pyexec', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', 'pyexec Running', 30_000);
+  const r = await python(
+    'exec',
+    `
+resp = stream(v1.connect_get_namespaced_pod_exec, 'pyexec', 'default', command=['sh'], stdin=True, stdout=True, stderr=True, tty=False, _preload_content=False)
+resp.write_stdin('echo from-python\\n')
+out = ''
+deadline = time.time() + 10
+while 'from-python' not in out and time.time() < deadline:
+    resp.update(timeout=1)
+    out += resp.read_stdout() or ''
+resp.write_stdin('echo to-stderr >&2\\n')
+err = ''
+deadline = time.time() + 10
+while 'to-stderr' not in err and time.time() < deadline:
+    resp.update(timeout=1)
+    err += resp.read_stderr() or ''
+resp.write_stdin('exit 5\\n')
+resp.run_forever(timeout=10)
+print(repr(out), repr(err), resp.returncode)
+`,
+  );
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, "'from-python\\n' 'to-stderr\\n' 5\n");
+});
