@@ -50,3 +50,173 @@ describe('warnings that carry client text', () => {
     assert.deepEqual(res.body.data, { k: 'v' });
   });
 });
+
+/** kube's summarizeData: the first 30 bytes, as text for JSON objects and in hex otherwise. */
+const summary = (body: string): string => {
+  const b = Buffer.from(body);
+  const head = b.subarray(0, 30);
+  return (b[0] === 0x7b ? head.toString('utf8') : head.toString('hex')) + (b.length > 30 ? ' ...' : '');
+};
+
+const deepJson = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+
+async function configMap(name: string, data: Record<string, string> = { k: 'v' }): Promise<any> {
+  const res = await c.request('POST', CM, { metadata: { name }, data });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body;
+}
+
+/** Asserts the stored ConfigMap is still exactly `before`. */
+async function unchanged(before: any): Promise<void> {
+  const now = await c.request('GET', `${CM}/${before.metadata.name}`);
+  assert.equal(now.status, 200);
+  assert.deepEqual(now.body, before);
+}
+
+describe('nesting past kube\'s 10,000 levels', () => {
+  test('merge, strategic and JSON patches 100,000 levels deep are "invalid JSON patch", as json.Valid refuses them', async () => {
+    const before = await configMap('deep-patch');
+    const deep = '{"data":' + deepJson(100_000) + '}';
+    for (const [type, body] of [
+      ['application/merge-patch+json', deep],
+      ['application/strategic-merge-patch+json', deep],
+      ['application/json-patch+json', `[{"op":"add","path":"/data/x","value":${deepJson(100_000)}}]`],
+    ]) {
+      const res = await c.request('PATCH', `${CM}/deep-patch`, body, { 'content-type': type });
+      assertStatus(res, 400, 'invalid JSON patch');
+    }
+    await unchanged(before);
+  });
+
+  test('a JSON body 100,000 levels deep is refused while its kind is read', async () => {
+    const body = deepJson(100_000);
+    assertStatus(
+      await c.request('POST', CM, body, { 'content-type': 'application/json' }),
+      400,
+      `the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: invalid character '{' exceeded max depth (${summary(body)})`,
+    );
+  });
+
+  test('YAML bodies and apply patches nested past 10,000 levels are go-yaml\'s error', async () => {
+    const body = 'metadata: {name: deep-yaml}\ndata: ' + '['.repeat(200_000);
+    assertStatus(
+      await c.request('POST', CM, body, { 'content-type': 'application/yaml' }),
+      400,
+      `the object provided is unrecognized (must be of type ConfigMap): yaml: line 2: exceeded max depth of 10000 (${summary(body)})`,
+    );
+    const apply = (text: string) => c.request('PATCH', `${CM}/deep-apply?fieldManager=t`, text, { 'content-type': 'application/apply-patch+yaml' });
+    assertStatus(await apply('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep-apply}\ndata: ' + '{'.repeat(20_000)), 400, 'error encoding patch: yaml: line 4: exceeded max depth of 10000');
+    assertStatus(
+      await apply('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep-apply"},"data":' + deepJson(20_000) + '}'),
+      400,
+      'error decoding patch: error converting YAML to JSON: yaml: exceeded max depth of 10000',
+    );
+    assert.equal((await c.request('GET', `${CM}/deep-apply`)).status, 404);
+  });
+
+  test('nesting within the limit but deeper than the walks can go is a 4xx, never a 500', async () => {
+    const before = await configMap('deep-ok');
+    for (const [type, body] of [
+      ['application/merge-patch+json', `{"data":{"k":"w"},"x":${deepJson(9_000)}}`],
+      ['application/strategic-merge-patch+json', `{"data":{"k":"w"},"x":${deepJson(9_000)}}`],
+    ]) {
+      const res = await c.request('PATCH', `${CM}/deep-ok`, body, { 'content-type': type });
+      assert.ok(res.status < 500, `${type}: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    const created = await c.request('POST', CM, `{"metadata":{"name":"deep-ok2"},"x":${deepJson(9_000)}}`, { 'content-type': 'application/json' });
+    assert.ok(created.status < 500, JSON.stringify(created.body));
+    void before;
+  });
+});
+
+describe('YAML aliases', () => {
+  test('an anchor that contains its own alias is go-yaml\'s 400, and nothing is stored', async () => {
+    const body = 'metadata:\n  name: cycle\ndata: &a\n  k: *a\n';
+    assertStatus(
+      await c.request('POST', CM, body, { 'content-type': 'application/yaml' }),
+      400,
+      `the object provided is unrecognized (must be of type ConfigMap): yaml: anchor 'a' value contains itself (${summary(body)})`,
+    );
+    assert.equal((await c.request('GET', `${CM}/cycle`)).status, 404);
+    assertStatus(
+      await c.request('PATCH', `${CM}/cycle?fieldManager=t`, 'apiVersion: v1\nkind: ConfigMap\nmetadata: &m\n  name: cycle\n  labels: *m\n', {
+        'content-type': 'application/apply-patch+yaml',
+      }),
+      400,
+      "error encoding patch: yaml: anchor 'm' value contains itself",
+    );
+  });
+
+  test('a billion laughs is refused quickly, without growing the server', async () => {
+    const lines = ['metadata: {name: laughs}', 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 10; i++) {
+      const name = String.fromCharCode(97 + i);
+      lines.push(`${name}: &${name} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    }
+    const body = lines.join('\n') + '\n';
+    const started = Date.now();
+    assertStatus(
+      await c.request('POST', CM, body, { 'content-type': 'application/yaml' }),
+      400,
+      `the object provided is unrecognized (must be of type ConfigMap): yaml: document contains excessive aliasing (${summary(body)})`,
+    );
+    assert.ok(Date.now() - started < 5000);
+  });
+});
+
+describe('patches that grow objects', () => {
+  test('JSON-patch copies stop at 3 MiB of copied bytes (422, as kube answers any JSON patch that does not apply)', async () => {
+    const before = await configMap('copies', { k: 'x'.repeat(1000) });
+    const ops = [{ op: 'add', path: '/metadata/annotations', value: { a: 'x'.repeat(1000) } }];
+    // Each copy doubles a list: 2^40 entries if nothing stopped it.
+    ops.push({ op: 'add', path: '/metadata/annotations/l', value: ['x'.repeat(100)] } as any);
+    for (let i = 0; i < 40; i++) ops.push({ op: 'copy', from: '/metadata/annotations/l', path: '/metadata/annotations/l/-' } as any);
+    const res = await c.request('PATCH', `${CM}/copies`, JSON.stringify(ops), { 'content-type': 'application/json-patch+json' });
+    assertStatus(res, 422, 'the server rejected our request due to an error in our request');
+    assert.equal(res.body.reason, 'Invalid');
+    await unchanged(before);
+  });
+
+  test('more than 10,000 JSON-patch operations is a 413', async () => {
+    const ops = Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/data/k', value: 'v' }));
+    await configMap('many-ops');
+    assertStatus(
+      await c.request('PATCH', `${CM}/many-ops`, JSON.stringify(ops), { 'content-type': 'application/json-patch+json' }),
+      413,
+      'Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001',
+    );
+  });
+
+  test('a merge, strategic or JSON patch whose result passes the 3 MiB request limit is a 413, and nothing is stored', async () => {
+    const DEPLOY = '/apis/apps/v1/namespaces/default/deployments';
+    const arg = 'x'.repeat(900 * 1024);
+    const deploy = {
+      metadata: { name: 'grows' },
+      spec: {
+        selector: { matchLabels: { app: 'grows' } },
+        template: { metadata: { labels: { app: 'grows' } }, spec: { containers: [{ name: 'c', image: 'i', args: [arg] }] } },
+      },
+    };
+    const created = await c.request('POST', DEPLOY, deploy);
+    assert.equal(created.status, 201, JSON.stringify(created.body).slice(0, 500));
+    const big = 'y'.repeat(2500 * 1024);
+    const args = '/spec/template/spec/containers/0/args';
+    for (const [type, body] of [
+      ['application/merge-patch+json', JSON.stringify({ metadata: { labels: { a: 'b' } }, spec: { template: { spec: { containers: [{ name: 'c', image: 'i', args: [arg, big] }] } } } })],
+      ['application/strategic-merge-patch+json', JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'c', args: [arg, big] }] } } } })],
+      ['application/json-patch+json', JSON.stringify([{ op: 'add', path: `${args}/-`, value: big }])],
+      ['application/json-patch+json', JSON.stringify([1, 2, 3].map(() => ({ op: 'copy', from: `${args}/0`, path: `${args}/-` })))],
+    ]) {
+      const res = await c.request('PATCH', `${DEPLOY}/grows`, body, { 'content-type': type });
+      assertStatus(res, 413, 'Request entity too large: limit is 3145728');
+    }
+    const now = await c.request('GET', `${DEPLOY}/grows`);
+    assert.equal(now.body.metadata.resourceVersion, created.body.metadata.resourceVersion);
+  });
+
+  test('a ConfigMap patched past its 1 MiB gets its validation error first, as in kube', async () => {
+    await configMap('cm-grows', { a: 'x'.repeat(900 * 1024) });
+    const res = await c.request('PATCH', `${CM}/cm-grows`, JSON.stringify({ data: { b: 'y'.repeat(2500 * 1024) } }), { 'content-type': 'application/merge-patch+json' });
+    assert.equal(res.status, 422, JSON.stringify(res.body).slice(0, 300));
+  });
+});

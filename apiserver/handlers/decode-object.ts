@@ -1,10 +1,13 @@
 // Reads a create or update body into an object the way kube-apiserver
 // decodes into Go structs: content type, then the decode-time checks
 // (types, unknown and duplicate fields per ?fieldValidation=Strict|Warn|Ignore).
-import { badRequest } from '../../shared/api/errors.ts';
+import { badRequest, tooLarge } from '../../shared/api/errors.ts';
+import { MAX_BODY_BYTES } from '../http/body.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import { decodeBody, mediaType, parseJson } from '../http/codec.ts';
-import { decodeChecks, fieldValidationError, fieldValidationMode } from '../validation/index.ts';
+import { jsonNestingError } from '../http/nesting.ts';
+import { decodeYaml, YamlDecodeError } from '../http/yaml-decode.ts';
+import { decodeChecks, fieldValidationError, fieldValidationMode, unrecognizedError } from '../validation/index.ts';
 import type { ApiRequest } from './context.ts';
 
 /** The decoded object and the warnings to send back. */
@@ -32,15 +35,62 @@ export async function decodeObject(r: ApiRequest, rt: ResourceType, kind = { gro
 
 /** Decodes and checks `body` (sent as `contentType`, checked as ?fieldValidation=`fieldValidation`) as an object of `kind`. */
 export function decodeBytes(body: Buffer, contentType: string | undefined, fieldValidation: string | null, kind: { group: string; version: string; kind: string }): DecodedObject {
-  // A JSON body is turned into text once: the parse and the decode checks both read it.
-  const text = (mediaType(contentType) || 'application/json') === 'application/json' ? body.toString('utf8') : undefined;
-  const obj = text !== undefined ? parseJson(text) : decodeBody(body, contentType);
-  const { object, warnings } = decodeChecks(kind, text, obj, validationModeOf(fieldValidation));
+  const type = mediaType(contentType) || 'application/json';
+  let text: string | undefined;
+  let obj: any;
+  if (type === 'application/json') {
+    // A JSON body is turned into text once: the parse and the decode checks both read it.
+    text = body.toString('utf8');
+    // kube reads apiVersion and kind first, with encoding/json, which stops at 10,000 levels.
+    const deep = jsonNestingError(text);
+    if (deep) throw unrecognizedError(kind.kind, `couldn't get version/kind; json parse error: ${deep}`, body);
+    obj = parseJson(text);
+  } else if (type === 'application/yaml') {
+    try {
+      obj = decodeYaml(body.toString('utf8'));
+    } catch (err) {
+      // kube's YAML serializer fails before it knows the kind: transformDecodeError words it.
+      if (err instanceof YamlDecodeError) throw unrecognizedError(kind.kind, err.message, body);
+      throw err;
+    }
+  } else {
+    obj = decodeBody(body, contentType);
+  }
+  const mode = validationModeOf(fieldValidation);
+  const { object, warnings } = withinStack(kind, () => decodeChecks(kind, text, obj, mode));
   return { obj: object, warnings };
+}
+
+/**
+ * Runs a recursive check of a decoded body. Bodies within kube's 10,000
+ * levels can still nest deeper than V8's stack lets the walks go: that is a
+ * 400 for the request, never a 500.
+ */
+function withinStack<T>(kind: { kind: string }, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof RangeError) throw badRequest(`the object provided (of type ${kind.kind}) is nested too deeply to be decoded`);
+    throw err;
+  }
 }
 
 /** Checks an object produced by a patch (no raw text: duplicates cannot occur). */
 export function checkPatched(r: ApiRequest, rt: ResourceType, obj: any, kind = { group: rt.group, version: rt.version, kind: rt.kind }): DecodedObject {
-  const { object, warnings } = decodeChecks(kind, undefined, obj, validationMode(r.query));
+  const mode = validationMode(r.query);
+  const { object, warnings } = withinStack(kind, () => decodeChecks(kind, undefined, obj, mode));
   return { obj: object, warnings };
+}
+
+/**
+ * Refuses a patch result larger than kube's request limit (3 MiB): a patch
+ * can grow an object past what any request could have sent (JSON-patch
+ * copies, merges into a large object), and again on the next patch. kube
+ * finds out from etcd's own limit when it stores the object; ksim's store
+ * has none, so the request limit stands in for it, at the same point.
+ */
+export function checkPatchedSize(obj: unknown): void {
+  const json = JSON.stringify(obj);
+  // UTF-8 is at most three bytes per UTF-16 unit: only near the limit is it worth counting.
+  if (json.length * 3 > MAX_BODY_BYTES && Buffer.byteLength(json) > MAX_BODY_BYTES) throw tooLarge(MAX_BODY_BYTES);
 }

@@ -3,23 +3,61 @@
 // result carries a stale metadata.resourceVersion is a 409, as in kube.
 import { badRequest, StatusError, unsupportedMediaType } from '../../shared/api/errors.ts';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, mergeSchemaFor, PatchError } from '../../shared/patch/index.ts';
-import { mediaType, parseJson, PATCH_TYPES } from '../http/codec.ts';
+import { jsonTypeName } from '../../shared/patch/go-format.ts';
+import { MAX_BODY_BYTES } from '../http/body.ts';
+import { mediaType, PATCH_TYPES } from '../http/codec.ts';
+import { jsonNestingError } from '../http/nesting.ts';
 import { objectKey } from '../registry/keys.ts';
 import { toScale } from '../registry/scale.ts';
 import { isDryRun } from './dry-run.ts';
 import { handleApply } from './apply.ts';
-import { checkPatched } from './decode-object.ts';
+import { checkPatched, checkPatchedSize, validationMode } from './decode-object.ts';
 import { commitWrite } from './commit-write.ts';
 import { updateMutation } from './write-object.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
+/** kube's answer to a JSON patch that does not apply: a 422 with the generic text (the library's reason is not sent). */
+const JSON_PATCH_FAILED = 'the server rejected our request due to an error in our request';
+
+/** kube's maxJSONPatchOperations. */
+const MAX_JSON_PATCH_OPERATIONS = 10_000;
+
 /** Maps a patch failure to kube's answer: a malformed patch is 400, one that does not apply is 422. */
-function patchFailure(err: unknown): never {
+function patchFailure(err: unknown, jsonPatch: boolean): never {
   if (err instanceof PatchError) {
     if (err.code === 400) throw badRequest(err.message);
-    if (err.code === 422) throw new StatusError(422, 'Invalid', err.message);
+    if (jsonPatch) throw new StatusError(422, 'Invalid', JSON_PATCH_FAILED, {});
+    throw new StatusError(422, 'Invalid', err.message);
   }
+  // Nesting within kube's 10,000 levels can still be deeper than V8's stack allows for the walks of a patch.
+  if (err instanceof RangeError) throw new StatusError(422, 'Invalid', 'the patch or the object it patches is nested too deeply to be applied');
   throw err;
+}
+
+/** The first decoding error Go's strict unmarshal of a JSON patch into []jsonPatchOp reports, if any. */
+function jsonPatchShapeError(patch: unknown): string | undefined {
+  if (!Array.isArray(patch)) return `json: cannot unmarshal ${jsonTypeName(patch)} into Go value of type []handlers.jsonPatchOp`;
+  for (const op of patch) {
+    if (op === null) continue;
+    if (typeof op !== 'object' || Array.isArray(op)) return `json: cannot unmarshal ${jsonTypeName(op)} into Go value of type handlers.jsonPatchOp`;
+    for (const [key, value] of Object.entries(op)) {
+      const field = ['op', 'path', 'from'].find((f) => f.toLowerCase() === key.toLowerCase());
+      if (field && value !== null && typeof value !== 'string') return `json: cannot unmarshal ${jsonTypeName(value)} into Go struct field jsonPatchOp.${field} of type string`;
+    }
+  }
+  return undefined;
+}
+
+/** Reads a JSON, merge or strategic patch as kube does: it must be valid JSON (nesting included) before anything else. */
+function readPatch(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  // validateAndTranscodePatch: json.Valid, which also stops at 10,000 levels.
+  if (jsonNestingError(text)) throw badRequest('invalid JSON patch');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest('invalid JSON patch');
+  }
 }
 
 /** Serves a patch. */
@@ -28,20 +66,33 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
   const type = mediaType(r.contentType);
   if (type === 'application/apply-patch+yaml') return handleApply(ctx, r);
   if (!PATCH_TYPES.includes(type)) throw unsupportedMediaType(type, PATCH_TYPES);
-  const patch = parseJson(await r.body());
+  const mode = validationMode(r.query);
+  const patch = readPatch(await r.body());
+  const strictDecode = mode !== 'Ignore';
+  const jsonPatch = type === 'application/json-patch+json';
   let apply: (current: any) => any;
-  if (type === 'application/json-patch+json') {
-    if (!Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-    apply = (cur) => applyJsonPatch(cur, patch);
+  if (jsonPatch) {
+    const shape = strictDecode ? jsonPatchShapeError(patch) : undefined;
+    if (shape) throw badRequest(`error decoding patch: ${shape}`);
+    if (!Array.isArray(patch)) throw badRequest(`json: cannot unmarshal ${jsonTypeName(patch)} into Go value of type jsonpatch.Patch`);
+    if (patch.length > MAX_JSON_PATCH_OPERATIONS) {
+      throw new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
+    }
+    apply = (cur) => applyJsonPatch(cur, patch, { maxCopyBytes: MAX_BODY_BYTES });
+  } else if (type === 'application/merge-patch+json') {
+    const notObject = patch !== null && (typeof patch !== 'object' || Array.isArray(patch));
+    if (notObject && strictDecode) throw badRequest(`error decoding patch: json: cannot unmarshal ${jsonTypeName(patch)} into Go value of type map[string]interface {}`);
+    // evanphx/json-patch refuses a patch that is not an object (null included) as ErrBadJSONPatch.
+    if (notObject || patch === null) throw badRequest('Invalid JSON Patch');
+    apply = (cur) => applyMergePatch(cur, patch);
   } else {
-    if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) {
-      throw badRequest('the body of the request could not be decoded as a JSON object');
+    if (patch !== null && (typeof patch !== 'object' || Array.isArray(patch))) {
+      throw badRequest(`json: cannot unmarshal ${jsonTypeName(patch)} into Go value of type map[string]interface {}`);
     }
-    if (type === 'application/merge-patch+json') apply = (cur) => applyMergePatch(cur, patch);
-    else {
-      const schema = mergeSchemaFor(subresource === 'scale' ? 'Scale' : rt.kind);
-      apply = (cur) => applyStrategicMergePatch(cur, patch, schema);
-    }
+    // A null patch unmarshals into an empty map: nothing changes.
+    const patchMap = patch ?? {};
+    const schema = mergeSchemaFor(subresource === 'scale' ? 'Scale' : rt.kind);
+    apply = (cur) => applyStrategicMergePatch(cur, patchMap, schema);
   }
   const warnings: string[] = [];
   const mutate = updateMutation({
@@ -53,7 +104,7 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
       try {
         out = apply(cur());
       } catch (err) {
-        patchFailure(err);
+        patchFailure(err, jsonPatch);
       }
       if (out === null || typeof out !== 'object' || Array.isArray(out)) throw new StatusError(422, 'Invalid', 'the patched object is not a JSON object');
       const checked = checkPatched(r, rt, out, subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : undefined);
@@ -70,7 +121,13 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
     allowCreate: false,
     admission: isDryRun(r.query) ? undefined : ctx.admission,
   });
-  const res = await commitWrite(ctx, rt, objectKey(rt, namespace, name), mutate, isDryRun(r.query), (json) =>
+  // Last, after admission and validation, where kube meets etcd's limit on what it stores.
+  const sized: typeof mutate = (cur) => {
+    const next = mutate(cur);
+    if (next) checkPatchedSize(next);
+    return next;
+  };
+  const res = await commitWrite(ctx, rt, objectKey(rt, namespace, name), sized, isDryRun(r.query), (json) =>
     subresource === 'scale' ? JSON.stringify(toScale(JSON.parse(json))) : json,
   );
   return { ...res, warnings: [...new Set(warnings)] };

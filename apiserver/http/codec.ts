@@ -3,6 +3,8 @@
 import YAML from 'yaml';
 import { badRequest, notAcceptable, unsupportedMediaType } from '../../shared/api/errors.ts';
 import { decodeKubeProtobuf, ProtobufDecodeError } from '../../shared/api/protobuf/index.ts';
+import { jsonNestingError } from './nesting.ts';
+import { decodeYaml, YamlDecodeError } from './yaml-decode.ts';
 
 /** Media types a request body may use for create and update. */
 export const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
@@ -34,23 +36,28 @@ export function parseProtobuf(body: Buffer): any {
   }
 }
 
-/** Parses JSON with kube's 400 message on failure. */
+/** Parses JSON with kube's 400 message on failure; nesting past kube's 10,000 levels is refused as Go refuses it. */
 export function parseJson(body: Buffer | string): any {
   const text = typeof body === 'string' ? body : body.toString('utf8');
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw badRequest(`the body of the request could not be decoded as JSON: ${(err as Error).message}`);
   }
+  const deep = jsonNestingError(text);
+  if (deep) throw badRequest(`the body of the request could not be decoded as JSON: ${deep}`);
+  return value;
 }
 
-/** Parses YAML with a 400 on failure. */
+/** Parses YAML with a 400 on failure (go-yaml's limits: nesting, alias cycles and alias bombs). */
 export function parseYaml(body: Buffer | string): any {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   try {
-    return YAML.parse(text);
+    return decodeYaml(text);
   } catch (err) {
-    throw badRequest(`error converting YAML to JSON: ${(err as Error).message.split('\n')[0]}`);
+    if (err instanceof YamlDecodeError) throw badRequest(`error converting YAML to JSON: ${err.message}`);
+    throw err;
   }
 }
 

@@ -4,7 +4,7 @@
 // warns, Ignore says nothing), and the JSON decoder's own type and format
 // errors, which are 400 BadRequest whatever the mode. Unknown fields are
 // dropped from the object in every mode, as decoding into Go structs does.
-import { badRequest, fieldError, type FieldError } from '../../shared/api/errors.ts';
+import { badRequest, fieldError, type FieldError, type StatusError } from '../../shared/api/errors.ts';
 import { typeForKind, type GroupVersionKind } from '../../shared/api/schema/index.ts';
 import { nodeForType, type StructNode } from './decode-schema.ts';
 import { SyntaxProblem, scanBody, scanTypeMeta, type ScanResult } from './decode-scan.ts';
@@ -57,6 +57,14 @@ function summarizeData(data: Buffer, maxLength: number): string {
   if (data.length === 0) return '<empty>';
   if (data[0] === 0x7b) return data.length > maxLength ? data.subarray(0, maxLength).toString('utf8') + ' ...' : data.toString('utf8');
   return data.length > maxLength ? data.subarray(0, maxLength).toString('hex') + ' ...' : data.toString('hex');
+}
+
+/**
+ * kube's transformDecodeError when the decoder could not even tell the kind:
+ * `the object provided is unrecognized (must be of type ConfigMap): <why> (<start of the body>)`.
+ */
+export function unrecognizedError(kind: string, why: string, body: Buffer): StatusError {
+  return badRequest(`the object provided is unrecognized (must be of type ${kind}): ${why} (${summarizeData(body, 30)})`);
 }
 
 /**
@@ -119,8 +127,7 @@ export function decodeChecks(
   const fromRaw = raw !== undefined;
   const text = raw === undefined ? JSON.stringify(obj) ?? 'null' : typeof raw === 'string' ? raw : raw.toString('utf8');
   const bytes = (): Buffer => (typeof raw === 'object' ? raw : Buffer.from(text, 'utf8'));
-  const unrecognized = (why: string) =>
-    badRequest(`the object provided is unrecognized (must be of type ${kind.kind}): ${why} (${summarizeData(bytes(), 30)})`);
+  const unrecognized = (why: string) => unrecognizedError(kind.kind, why, bytes());
 
   let result: ScanResult;
   try {

@@ -4,6 +4,7 @@ export {
   decodeChecks,
   fieldValidationError,
   fieldValidationMode,
+  unrecognizedError,
   warningHeaderValue,
   type DecodeChecksResult,
   type FieldValidationMode,

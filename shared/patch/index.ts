@@ -1,7 +1,7 @@
 // The patch package's public surface: JSON patch, JSON merge patch and
 // strategic merge patch, the merge rules of the built-in kinds, and the
 // error they all throw.
-export { applyJsonPatch } from './json-patch.ts';
+export { applyJsonPatch, type JsonPatchOptions } from './json-patch.ts';
 export { applyMergePatch } from './merge-patch.ts';
 export { applyStrategicMergePatch } from './strategic-merge.ts';
 export { lookupMergeRule, mergeSchemaFor, TYPES as MERGE_TYPES } from './merge-keys.ts';

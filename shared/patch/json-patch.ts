@@ -136,6 +136,19 @@ function wrap(prefix: string, fn: () => void): void {
 
 interface Doc {
   root: Container;
+  /** Bytes added by copy operations so far, and the most they may add (0: no limit). */
+  copied: number;
+  maxCopyBytes: number;
+}
+
+/** Options of applyJsonPatch. */
+export interface JsonPatchOptions {
+  /**
+   * The most bytes all "copy" operations together may add (the library's
+   * AccumulatedCopySizeLimit; kube-apiserver sets 3 MiB, JSONPatchMaxCopyBytes).
+   * Without it a few dozen copies that each double a value exhaust memory.
+   */
+  maxCopyBytes?: number;
 }
 
 function applyAdd(doc: Doc, op: Op): void {
@@ -196,7 +209,15 @@ function applyCopy(doc: Doc, op: Op): void {
   const path = requirePath(op, () => `copy operation failed to decode path: ${MISSING}`);
   const dst = findObject(doc.root, path);
   if (!dst) throw new PatchError(`copy operation does not apply: doc is missing destination path: ${path}: ${MISSING}`);
-  wrap('error while adding value during copy', () => add(dst.con, dst.key, cloneJson(value) ?? null));
+  // The library counts the copied value's JSON encoding, before it adds anything.
+  const encoded = value === undefined ? undefined : JSON.stringify(value);
+  if (encoded !== undefined) {
+    doc.copied += Buffer.byteLength(encoded);
+    if (doc.maxCopyBytes > 0 && doc.copied > doc.maxCopyBytes) {
+      throw new PatchError(`Unable to complete the copy, the accumulated size increase of copy is ${doc.copied}, exceeding the limit ${doc.maxCopyBytes}`);
+    }
+  }
+  wrap('error while adding value during copy', () => add(dst.con, dst.key, encoded === undefined ? null : JSON.parse(encoded)));
 }
 
 function applyTest(doc: Doc, op: Op): void {
@@ -236,7 +257,7 @@ const OPERATIONS: Record<string, (doc: Doc, op: Op) => void> = {
  * result; neither argument is modified. Throws PatchError: code 400 when
  * `ops` is not a list of operation objects, 422 when an operation fails.
  */
-export function applyJsonPatch<T>(doc: T, ops: unknown): T {
+export function applyJsonPatch<T>(doc: T, ops: unknown, options: JsonPatchOptions = {}): T {
   if (!Array.isArray(ops)) {
     throw new PatchError(`json: cannot unmarshal ${jsonTypeName(ops)} into Go value of type jsonpatch.Patch`, 400);
   }
@@ -246,7 +267,7 @@ export function applyJsonPatch<T>(doc: T, ops: unknown): T {
     }
   }
   if (!isContainer(doc)) throw new PatchError(`json: cannot unmarshal ${jsonTypeName(doc)} into Go value of type jsonpatch.partialDoc`, 500);
-  const state: Doc = { root: cloneJson(doc) as Container };
+  const state: Doc = { root: cloneJson(doc) as Container, copied: 0, maxCopyBytes: options.maxCopyBytes ?? 0 };
   for (const raw of ops as (Op | null)[]) {
     const op: Op = raw ?? {};
     const kind = typeof op.op === 'string' ? op.op : 'unknown';
