@@ -109,6 +109,16 @@ test('kubectl killed mid-exec: the kubelet ends the process', async () => {
   assert.equal((await c.k(['exec', 'sleeper', '--', 'cat', '/tmp/count'])).stdout, before, 'the loop still runs after its client left');
 });
 
+test('an exec session ends when its container stops (the Pod is deleted)', async () => {
+  await podRunning('doomed', '  containers: [{name: main, image: busybox, command: [sleep, "36000"]}]');
+  const e = await spawnKubectl(['exec', 'doomed', '--', 'sleep', '3600']);
+  await new Promise((r) => setTimeout(r, 1000));
+  ok(await c.k(['delete', 'pod', 'doomed', '--wait=false']));
+  const st = await within(e.exited, 20_000, 'the exec to end with its container');
+  assert.equal(st.code, 137, e.err());
+  assert.match(e.err(), /command terminated with exit code 137/);
+});
+
 test('kubelet-sim SIGKILLed mid-exec and mid logs -f: kubectl ends promptly, the apiserver stays up', async () => {
   await podRunning('talker', `  containers: [{name: main, image: busybox, command: [sh, -c, 'while true; do echo talk; sleep 5; done']}]`);
   const exec = await spawnKubectl(['exec', 'sleeper', '--', 'sleep', '3600']);

@@ -13,7 +13,7 @@ import type { StdinPipe } from '../runtime/stdin-pipe.ts';
 export const CHANNEL_PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'];
 
 /** Output bytes buffered for one client before it is considered gone. */
-export const MAX_BUFFERED = 4 * 1024 * 1024;
+export const MAX_BUFFERED = 16 * 1024 * 1024;
 
 export const STDIN = 0;
 export const STDOUT = 1;

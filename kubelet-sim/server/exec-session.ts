@@ -45,15 +45,20 @@ export function execSession(pods: PodManager, ws: WebSocket, t: StreamTarget, lo
   const terminal = tty ? new Terminal(pipe ?? endedPipe(), (text) => stream.send(STDOUT, text)) : undefined;
   const out = terminal ? terminal.out : (text: string) => stream.send(STDOUT, text);
   const err = terminal ? terminal.out : (text: string) => wantStderr && stream.send(STDERR, text);
-  const ctx = pods.worker(t.namespace, t.pod)?.execContext(t.container, out, err, (k) => (kill = k));
+  const worker = pods.worker(t.namespace, t.pod);
+  const ctx = worker?.execContext(t.container, out, err, (k) => (kill = k));
   if (!ctx) return stream.finish(internalErrorStatus(`container not found ("${t.container}")`));
+  // An exec'd process dies with its container, as in a real runtime.
+  const watch = worker?.attach(t.container)?.attach({ end: () => !done && kill(137) }, false);
   runProcess(argv, ctx, terminal && pipe ? terminal : pipe).then(
     (res) => {
       done = true;
+      watch?.detach();
       stream.finish(exitStatus(res.exitCode, argv));
     },
     (e) => {
       done = true;
+      watch?.detach();
       if (!(e instanceof Killed)) log.error({ err: (e as Error).message }, 'exec failed');
       stream.finish(internalErrorStatus('the command could not be run'));
     },

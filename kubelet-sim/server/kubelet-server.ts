@@ -103,6 +103,15 @@ function streamTarget(rawUrl: string | undefined): (StreamTarget & { kind: 'exec
   }
 }
 
+/** A percent-decoded path segment; bad encoding is the client's error. */
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    throw badRequest(`invalid percent-encoding in path segment "${s}"`);
+  }
+}
+
 /** Answers an upgrade that is not served with a Status on the raw socket. */
 function refuse(socket: Duplex, code: number, message: string): void {
   const body = JSON.stringify(new StatusError(code, code === 404 ? 'NotFound' : 'BadRequest', message).toStatus());
@@ -114,7 +123,7 @@ async function handle(opts: KubeletServerOptions, req: http.IncomingMessage, res
   const path = url.pathname;
   if (['/healthz', '/livez', '/readyz', '/metrics'].includes(path)) return forward(opts.healthPort, req, res);
   let m = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(path);
-  if (m && req.method === 'GET') return containerLogs(opts, res, decodeURIComponent(m[1]), decodeURIComponent(m[2]), decodeURIComponent(m[3]), url.searchParams);
+  if (m && req.method === 'GET') return containerLogs(opts, res, decodeSegment(m[1]), decodeSegment(m[2]), decodeSegment(m[3]), url.searchParams);
   m = /^\/run\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(path);
   if (m && req.method === 'POST') {
     const w = opts.pods.worker(m[1], m[2]);
