@@ -73,6 +73,9 @@ test('transitions are made once per event and type: every watcher that sees ADDE
   assert.equal(got.get('gold'), got.get('web1'));
   assert.deepEqual(got.get('app')!.map((e) => `${e.type}:${e.rev}`), ['DELETED:20', 'ADDED:21']);
   assert.equal(got.get('app2'), got.get('app'));
+  // As kube's cacher: leaving the selection is the last state that matched, at the event's resourceVersion.
+  const left = JSON.parse(got.get('app')![0].json);
+  assert.deepEqual([left.metadata.labels, left.metadata.resourceVersion], [{ app: 'x' }, '20']);
   // The second event is the plain watchers' own object: nothing copied.
   assert.equal(got.get('app')![1], other);
 });

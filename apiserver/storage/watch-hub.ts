@@ -62,8 +62,21 @@ class DispatchCache implements ViewCache {
   variant(ev: ChangeEvent, type: EventType): WatchEvent {
     let forms = this.variants.get(ev);
     if (!forms) this.variants.set(ev, (forms = {}));
-    return (forms[type] ??= { type, rev: ev.rev, key: ev.key, json: ev.json });
+    return (forms[type] ??= transition(ev, type, this));
   }
+}
+
+/**
+ * `ev` seen by a watcher whose selector it enters (ADDED, the new object)
+ * or leaves (DELETED): as kube's cacher, the last state that matched, the
+ * previous object, with the event's resourceVersion.
+ */
+function transition(ev: ChangeEvent, type: EventType, parsed: Pick<ViewCache, 'get'>): WatchEvent {
+  if (type !== 'DELETED' || ev.type === 'DELETED' || ev.prev === undefined) return { type, rev: ev.rev, key: ev.key, json: ev.json };
+  const prev = parsed.get(ev.prev);
+  // A copy: the parsed object is shared with every other watcher's selector.
+  const json = JSON.stringify({ ...prev, metadata: { ...prev.metadata, resourceVersion: String(ev.rev) } });
+  return { type, rev: ev.rev, key: ev.key, json };
 }
 
 function inRange(w: Pick<Watcher, 'keyPrefix' | 'exactKey'>, key: string): boolean {
@@ -73,7 +86,7 @@ function inRange(w: Pick<Watcher, 'keyPrefix' | 'exactKey'>, key: string): boole
 /** `ev` as `type`: the event itself when the type is its own (shared with every watcher), else one form per event when the cache makes them. */
 function as(ev: ChangeEvent, type: EventType, cache: ViewCache): WatchEvent {
   if (ev.type === type) return ev;
-  return cache.variant ? cache.variant(ev, type) : { type, rev: ev.rev, key: ev.key, json: ev.json };
+  return cache.variant ? cache.variant(ev, type) : transition(ev, type, cache);
 }
 
 /** Decides what `watcher` sees of `ev`, or nothing. */

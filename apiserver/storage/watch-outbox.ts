@@ -93,8 +93,10 @@ export class WatchOutbox implements Paced, Budgeted {
   private readonly now: () => number;
   /** The socket's backlog when last looked at: anything less later, with no write in between, means the peer read. */
   private sinkMark = 0;
-  /** When the peer was last seen reading (or the socket under its high-water mark). */
-  private progressAt: number;
+  /** Since when the socket has been over its high-water mark without the peer reading; undefined while it reads. */
+  private stalledSince: number | undefined;
+  /** What the budget was last told. */
+  private reported = 0;
 
   constructor(
     private readonly sink: OutboxSink,
@@ -102,7 +104,6 @@ export class WatchOutbox implements Paced, Budgeted {
   ) {
     this.budget = opts.budget ?? watchBudget;
     this.now = opts.now ?? (() => performance.now());
-    this.progressAt = this.now();
   }
 
   /** Bytes this watcher has queued: live batches not yet written, and what its socket still holds. */
@@ -179,13 +180,18 @@ export class WatchOutbox implements Paced, Budgeted {
       this.opts.onOverflow(backlog, 'watcher');
       return true;
     }
-    if (sinkBacklog <= HIGH_WATER_BYTES || sinkBacklog < this.sinkMark) this.progressAt = this.now();
-    else if (this.now() - this.progressAt > (this.opts.stallMs ?? STALL_MS)) {
+    if (sinkBacklog <= HIGH_WATER_BYTES || sinkBacklog < this.sinkMark) this.stalledSince = undefined;
+    else if (this.stalledSince === undefined) this.stalledSince = this.now();
+    else if (this.now() - this.stalledSince > (this.opts.stallMs ?? STALL_MS)) {
       this.opts.onOverflow(backlog, 'stalled');
       return true;
     }
     this.sinkMark = sinkBacklog;
-    this.budget.update(this, backlog);
+    // Most calls find nothing changed (a watcher that keeps up has nothing queued): no need to tell the budget.
+    if (backlog !== this.reported) {
+      this.reported = backlog;
+      this.budget.update(this, backlog);
+    }
     return this.closed;
   }
 
