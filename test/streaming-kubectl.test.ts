@@ -130,6 +130,7 @@ test('kubelet-sim SIGKILLed mid-exec and mid logs -f: kubectl ends promptly, the
   const [es, ls] = await within(Promise.all([exec.exited, logs.exited]), 15_000, 'kubectl exec and logs -f to end');
   assert.ok(Date.now() - started < 15_000);
   assert.notEqual(es.code, 0, 'exec ended by a lost kubelet is a failure');
+  assert.match(exec.err(), /error: Internal error occurred: the connection to the kubelet was lost/);
   assert.equal(ls.signal, null);
   ok(await c.k(['get', 'namespaces']));
 });

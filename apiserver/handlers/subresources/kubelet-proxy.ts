@@ -162,9 +162,11 @@ function splice(client: WebSocket, upstream: WebSocket, protocol: string, log: L
   upstream.on('close', (code) => {
     if (client.readyState !== WebSocket.OPEN) return;
     if (code === 1006 && protocol.endsWith('.channel.k8s.io')) {
-      // The kubelet vanished (killed, say) without a final status: say so on the error channel, as kube's proxy does.
+      // The kubelet vanished (killed, say) without a final status: say so on the error channel and close
+      // normally, as kube's stream translator does, so kubectl prints the reason rather than a close code.
       const status = { metadata: {}, status: 'Failure', message: 'Internal error occurred: the connection to the kubelet was lost', reason: 'InternalError', code: 500 };
       client.send(Buffer.concat([Buffer.from([3]), Buffer.from(JSON.stringify(status))]));
+      return client.close(1000);
     }
     client.close(sendableCloseCode(code));
   });
