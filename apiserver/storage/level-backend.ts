@@ -165,7 +165,8 @@ export class LevelBackend implements PersistenceBackend {
     try {
       await op();
     } catch (err) {
-      this.broken = err;
+      // A write refused because a reopen had closed the database touched nothing on disk.
+      if ((err as { code?: string }).code !== 'LEVEL_DATABASE_NOT_OPEN') this.broken = err;
       throw err;
     }
   }
