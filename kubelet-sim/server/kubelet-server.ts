@@ -50,7 +50,8 @@ const notFound = (msg: string) => new StatusError(404, 'NotFound', msg);
 
 /** Starts the server. */
 export async function startKubeletServer(opts: KubeletServerOptions): Promise<KubeletServer> {
-  const wss = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => CHANNEL_PROTOCOLS.find((p) => protocols.has(p)) ?? false });
+  // Clients send keystrokes and small stdin chunks: 8 MiB bounds what one frame may cost.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024, handleProtocols: (protocols) => CHANNEL_PROTOCOLS.find((p) => protocols.has(p)) ?? false });
   const server = http.createServer((req, res) => {
     handle(opts, req, res).catch((err) => {
       if (err instanceof StatusError) return sendStatus(res, err);

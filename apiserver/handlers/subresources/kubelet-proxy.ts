@@ -58,7 +58,13 @@ export function proxyLog(ctx: ApiContext, r: ApiRequest): Promise<void> {
   query.delete('container');
   const url = `${target.base}/containerLogs/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${encodeURIComponent(target.container)}?${query}`;
   return new Promise((resolve, reject) => {
-    const upstream = http.get(url, (res) => {
+    let upstream: http.ClientRequest;
+    try {
+      upstream = http.get(url, onResponse);
+    } catch {
+      return reject(new StatusError(502, 'InternalError', `error talking to the kubelet of pod ${name}: invalid kubelet address ${target.base}`));
+    }
+    function onResponse(res: http.IncomingMessage): void {
       const headers: http.OutgoingHttpHeaders = { 'Content-Type': res.headers['content-type'] ?? 'text/plain', 'Cache-Control': 'no-cache, private' };
       r.res.writeHead(res.statusCode ?? 502, headers);
       // pipe() pauses the kubelet's stream while the client is slow: back-pressure, not buffering here.
@@ -70,7 +76,7 @@ export function proxyLog(ctx: ApiContext, r: ApiRequest): Promise<void> {
         resolve();
       });
       res.on('error', () => {});
-    });
+    }
     upstream.on('error', (err) => {
       if (r.res.headersSent) {
         if (!r.res.writableEnded) r.res.end();
@@ -103,7 +109,13 @@ export function proxyStreamUpgrade(store: Store, req: http.IncomingMessage, sock
     .map((p) => p.trim())
     .filter(Boolean);
   const upstreamUrl = `${target.base.replace(/^http/, 'ws')}/${subresource}/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${encodeURIComponent(target.container)}?${query}`;
-  const upstream = new WebSocket(upstreamUrl, protocols, { maxPayload: MAX_PAYLOAD, handshakeTimeout: 10_000 });
+  let upstream: WebSocket;
+  try {
+    upstream = new WebSocket(upstreamUrl, protocols, { maxPayload: MAX_PAYLOAD, handshakeTimeout: 10_000 });
+  } catch {
+    // A Node annotation that is not a URL, or subprotocols that are not tokens.
+    throw new StatusError(502, 'InternalError', `error dialing the kubelet of pod ${name}: invalid kubelet address or subprotocol`);
+  }
   let dialing = true;
   const clientLeft = () => dialing && upstream.terminate();
   socket.once('close', clientLeft);
