@@ -1,5 +1,7 @@
 // `ksim status --data-dir DIR`: one line per component with its pid, whether
-// it is alive (checked now, not just as recorded) and its endpoint.
+// it is alive (checked now, not just as recorded) and its endpoint. The
+// apiserver's row also says when it is up but not ready, and which of its
+// /readyz checks fail (etcd: its storage refuses writes, e.g. a full disk).
 import path from 'node:path';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
 import { readClusterState } from './cluster-state.ts';
@@ -15,6 +17,18 @@ function alive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The names of the /readyz checks that fail ("[-]etcd failed: ..."), or undefined when ready. */
+async function failingReadyChecks(endpoint: string): Promise<string[] | undefined> {
+  try {
+    const res = await fetch(`${endpoint}/readyz`, { signal: AbortSignal.timeout(2000) });
+    const body = await res.text();
+    if (res.ok) return undefined;
+    return [...body.matchAll(/^\[-\]([\w.\/-]+) failed/gm)].map((m) => m[1]);
+  } catch {
+    return [];
   }
 }
 
@@ -35,6 +49,10 @@ export async function statusMain(argv: string[]): Promise<void> {
     if (running && c.endpoint) {
       const ok = await fetch(`${c.endpoint}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
       if (!ok) health = 'unhealthy';
+      else if (c.name === 'apiserver') {
+        const failing = await failingReadyChecks(c.endpoint);
+        if (failing) health = `not-ready(${failing.join(',') || '?'})`;
+      }
     }
     rows.push([c.name, String(c.pid), health, c.endpoint]);
   }

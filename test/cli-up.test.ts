@@ -2,21 +2,23 @@
 // the export line; the real kubectl works with that kubeconfig; `ksim status`
 // lists the components; SIGTERM stops everything with exit 0; a restart on
 // the same data dir keeps every object. A second `ksim up` on a data dir or
-// port that is taken says so and exits 1 without touching the first cluster.
+// port that is taken says so and exits 1 without touching the first cluster;
+// a disk that fills shows in `ksim status` and the cluster carries on.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { freePort, kubectl, ksimCli, spawnTracked, tempDir, type TrackedProcess } from './helpers/index.ts';
+import { api, freePort, kubectl, ksimCli, spawnTracked, tempDir, until, type TrackedProcess } from './helpers/index.ts';
+import { mountTmpfs } from './helpers/tmpfs.ts';
 
 const run = promisify(execFile);
 let up: TrackedProcess | undefined;
 after(() => up?.stop());
 
-async function startUp(dataDir: string, port: number): Promise<{ proc: TrackedProcess; output: () => string }> {
-  const proc = await spawnTracked(process.execPath, [ksimCli, 'up', '--data-dir', dataDir, '--port', String(port), '--nodes', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startUp(dataDir: string, port: number, extra = ['--nodes', '1']): Promise<{ proc: TrackedProcess; output: () => string }> {
+  const proc = await spawnTracked(process.execPath, [ksimCli, 'up', '--data-dir', dataDir, '--port', String(port), ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.child.stdout!.on('data', (d) => (out += d));
   proc.child.stderr!.on('data', (d) => (out += d));
@@ -113,4 +115,42 @@ test('ksim up on a data dir another ksim holds, or on a taken port, says so and 
   first.proc.signal('SIGTERM');
   assert.equal((await first.proc.exited).code, 0);
   up = undefined;
+});
+
+test('a cluster whose disk fills keeps running: ksim status says the apiserver is not ready (etcd), writes resume when space returns', async (t) => {
+  const disk = await mountTmpfs(64 * 1024 * 1024);
+  if ('unavailable' in disk) {
+    t.skip(disk.unavailable);
+    return;
+  }
+  try {
+    const dataDir = join(disk.dir, 'cluster');
+    const port = await freePort();
+    const cluster = await startUp(dataDir, port, ['--nodes', '0']);
+    up = cluster.proc;
+    const c = api(`http://127.0.0.1:${port}`);
+    const statusRow = async () => (await run(process.execPath, [ksimCli, 'status', '--data-dir', dataDir])).stdout.split('\n').find((l) => l.startsWith('apiserver'))!;
+    assert.match(await statusRow(), /^apiserver\s+\d+\s+running\s/);
+
+    const filler = disk.fill();
+    let refused: { status: number; body: any } | undefined;
+    for (let i = 0; i < 5000 && !refused; i++) {
+      const res = await c.request('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: `fill-${i}` }, data: { pad: 'p'.repeat(4000) } });
+      if (res.status !== 201) refused = res;
+    }
+    assert.equal(refused?.status, 500, JSON.stringify(refused?.body));
+    assert.equal(refused?.body.message, 'etcdserver: mvcc: database space exceeded');
+    assert.match(await statusRow(), /^apiserver\s+\d+\s+not-ready\(etcd\)\s/);
+
+    disk.release(filler);
+    await until(async () => (await c.request('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'after-full' } })).status === 201, 'a write once space returned', 15_000);
+    assert.match(await statusRow(), /^apiserver\s+\d+\s+running\s/);
+    cluster.proc.signal('SIGTERM');
+    assert.equal((await cluster.proc.exited).code, 0);
+    up = undefined;
+  } finally {
+    await up?.stop();
+    up = undefined;
+    disk.unmount();
+  }
 });
