@@ -99,6 +99,17 @@ test('kubectl run -it gives an interactive shell whose exit ends the container',
   await until(async () => (await phase('shell')) === 'Succeeded', 'the Pod to complete');
 });
 
+test('kubectl exec -it gives an interactive shell on a terminal; its exit code reaches kubectl', async () => {
+  const r = await spawnKubectl(['exec', '-it', 'sleeper', '--', 'sh'], true);
+  await until(async () => / # $/.test(r.out()) || !r.running(), 'a prompt', 20_000);
+  r.write('echo on-a-tty >&2\r');
+  await until(async () => r.out().includes('on-a-tty\r\n/ # '), 'the output and the next prompt', 10_000);
+  r.write('exit 3\r');
+  const st = await within(r.exited, 20_000, 'kubectl exec -it to end');
+  assert.equal(st.code, 3, r.out());
+  assert.match(r.out(), /command terminated with exit code 3/);
+});
+
 test('kubectl killed mid-exec: the kubelet ends the process', async () => {
   const e = await spawnKubectl(['exec', 'sleeper', '--', 'sh', '-c', 'while true; do echo x >> /tmp/count; sleep 2; done']);
   await until(async () => (await c.k(['exec', 'sleeper', '--', 'cat', '/tmp/count'])).stdout.length >= 4, 'the loop to run');
