@@ -1,11 +1,15 @@
 // The store on a real LevelDB when its disk fills up and space returns: a
 // small tmpfs (root only; skipped with the reason when it cannot be mounted,
-// store-faults.test.ts covers the same logic with an injected failure).
+// store-faults.test.ts covers the same logic with an injected failure), and
+// the undo of a batch that reached the disk although its commit failed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StatusError } from '../../shared/api/errors.ts';
 import { mountTmpfs, type Tmpfs } from '../../test/helpers/tmpfs.ts';
+import { FaultyBackend, noSpaceError } from './faulty-backend.ts';
 import { LevelBackend } from './level-backend.ts';
 import { StorageOpenError } from './open-failure.ts';
 import { Store } from './store.ts';
@@ -95,4 +99,44 @@ test('opening on a full or read-only disk fails with one line that names the dat
       });
     }
   });
+});
+
+test('a batch that reached LevelDB but was reported failed (a failed sync) is undone on disk by the recovery', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ksim-level-undo-'));
+  try {
+    const faulty = new FaultyBackend(await LevelBackend.open(dir));
+    let store = await Store.open(faulty, { failure: { retryIntervalMs: 20 } });
+    await store.txn(key('a'), () => ({ ...cm('a'), data: { v: '1' } }));
+    await store.txn(key('gone'), () => cm('gone'));
+    faulty.fail(noSpaceError, 'after-write');
+    // One batch: an update, a create, a delete, and a second update of the same key.
+    const results = await Promise.allSettled([
+      store.txn(key('a'), (cur) => ({ ...cur, data: { v: '2' } })),
+      store.txn(key('b'), () => cm('b')),
+      store.txn(key('gone'), () => null),
+      store.txn(key('a'), (cur) => ({ ...cur, data: { v: '3' } })),
+    ]);
+    assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected', 'rejected']);
+    faulty.heal();
+    const deadline = Date.now() + 10_000;
+    while (!store.health.ok) {
+      assert.ok(Date.now() < deadline, 'never recovered');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await store.close();
+
+    store = await Store.open(await LevelBackend.open(dir));
+    assert.equal(store.revision, 2);
+    assert.deepEqual(store.keys(B, `${B}/`), [key('a'), key('gone')]);
+    assert.equal(JSON.parse(store.get(key('a'))!.json).data.v, '1');
+    assert.equal(store.get(key('a'))!.rev, 1);
+    const replay: number[] = [];
+    store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (evs) => replay.push(...evs.map((e) => e.rev)) }, 0);
+    assert.deepEqual(replay, [1, 2]);
+    // The next write takes the revision the failed batch had.
+    assert.equal((await store.txn(key('c'), () => cm('c'))).rev, 3);
+    await store.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
