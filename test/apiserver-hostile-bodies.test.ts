@@ -220,3 +220,65 @@ describe('patches that grow objects', () => {
     assert.equal(res.status, 422, JSON.stringify(res.body).slice(0, 300));
   });
 });
+
+describe('malformed bodies of every kind are 4xx Statuses with kube\'s words', () => {
+  const PATCH_TYPES = ['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/json-patch+json'];
+  const PB = 'application/vnd.kubernetes.protobuf';
+  const hex = (s: string) => Buffer.from(s, 'hex');
+  const unrecognized = (why: string, body: string) => `the object provided is unrecognized (must be of type ConfigMap): ${why} (${body === '' ? '<empty>' : summary(body)})`;
+
+  test('kube\'s exact messages', async () => {
+    const before = await configMap('target');
+    const truncated = '{"metadata":{"name":"t1"},"data":{"a":"1"}';
+    const cases: [string, string, string, string, number, string][] = [
+      ['POST', CM, '', 'application/json', 400, unrecognized("couldn't get version/kind; json parse error: unexpected end of JSON input", '')],
+      ['POST', CM, truncated, 'application/json', 400, unrecognized("couldn't get version/kind; json parse error: unexpected end of JSON input", truncated)],
+      ['POST', CM, '{"a":1,}', 'application/json', 400, unrecognized("couldn't get version/kind; json parse error: invalid character '}' looking for beginning of object key string", '{"a":1,}')],
+      ['PUT', `${CM}/target`, '', 'application/json', 400, unrecognized("couldn't get version/kind; json parse error: unexpected end of JSON input", '')],
+      ['POST', CM, '{"metadata":{"name":"x"}}', 'text/plain', 415, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf'],
+      ...PATCH_TYPES.map((t): [string, string, string, string, number, string] => ['PATCH', `${CM}/target`, '', t, 400, 'invalid JSON patch']),
+      ...PATCH_TYPES.map((t): [string, string, string, string, number, string] => ['PATCH', `${CM}/target`, '{"data":', t, 400, 'invalid JSON patch']),
+      ['PATCH', `${CM}/target`, '[]', 'application/merge-patch+json', 400, 'error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}'],
+      ['PATCH', `${CM}/target`, '{"data":{"k":1e400}}', 'application/merge-patch+json', 400, 'error decoding patch: json: cannot unmarshal number 1e400 into Go value of type float64'],
+      ['PATCH', `${CM}/target`, '"x"', 'application/strategic-merge-patch+json', 400, 'json: cannot unmarshal string into Go value of type map[string]interface {}'],
+      ['PATCH', `${CM}/target`, '{}', 'application/json-patch+json', 400, 'error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp'],
+      ['PATCH', `${CM}/target`, '[{"op":"add","path":1}]', 'application/json-patch+json', 400, 'error decoding patch: json: cannot unmarshal number into Go struct field jsonPatchOp.path of type string'],
+      ['PATCH', `${CM}/target`, '[{"op":"test","path":"/data/k","value":"no"}]', 'application/json-patch+json', 422, 'the server rejected our request due to an error in our request'],
+      ['DELETE', `${CM}/target`, 'x', 'text/plain', 415, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf'],
+      ['DELETE', `${CM}/target`, '{"propagationPolicy":"Sideways"}', 'application/json', 422, 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"'],
+    ];
+    for (const [method, path, body, type, code, message] of cases) {
+      const res = await c.request(method, path, body, { 'content-type': type });
+      assertStatus(res, code, message);
+    }
+    await unchanged(before);
+  });
+
+  test('non-objects, bad bytes, bad protobuf and broken patches never answer 5xx', async () => {
+    const before = await configMap('sturdy');
+    const bodies: [string, string, string | Buffer, string][] = [];
+    for (const b of ['[]', 'null', '"x"', '1e400', '123456789012345678901234567890', '{"metadata":{"name":"n","generation":1e400}}', '{"data":{"a":"1","a":"2"}}', '\ufeff{}']) {
+      bodies.push(['POST', CM, b, 'application/json'], ['PUT', `${CM}/sturdy`, b, 'application/json']);
+    }
+    bodies.push(['POST', CM, Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), 'application/json']);
+    for (const y of ['a: &a [*a]', 'metadata: &m {name: *m}', '- a', 'a: [', '---\na: 1\n---\nb: 2\n', 'a: *x', '!!binary x', '? [a]\n: b']) bodies.push(['POST', CM, y, 'application/yaml']);
+    for (const p of ['6b387300', '6b3873000aff', '6b3873000affffffffffffffffffff01', '6b3873000f', '6b3873000a0a0a02763112094e6f7468696e67', '00000000', '6b3873001202ffff']) {
+      bodies.push(['POST', CM, hex(p), PB], ['DELETE', `${CM}/sturdy`, hex(p), PB]);
+    }
+    for (const t of PATCH_TYPES) {
+      for (const p of ['null', '[]', '{}', '"x"', '1', '[null]', '[{"op":"copy","from":"/data","path":"/data/x"}]', '[{"op":"move","from":"/metadata","path":"/metadata/x"}]', '{"data":{"$patch":"delete"}}', '{"$patch":"replace"}', '{"metadata":null}']) {
+        bodies.push(['PATCH', `${CM}/sturdy`, p, t]);
+      }
+    }
+    for (const a of ['[]', '"x"', 'a: [', 'kind: Pod', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other}']) bodies.push(['PATCH', `${CM}/sturdy?fieldManager=t`, a, 'application/apply-patch+yaml']);
+    for (const [method, path, body, type] of bodies) {
+      const res = await c.request(method, path, body, { 'content-type': type });
+      const what = `${method} ${type} ${typeof body === 'string' ? JSON.stringify(body) : body.toString('hex')}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
+      assert.ok(res.status < 500, what);
+      if (res.status >= 400) assert.equal(res.body.kind, 'Status', what);
+    }
+    // Some of the patches above are valid (a strategic $patch: delete empties data): the server still answers as before.
+    assert.equal((await c.request('GET', `${CM}/sturdy`)).body.metadata.uid, before.metadata.uid);
+    assert.equal((await c.request('GET', '/readyz')).status, 200);
+  });
+});

@@ -4,7 +4,7 @@
 import { badRequest, tooLarge } from '../../shared/api/errors.ts';
 import { MAX_BODY_BYTES } from '../http/body.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
-import { decodeBody, mediaType, parseJson } from '../http/codec.ts';
+import { decodeBody, jsonSyntaxError, mediaType } from '../http/codec.ts';
 import { jsonNestingError } from '../http/nesting.ts';
 import { decodeYaml, YamlDecodeError } from '../http/yaml-decode.ts';
 import { decodeChecks, fieldValidationError, fieldValidationMode, unrecognizedError } from '../validation/index.ts';
@@ -41,10 +41,14 @@ export function decodeBytes(body: Buffer, contentType: string | undefined, field
   if (type === 'application/json') {
     // A JSON body is turned into text once: the parse and the decode checks both read it.
     text = body.toString('utf8');
-    // kube reads apiVersion and kind first, with encoding/json, which stops at 10,000 levels.
+    // kube reads apiVersion and kind first, with encoding/json: its syntax errors (and its 10,000 levels) come first.
+    try {
+      obj = JSON.parse(text);
+    } catch (err) {
+      throw unrecognizedError(kind.kind, `couldn't get version/kind; json parse error: ${jsonSyntaxError(body, err)}`, body);
+    }
     const deep = jsonNestingError(text);
     if (deep) throw unrecognizedError(kind.kind, `couldn't get version/kind; json parse error: ${deep}`, body);
-    obj = parseJson(text);
   } else if (type === 'application/yaml') {
     try {
       obj = decodeYaml(body.toString('utf8'));

@@ -48,16 +48,44 @@ function jsonPatchShapeError(patch: unknown): string | undefined {
   return undefined;
 }
 
+/** A patch as read: the value, and the literal of a number float64 cannot hold (JSON.parse makes it Infinity), if any. */
+interface ReadPatch {
+  patch: unknown;
+  overflow?: string;
+}
+
 /** Reads a JSON, merge or strategic patch as kube does: it must be valid JSON (nesting included) before anything else. */
-function readPatch(body: Buffer): unknown {
+function readPatch(body: Buffer): ReadPatch {
   const text = body.toString('utf8');
   // validateAndTranscodePatch: json.Valid, which also stops at 10,000 levels.
   if (jsonNestingError(text)) throw badRequest('invalid JSON patch');
+  let patch: unknown;
   try {
-    return JSON.parse(text);
+    patch = JSON.parse(text);
   } catch {
     throw badRequest('invalid JSON patch');
   }
+  return { patch, overflow: hasInfinity(patch) ? overflowingLiteral(text) : undefined };
+}
+
+/** Whether a parsed value holds a number that overflowed to ±Infinity (iteratively: the value may nest 10,000 deep). */
+function hasInfinity(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return true;
+    } else if (typeof v === 'object' && v !== null) {
+      for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
+    }
+  }
+  return false;
+}
+
+/** The first number literal in `text` that float64 cannot hold. */
+function overflowingLiteral(text: string): string {
+  for (const m of text.matchAll(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g)) if (!Number.isFinite(Number(m[0]))) return m[0];
+  return '1e400';
 }
 
 /** Serves a patch. */
@@ -67,13 +95,16 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
   if (type === 'application/apply-patch+yaml') return handleApply(ctx, r);
   if (!PATCH_TYPES.includes(type)) throw unsupportedMediaType(type, PATCH_TYPES);
   const mode = validationMode(r.query);
-  const patch = readPatch(await r.body());
+  const { patch, overflow } = readPatch(await r.body());
+  // Go decodes patch numbers into float64 (or int64): one too large for a float64 is a decoding error.
+  const overflowError = (into: string) => `json: cannot unmarshal number ${overflow} into ${into} of type float64`;
   const strictDecode = mode !== 'Ignore';
   const jsonPatch = type === 'application/json-patch+json';
   let apply: (current: any) => any;
   if (jsonPatch) {
     const shape = strictDecode ? jsonPatchShapeError(patch) : undefined;
     if (shape) throw badRequest(`error decoding patch: ${shape}`);
+    if (overflow && strictDecode) throw badRequest(`error decoding patch: ${overflowError('Go struct field jsonPatchOp.value')}`);
     if (!Array.isArray(patch)) throw badRequest(`json: cannot unmarshal ${jsonTypeName(patch)} into Go value of type jsonpatch.Patch`);
     if (patch.length > MAX_JSON_PATCH_OPERATIONS) {
       throw new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
@@ -82,6 +113,7 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
   } else if (type === 'application/merge-patch+json') {
     const notObject = patch !== null && (typeof patch !== 'object' || Array.isArray(patch));
     if (notObject && strictDecode) throw badRequest(`error decoding patch: json: cannot unmarshal ${jsonTypeName(patch)} into Go value of type map[string]interface {}`);
+    if (overflow) throw badRequest(`error decoding patch: ${overflowError('Go value')}`);
     // evanphx/json-patch refuses a patch that is not an object (null included) as ErrBadJSONPatch.
     if (notObject || patch === null) throw badRequest('Invalid JSON Patch');
     apply = (cur) => applyMergePatch(cur, patch);
@@ -89,6 +121,7 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
     if (patch !== null && (typeof patch !== 'object' || Array.isArray(patch))) {
       throw badRequest(`json: cannot unmarshal ${jsonTypeName(patch)} into Go value of type map[string]interface {}`);
     }
+    if (overflow) throw badRequest(overflowError('Go value'));
     // A null patch unmarshals into an empty map: nothing changes.
     const patchMap = patch ?? {};
     const schema = mergeSchemaFor(subresource === 'scale' ? 'Scale' : rt.kind);

@@ -3,6 +3,7 @@
 import YAML from 'yaml';
 import { badRequest, notAcceptable, unsupportedMediaType } from '../../shared/api/errors.ts';
 import { decodeKubeProtobuf, ProtobufDecodeError } from '../../shared/api/protobuf/index.ts';
+import { goJsonSyntaxError } from './go-json-syntax.ts';
 import { jsonNestingError } from './nesting.ts';
 import { decodeYaml, YamlDecodeError } from './yaml-decode.ts';
 
@@ -43,11 +44,16 @@ export function parseJson(body: Buffer | string): any {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw badRequest(`the body of the request could not be decoded as JSON: ${(err as Error).message}`);
+    throw badRequest(`the body of the request could not be decoded as JSON: ${jsonSyntaxError(body, err)}`);
   }
   const deep = jsonNestingError(text);
   if (deep) throw badRequest(`the body of the request could not be decoded as JSON: ${deep}`);
   return value;
+}
+
+/** Why JSON text does not parse, in Go's words (kube's), given JSON.parse's error. */
+export function jsonSyntaxError(body: Buffer | string, parseError: unknown): string {
+  return goJsonSyntaxError(typeof body === 'string' ? Buffer.from(body) : body) ?? (parseError as Error).message;
 }
 
 /** Parses YAML with a 400 on failure (go-yaml's limits: nesting, alias cycles and alias bombs). */

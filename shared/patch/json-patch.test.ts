@@ -110,3 +110,25 @@ describe('applyJsonPatch: purity', () => {
     assert.deepEqual(ops, opsBefore);
   });
 });
+
+describe('applyJsonPatch: the accumulated copy limit', () => {
+  it('counts the JSON bytes every copy adds and stops past maxCopyBytes, with the library message', () => {
+    const doc = { l: ['abcdefgh'] };
+    const doubling = Array.from({ length: 30 }, () => ({ op: 'copy', from: '/l', path: '/l/-' }));
+    assert.throws(
+      () => applyJsonPatch(doc, doubling, { maxCopyBytes: 1000 }),
+      (err: unknown) => {
+        assert.ok(err instanceof PatchError);
+        assert.equal(err.code, 422);
+        assert.match(err.message, /^Unable to complete the copy, the accumulated size increase of copy is \d+, exceeding the limit 1000$/);
+        return true;
+      },
+    );
+    // '"abcdefgh"' is 10 bytes: 99 copies are 990, the 101st byte fails.
+    const copies = (n: number) => Array.from({ length: n }, () => ({ op: 'copy', from: '/l/0', path: '/l/-' }));
+    assert.equal(applyJsonPatch(doc, copies(100), { maxCopyBytes: 1000 }).l.length, 101);
+    assert.throws(() => applyJsonPatch(doc, copies(101), { maxCopyBytes: 1000 }), /accumulated size increase of copy is 1010, exceeding the limit 1000/);
+    // Without a limit, nothing is counted.
+    assert.equal(applyJsonPatch(doc, copies(101)).l.length, 102);
+  });
+});
