@@ -8,6 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
+import WebSocket from 'ws';
 import { homeFor, kubectlBin, ok, spawnTracked, startCluster, until, type Cluster, type TrackedProcess } from './helpers/index.ts';
 
 let c: Cluster;
@@ -128,6 +129,22 @@ test('an exec session ends when its container stops (the Pod is deleted)', async
   const st = await within(e.exited, 20_000, 'the exec to end with its container');
   assert.equal(st.code, 137, e.err());
   assert.match(e.err(), /command terminated with exit code 137/);
+});
+
+test('an exec with no command (what attach used to reach) is refused with a Status; kubelet-sim stays up', async () => {
+  const ws = new WebSocket(`${c.url.replace(/^http/, 'ws')}/api/v1/namespaces/default/pods/sleeper/exec?stdout=true&stderr=true`, ['v5.channel.k8s.io']);
+  const frames: Buffer[] = [];
+  ws.on('message', (d: Buffer) => frames.push(d));
+  const code = await new Promise<number>((r, rej) => {
+    ws.on('close', (cc) => r(cc));
+    ws.on('error', rej);
+  });
+  assert.equal(code, 1000);
+  const status = JSON.parse(frames.find((f) => f[0] === 3)!.subarray(1).toString());
+  assert.equal(status.status, 'Failure');
+  assert.match(status.message, /you must specify at least one command for the container/);
+  const r = await c.k(['exec', 'sleeper', '--', 'echo', 'still here']);
+  assert.equal(r.stdout, 'still here\n', r.stderr);
 });
 
 test('kubelet-sim SIGKILLed mid-exec and mid logs -f: kubectl ends promptly, the apiserver stays up', async () => {
