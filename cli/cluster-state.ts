@@ -23,11 +23,21 @@ export interface ClusterState {
 
 const FILE = 'cluster.json';
 
-/** Writes the state atomically (rename), so a reader never sees half a file. */
-export function writeClusterState(dataDir: string, state: ClusterState): void {
+/**
+ * Writes the state atomically (rename), so a reader never sees half a file.
+ * Returns the error instead of throwing when the disk refuses (full,
+ * read-only): the supervisor must outlive it, and the last state stays.
+ */
+export function writeClusterState(dataDir: string, state: ClusterState): Error | undefined {
   const tmp = path.join(dataDir, `${FILE}.${process.pid}.tmp`);
-  fs.writeFileSync(tmp, JSON.stringify(state, null, 2));
-  fs.renameSync(tmp, path.join(dataDir, FILE));
+  try {
+    fs.writeFileSync(tmp, JSON.stringify(state, null, 2));
+    fs.renameSync(tmp, path.join(dataDir, FILE));
+    return undefined;
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    return err as Error;
+  }
 }
 
 /** Reads the state, or undefined when no cluster was started in `dataDir`. */

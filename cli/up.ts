@@ -176,8 +176,13 @@ export async function upMain(argv: string[]): Promise<void> {
   const children: Child[] = [];
   // cluster.json is written only once this supervisor's apiserver serves: before that the data dir may be another ksim's.
   let owner = false;
+  let saveFailing = false;
   const save = () => {
-    if (owner) writeClusterState(dataDir, { supervisorPid: process.pid, server, components: children.map((c) => c.state) });
+    if (!owner) return;
+    const err = writeClusterState(dataDir, { supervisorPid: process.pid, server, components: children.map((c) => c.state) });
+    // Said once per failing stretch: a full disk must not end the supervisor, nor flood its output.
+    if (err && !saveFailing) process.stderr.write(`ksim: could not update ${path.join(dataDir, 'cluster.json')} (${(err as NodeJS.ErrnoException).code ?? err.message}); \`ksim status\` may show an older state\n`);
+    saveFailing = err !== undefined;
   };
 
   let stopping = false;
