@@ -4,6 +4,7 @@
 import { badRequest, tooLarge } from '../../shared/api/errors.ts';
 import { MAX_BODY_BYTES } from '../http/body.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
+import { hasKubeProtobufMagic, KUBE_PROTOBUF_CONTENT_TYPE, KUBE_PROTOBUF_MAGIC } from '../../shared/api/protobuf/index.ts';
 import { decodeBody, jsonSyntaxError, mediaType } from '../http/codec.ts';
 import { jsonNestingError } from '../http/nesting.ts';
 import { decodeYaml, YamlDecodeError } from '../http/yaml-decode.ts';
@@ -58,6 +59,18 @@ export function decodeBytes(body: Buffer, contentType: string | undefined, field
       throw err;
     }
   } else {
+    if (type === KUBE_PROTOBUF_CONTENT_TYPE) {
+      // kube's protobuf serializer checks the envelope before it reads anything.
+      const why =
+        body.length === 0
+          ? 'empty data'
+          : !hasKubeProtobufMagic(body)
+            ? `provided data does not appear to be a protobuf message, expected prefix [${[...KUBE_PROTOBUF_MAGIC].join(' ')}]`
+            : body.length === KUBE_PROTOBUF_MAGIC.length
+              ? 'empty body'
+              : undefined;
+      if (why) throw unrecognizedError(kind.kind, why, body);
+    }
     obj = decodeBody(body, contentType);
   }
   const mode = validationModeOf(fieldValidation);
