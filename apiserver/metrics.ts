@@ -99,7 +99,7 @@ export function createApiMetrics(registry: Registry, store: Store, createWorkers
   });
   new prom.Gauge({
     name: 'ksim_watch_queued_bytes',
-    help: 'Bytes queued to watchers and not yet written to their peers, a buffer shared by several watchers counted once for each.',
+    help: 'Bytes queued to watchers and not yet written to their peers, each buffer shared by several watchers counted once.',
     registers: [registry],
     collect() {
       this.set(watchBudget.recount());

@@ -17,7 +17,7 @@ import { api, startApiserver, until, type Apiserver, type ApiClient } from './he
 const NS = 'mem';
 const OBJECT_BYTES = 100 * 1024;
 const WRITES_PER_SECOND = 20;
-const WRITE_SECONDS = 16;
+const WRITE_SECONDS = 18;
 const RSS_LIMIT = 1024 * 1024 * 1024;
 
 let server: Apiserver;

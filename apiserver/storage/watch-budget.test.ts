@@ -4,15 +4,34 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChangeEvent } from './types.ts';
-import { defaultTotalBudget, WatchBudget, type Budgeted } from './watch-budget.ts';
+import { defaultTotalBudget, WatchBudget } from './watch-budget.ts';
 import { STALL_MS, WatchOutbox, type OutboxSink } from './watch-outbox.ts';
 
-function member(name: string, bytes: number, dropped: string[]): Budgeted & { bytes: number } {
+/** A watcher that holds `own` bytes of its own; refresh() lets go of what `drained` says its socket wrote. */
+function member(budget: WatchBudget, name: string, own: number, dropped: string[]) {
   const m = {
-    bytes,
-    queuedBytes: () => m.bytes,
-    drop: () => dropped.push(name),
+    own,
+    drained: 0,
+    queuedBytes: () => m.own,
+    refresh: () => {
+      budget.release(undefined, m.drained);
+      m.own -= m.drained;
+      m.drained = 0;
+    },
+    drop: () => {
+      dropped.push(name);
+      budget.release(undefined, m.own);
+      m.own = 0;
+      budget.leave(m);
+    },
+    add(bytes: number) {
+      m.own += bytes;
+      budget.hold(undefined, bytes);
+      budget.check();
+    },
   };
+  budget.join(m);
+  budget.hold(undefined, own);
   return m;
 }
 
@@ -25,37 +44,42 @@ test('over the budget, the watchers furthest behind are dropped until the total 
   let now = 0;
   const budget = new WatchBudget(1000, () => now);
   const dropped: string[] = [];
-  const a = member('a', 400, dropped);
-  const b = member('b', 300, dropped);
-  const c = member('c', 200, dropped);
-  const d = member('d', 50, dropped);
-  for (const m of [a, b, c, d]) budget.update(m, m.bytes);
+  const [a, , c] = [member(budget, 'a', 400, dropped), member(budget, 'b', 300, dropped), member(budget, 'c', 200, dropped), member(budget, 'd', 50, dropped)];
   assert.equal(budget.total, 950);
+  budget.check();
   assert.deepEqual(dropped, []);
   now += 10;
-  c.bytes = 500;
-  budget.update(c, c.bytes);
+  c.add(300);
   // 1250 > 1000: c (500) goes first, leaving 750 <= 900.
   assert.deepEqual(dropped, ['c']);
   assert.equal(budget.total, 750);
   assert.equal(budget.size, 3);
   assert.equal(budget.drops, 1);
-  budget.remove(a);
+  a.drop();
   assert.equal(budget.total, 350);
 });
 
-test('figures reported before a socket drained are refreshed before anyone is dropped', () => {
+test('a buffer many watchers hold is counted once, until the last one lets go of it', () => {
+  const budget = new WatchBudget(1000);
+  const shared = Buffer.alloc(600);
+  for (let i = 0; i < 100; i++) budget.hold(shared, shared.length);
+  budget.hold(undefined, 100);
+  assert.equal(budget.total, 700);
+  for (let i = 0; i < 99; i++) budget.release(shared, shared.length);
+  assert.equal(budget.total, 700);
+  budget.release(shared, shared.length);
+  assert.equal(budget.total, 100);
+});
+
+test('what sockets wrote since they were last looked at is let go before anyone is dropped', () => {
   let now = 0;
   const budget = new WatchBudget(1000, () => now);
   const dropped: string[] = [];
-  const a = member('a', 900, dropped);
-  const b = member('b', 50, dropped);
-  budget.update(a, a.bytes);
-  budget.update(b, b.bytes);
-  a.bytes = 0; // drained, without telling the budget
+  const a = member(budget, 'a', 900, dropped);
+  const b = member(budget, 'b', 50, dropped);
+  a.drained = 900; // written, without telling the budget
   now += 10;
-  b.bytes = 200;
-  budget.update(b, b.bytes);
+  b.add(150);
   assert.deepEqual(dropped, []);
   assert.equal(budget.total, 200);
 });
@@ -64,18 +88,20 @@ test('a recount walks every watcher at most once per 5 ms', () => {
   let now = 0;
   const budget = new WatchBudget(100, () => now);
   const dropped: string[] = [];
-  let counted = 0;
-  const a = { queuedBytes: () => (counted++, 150), drop: () => dropped.push('a') };
-  budget.update(a, 150);
-  assert.equal(counted, 1);
+  const a = member(budget, 'a', 0, dropped);
+  let refreshed = 0;
+  const refresh = a.refresh;
+  a.refresh = () => (refreshed++, refresh());
+  a.add(150);
+  assert.equal(refreshed, 1);
   assert.deepEqual(dropped, ['a']);
-  const b = { queuedBytes: () => (counted++, 150), drop: () => dropped.push('b') };
+  const b = member(budget, 'b', 0, dropped);
   now += 1;
-  budget.update(b, 150);
-  // Too soon after the last recount: b waits for the next report.
-  assert.equal(counted, 1);
+  b.add(150);
+  // Too soon after the last recount: b waits for the next check.
+  assert.deepEqual(dropped, ['a']);
   now += 5;
-  budget.update(b, 150);
+  b.add(1);
   assert.deepEqual(dropped, ['a', 'b']);
 });
 
@@ -93,14 +119,21 @@ function sink(backlog: { bytes: number }): OutboxSink {
   return { send: () => {}, sendChunk: () => {}, backlog: () => backlog.bytes };
 }
 
-test('an outbox reports what it has queued, is dropped with reason "total" when furthest behind, and leaves the budget when closed', () => {
+
+test('an outbox counts its live batches and what its socket holds, lets go as the socket drains, and is dropped with reason "total" when furthest behind', async () => {
   let now = 0;
-  const budget = new WatchBudget(10_000, () => now);
+  const budget = new WatchBudget(20_000, () => now);
   const reasons: string[] = [];
   const mk = (backlog: { bytes: number }, name: string) => {
-    const o: WatchOutbox = new WatchOutbox(sink(backlog), {
+    const s: OutboxSink = {
+      send: () => {},
+      sendChunk: (chunk) => void (backlog.bytes += chunk.length),
+      backlog: () => backlog.bytes,
+    };
+    const o: WatchOutbox = new WatchOutbox(s, {
       budget,
       maxBacklogBytes: 1e9,
+      stallMs: Infinity,
       onOverflow: (_bytes, reason) => {
         reasons.push(`${name}:${reason}`);
         o.close();
@@ -108,20 +141,34 @@ test('an outbox reports what it has queued, is dropped with reason "total" when 
     });
     return o;
   };
-  const slowBacklog = { bytes: 0 };
-  const slow = mk(slowBacklog, 'slow');
-  const fast = mk({ bytes: 0 }, 'fast');
-  slow.pushLive([ev(1)]);
-  fast.pushLive([ev(1)]);
+  const slowSocket = { bytes: 0 };
+  const fastSocket = { bytes: 0 };
+  const slow = mk(slowSocket, 'slow');
+  const fast = mk(fastSocket, 'fast');
   assert.equal(budget.size, 2);
+  const batch = [ev(1, 1000)];
+  slow.pushLive(batch);
+  fast.pushLive(batch);
+  // Nothing was queued before it: it goes out within the pacing window, uncounted until then.
+  assert.equal(budget.total, 0);
+  await new Promise((r) => setTimeout(r, 10));
+  // Both wrote it: the same buffer, held by both sockets, counted once.
+  assert.ok(fastSocket.bytes > 1000);
+  assert.equal(budget.total, fastSocket.bytes);
+  fastSocket.bytes = 0;
   now += 10;
-  slowBacklog.bytes = 9_900;
-  slow.pushLive([ev(2)]);
+  assert.equal(budget.recount(), slowSocket.bytes);
+  // Behind a socket that does not drain, live batches queue and count.
+  for (let rev = 2; reasons.length === 0 && rev < 100; rev++) {
+    now += 10;
+    slow.pushLive([ev(rev, 1000)]);
+    if (rev % 4 === 0) await new Promise((r) => setTimeout(r, 6));
+  }
   assert.deepEqual(reasons, ['slow:total']);
   assert.equal(budget.size, 1);
+  assert.equal(budget.total, 0);
   fast.close();
   assert.equal(budget.size, 0);
-  assert.equal(budget.total, 0);
 });
 
 test('a peer that leaves more than 1 MiB unread for STALL_MS while events come is dropped as stalled; one that reads is not', () => {

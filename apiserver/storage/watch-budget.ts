@@ -1,21 +1,23 @@
-// The memory bound over all watchers together. Each outbox reports what it
-// has queued (its own live batches plus what its socket still holds) when
-// that changes; when the sum passes the budget, the figures are refreshed
-// (sockets drain without telling anyone) and the watchers furthest behind
-// are dropped until the sum is back under it. Kube's cacher does the same
-// with a watcher whose buffer is full: it terminates it, the client sees its
-// stream end and watches again from its last resourceVersion.
-//
-// The sum counts a buffer shared by k watchers k times: it is what those
-// watchers would cost if nothing were shared (Table views, a watcher's own
-// selector transitions), so the true memory is never above it, whatever
-// can or cannot be shared.
+// The memory bound over all watchers together. Each outbox tells the budget
+// what it holds: the live batches it has queued and the buffers its socket
+// has not yet written. A buffer or batch that several watchers hold (the
+// shared encodings of watch-encoding.ts, the hub's shared arrays) is counted
+// once, with a count of holders; what is a watcher's own (a rendered Table,
+// a replay encoded for it alone) is counted for it. When the total passes
+// the budget, every outbox first lets go of what its socket has written
+// since it last looked (sockets drain without telling anyone), then the
+// watchers furthest behind are dropped until the total is back under it.
+// Kube's cacher does the same with a watcher whose buffer is full: it
+// terminates it, the client sees its stream end and watches again from its
+// last resourceVersion.
 import { getHeapStatistics } from 'node:v8';
 
 /** A watcher's queue as the budget sees it. */
 export interface Budgeted {
-  /** Bytes queued now (refreshed when the budget recounts). */
+  /** How far behind this watcher is: every byte queued for it, shared or not (the order in which watchers are dropped). */
   queuedBytes(): number;
+  /** Lets go of what its socket has written since it last looked. */
+  refresh(): void;
   /** Ends the watch because the total is over the budget. */
   drop(): void;
 }
@@ -42,34 +44,63 @@ const AFTER_DROP_FRACTION = 0.9;
 
 /** See the file comment. */
 export class WatchBudget {
-  private readonly counted = new Map<Budgeted, number>();
+  private readonly members = new Set<Budgeted>();
+  /** Held buffers and batches, with their size and number of holders. */
+  private readonly shared = new Map<object, { bytes: number; refs: number }>();
   private sum = 0;
   private lastRecount = -Infinity;
   private dropCount = 0;
 
   constructor(
-    /** Bytes all watchers together may have queued. */
+    /** Bytes all watchers together may hold. */
     public limit: number,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Records what `w` has queued now (registering it); may drop watchers, `w` among them. */
-  update(w: Budgeted, bytes: number): void {
-    const before = this.counted.get(w) ?? 0;
-    this.counted.set(w, bytes);
-    this.sum += bytes - before;
+  /** Registers a watcher (until leave()). */
+  join(w: Budgeted): void {
+    this.members.add(w);
+  }
+
+  /** Unregisters a watcher; it has released everything it held. */
+  leave(w: Budgeted): void {
+    this.members.delete(w);
+  }
+
+  /** A watcher holds `bytes`: of `ref`, counted once however many hold it, or its own when `ref` is undefined. */
+  hold(ref: object | undefined, bytes: number): void {
+    if (ref === undefined) {
+      this.sum += bytes;
+      return;
+    }
+    const e = this.shared.get(ref);
+    if (e) e.refs++;
+    else {
+      this.shared.set(ref, { bytes, refs: 1 });
+      this.sum += bytes;
+    }
+  }
+
+  /** Undoes one hold(ref, bytes). */
+  release(ref: object | undefined, bytes: number): void {
+    if (ref === undefined) {
+      this.sum -= bytes;
+      return;
+    }
+    const e = this.shared.get(ref);
+    if (!e) return;
+    if (--e.refs === 0) {
+      this.shared.delete(ref);
+      this.sum -= e.bytes;
+    }
+  }
+
+  /** Called after holds: drops watchers when the total is over the budget. */
+  check(): void {
     if (this.sum > this.limit) this.enforce();
   }
 
-  /** Forgets `w` (its watch ended). */
-  remove(w: Budgeted): void {
-    const before = this.counted.get(w);
-    if (before === undefined) return;
-    this.counted.delete(w);
-    this.sum -= before;
-  }
-
-  /** Bytes queued to all watchers, as last reported. */
+  /** Bytes held for all watchers, each shared buffer once, as last reported. */
   get total(): number {
     return this.sum;
   }
@@ -79,22 +110,16 @@ export class WatchBudget {
     return this.dropCount;
   }
 
-  /** Number of watchers counted. */
+  /** Number of watchers registered. */
   get size(): number {
-    return this.counted.size;
+    return this.members.size;
   }
 
-  /** Refreshes every watcher's figure; returns the total. */
+  /** Has every watcher let go of what its socket has written; returns the total. */
   recount(): number {
     this.lastRecount = this.now();
-    let sum = 0;
-    for (const w of this.counted.keys()) {
-      const bytes = w.queuedBytes();
-      this.counted.set(w, bytes);
-      sum += bytes;
-    }
-    this.sum = sum;
-    return sum;
+    for (const w of this.members) w.refresh();
+    return this.sum;
   }
 
   private enforce(): void {
@@ -102,15 +127,13 @@ export class WatchBudget {
     if (this.recount() <= this.limit) return;
     const target = this.limit * AFTER_DROP_FRACTION;
     // Furthest behind first: they are the ones that cannot keep up, and each frees the most.
-    const order = [...this.counted].sort((a, b) => b[1] - a[1]);
-    for (const [w] of order) {
-      if (this.sum <= target) break;
-      if (!this.counted.has(w)) continue;
-      this.remove(w);
+    const order = [...this.members].map((w) => ({ w, bytes: w.queuedBytes() })).sort((a, b) => b.bytes - a.bytes);
+    for (const { w, bytes } of order) {
+      // A watcher with nothing queued frees nothing: dropping it would only make its client relist.
+      if (this.sum <= target || bytes === 0) break;
+      if (!this.members.has(w)) continue;
       this.dropCount++;
       w.drop();
-      // Whatever drop() did, it no longer counts.
-      this.remove(w);
     }
   }
 }

@@ -55,7 +55,7 @@ export interface OutboxOptions {
 
 type Part =
   /** A batch from the hub, counted against the backlog limit while it waits. */
-  | { kind: 'live'; events: WatchEvent[]; bytes: number }
+  | { kind: 'live'; events: WatchEvent[]; bytes: number; counted: boolean }
   /** Events from the change log. */
   | { kind: 'replay'; replay: Replay; pos: number }
   /** The initial ADDED events of a list. */
@@ -95,8 +95,18 @@ export class WatchOutbox implements Paced, Budgeted {
   private sinkMark = 0;
   /** Since when the socket has been over its high-water mark without the peer reading; undefined while it reads. */
   private stalledSince: number | undefined;
-  /** What the budget was last told. */
-  private reported = 0;
+  /**
+   * What the socket may still hold, oldest first, from `heldHead` on: each
+   * buffer handed to it (shared ones by reference, so that the budget counts
+   * them once) or the size of lines rendered for this watcher alone.
+   */
+  private held: { ref?: object; bytes: number }[] = [];
+  private heldHead = 0;
+  private heldBytes = 0;
+  /** What this step handed the socket, counted at its end only if the socket did not take it all. */
+  private readonly stepRefs: (object | undefined)[] = [];
+  private readonly stepBytes: number[] = [];
+  private stepping = false;
 
   constructor(
     private readonly sink: OutboxSink,
@@ -104,11 +114,32 @@ export class WatchOutbox implements Paced, Budgeted {
   ) {
     this.budget = opts.budget ?? watchBudget;
     this.now = opts.now ?? (() => performance.now());
+    this.budget.join(this);
   }
 
   /** Bytes this watcher has queued: live batches not yet written, and what its socket still holds. */
   queuedBytes(): number {
     return this.closed ? 0 : this.sink.backlog() + this.liveBytes;
+  }
+
+  /** Lets go (in the budget) of what the socket has written: sockets write in order, so what it still holds is the newest of what it was given. */
+  refresh(): void {
+    if (this.heldHead === this.held.length) return;
+    const backlog = this.sink.backlog();
+    while (this.heldHead < this.held.length) {
+      const h = this.held[this.heldHead];
+      if (backlog > 0 && this.heldBytes - h.bytes < backlog) break;
+      this.budget.release(h.ref, h.bytes);
+      this.heldBytes -= h.bytes;
+      this.heldHead++;
+    }
+    if (this.heldHead === this.held.length) {
+      this.held.length = 0;
+      this.heldHead = 0;
+    } else if (this.heldHead > 1024 && this.heldHead * 2 > this.held.length) {
+      this.held = this.held.slice(this.heldHead);
+      this.heldHead = 0;
+    }
   }
 
   /** Called by the budget: the total is over it and this watcher is among the furthest behind. */
@@ -128,7 +159,9 @@ export class WatchOutbox implements Paced, Budgeted {
     const wasIdle = this.queue.length === 0;
     const bytes = jsonBytes(events);
     this.liveBytes += bytes;
-    this.queue.push({ kind: 'live', events, bytes });
+    // Counted while it waits behind something else (a watcher that keeps up writes it within the pacing window), once however many watchers hold the array.
+    this.queue.push({ kind: 'live', events, bytes, counted: !wasIdle });
+    if (!wasIdle) this.budget.hold(events, bytes);
     if (this.checkBacklog()) return;
     if (wasIdle) {
       this.scheduled = true;
@@ -151,16 +184,22 @@ export class WatchOutbox implements Paced, Budgeted {
   /** Ready-made lines (bookmarks, errors). */
   pushLines(lines: string[]): void {
     if (this.closed || lines.length === 0) return;
-    if (this.queue.length === 0) this.sink.send(lines);
+    if (this.queue.length === 0) this.sendOwn(lines);
     else this.enqueue({ kind: 'lines', lines });
   }
 
   /** Drops whatever is queued; nothing more is written. */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
+    for (const part of this.queue) if (part.kind === 'live' && part.counted) this.budget.release(part.events, part.bytes);
     this.queue.length = 0;
     this.liveBytes = 0;
-    this.budget.remove(this);
+    for (let i = this.heldHead; i < this.held.length; i++) this.budget.release(this.held[i].ref, this.held[i].bytes);
+    this.held = [];
+    this.heldHead = 0;
+    this.heldBytes = 0;
+    this.budget.leave(this);
   }
 
   private enqueue(part: Part): void {
@@ -169,11 +208,13 @@ export class WatchOutbox implements Paced, Budgeted {
   }
 
   /**
-   * Reports what is queued to the budget, and an overflow or a stall; true
-   * when this watcher was dropped. Called before and after every write, so
-   * a socket backlog lower than the one seen last means the peer read.
+   * Updates what the budget counts for this watcher, and reports an
+   * overflow or a stall; true when this watcher was dropped. Called before
+   * and after every write, so a socket backlog lower than the one seen last
+   * means the peer read.
    */
   private checkBacklog(): boolean {
+    this.refresh();
     const sinkBacklog = this.sink.backlog();
     const backlog = sinkBacklog + this.liveBytes;
     if (backlog > this.opts.maxBacklogBytes) {
@@ -187,12 +228,38 @@ export class WatchOutbox implements Paced, Budgeted {
       return true;
     }
     this.sinkMark = sinkBacklog;
-    // Most calls find nothing changed (a watcher that keeps up has nothing queued): no need to tell the budget.
-    if (backlog !== this.reported) {
-      this.reported = backlog;
-      this.budget.update(this, backlog);
-    }
+    this.budget.check();
     return this.closed;
+  }
+
+  /** Hands the socket a buffer that other watchers may be sending too. */
+  private sendShared(chunk: Buffer): void {
+    this.sink.sendChunk!(chunk);
+    this.sent(chunk, chunk.length);
+  }
+
+  /** Hands the socket lines rendered for this watcher alone. */
+  private sendOwn(lines: string[]): void {
+    this.sink.send(lines);
+    let bytes = 0;
+    for (const l of lines) bytes += l.length + 1;
+    this.sent(undefined, bytes);
+  }
+
+  private sent(ref: object | undefined, bytes: number): void {
+    if (this.stepping) {
+      this.stepRefs.push(ref);
+      this.stepBytes.push(bytes);
+    } else {
+      this.track(ref, bytes);
+      this.refresh();
+    }
+  }
+
+  private track(ref: object | undefined, bytes: number): void {
+    this.held.push({ ref, bytes });
+    this.heldBytes += bytes;
+    this.budget.hold(ref, bytes);
   }
 
   private schedule(): void {
@@ -204,12 +271,24 @@ export class WatchOutbox implements Paced, Budgeted {
   /** Called on its turn: writes the next block (or the live batches queued next), then waits for another turn or for the socket to drain. */
   step(): void {
     this.scheduled = false;
+    this.stepping = true;
     this.sink.cork?.();
     try {
       this.writeSome();
     } finally {
       this.sink.uncork?.();
+      this.stepping = false;
     }
+    // Uncorked, a peer that keeps up has taken it all: nothing to count (the usual case, and no bookkeeping).
+    const n = this.stepRefs.length;
+    if (n === 0) return;
+    if (!this.closed && this.sink.backlog() > 0) {
+      for (let i = 0; i < n; i++) this.track(this.stepRefs[i], this.stepBytes[i]);
+      this.refresh();
+    }
+    this.stepRefs.length = 0;
+    this.stepBytes.length = 0;
+    if (!this.closed) this.budget.check();
   }
 
   private writeSome(): void {
@@ -238,11 +317,12 @@ export class WatchOutbox implements Paced, Budgeted {
   private writePart(part: Part): boolean {
     switch (part.kind) {
       case 'lines':
-        this.sink.send(part.lines);
+        this.sendOwn(part.lines);
         this.queue.shift();
         return true;
       case 'live':
         this.writeLive(part.events);
+        if (part.counted) this.budget.release(part.events, part.bytes);
         this.liveBytes -= part.bytes;
         this.queue.shift();
         return true;
@@ -258,7 +338,7 @@ export class WatchOutbox implements Paced, Budgeted {
           lines.push(line);
           to++;
         }
-        this.sink.send(lines);
+        this.sendOwn(lines);
         part.pos = to;
         if (to === part.items.length) this.queue.shift();
         return false;
@@ -277,7 +357,7 @@ export class WatchOutbox implements Paced, Budgeted {
    */
   private writeLive(events: WatchEvent[]): void {
     const { render, renderKey } = this.opts;
-    if (this.sink.sendChunk && (!render || renderKey !== undefined)) this.sink.sendChunk(encodedBatch(events, render && { key: renderKey!, render }));
+    if (this.sink.sendChunk && (!render || renderKey !== undefined)) this.sendShared(encodedBatch(events, render && { key: renderKey!, render }));
     else this.sendLines(events, 0, events.length, true);
   }
 
@@ -286,7 +366,7 @@ export class WatchOutbox implements Paced, Budgeted {
     let to: number;
     if (this.opts.rangeKey !== undefined && this.sink.sendChunk) {
       const block = nextReplayBlock(this.opts.rangeKey, replay, from);
-      this.sink.sendChunk(block.chunk);
+      this.sendShared(block.chunk);
       to = block.to;
     } else {
       to = this.sendLines(replay.events, from, Math.min(replay.events.length, from + EVENTS_PER_TURN));
@@ -306,7 +386,7 @@ export class WatchOutbox implements Paced, Budgeted {
       lines.push(line);
       i++;
     }
-    this.sink.send(lines);
+    this.sendOwn(lines);
     return i;
   }
 }
