@@ -211,7 +211,8 @@ export async function upMain(argv: string[]): Promise<void> {
     server = `http://${host}:${port}`;
     apiserver.state.endpoint = server;
     owner = true;
-    apiserver.proc.disconnect();
+    // The channel has said what it was for; the apiserver must not depend on it.
+    if (apiserver.proc.connected) apiserver.proc.disconnect();
   } catch (err) {
     process.stderr.write(`ksim up: ${(err as Error).message}\n`);
     await stopAll(1);
