@@ -51,6 +51,23 @@ export function encodedBatch(events: readonly WatchEvent[], rendered?: SharedRen
   return chunk;
 }
 
+const lines = new WeakMap<WatchEvent, WeakRef<Buffer>>();
+
+/**
+ * One event's NDJSON line, shared by every watcher that sends this very
+ * event object (the change log's events are handed to every watcher that
+ * sees them as their own type). Held weakly: it lives while a socket still
+ * has it queued, and is made again if needed after that.
+ */
+export function encodedEvent(ev: WatchEvent): Buffer {
+  let line = lines.get(ev)?.deref();
+  if (!line) {
+    line = Buffer.from(eventLine(ev.type, ev.json) + '\n');
+    lines.set(ev, new WeakRef(line));
+  }
+  return line;
+}
+
 /**
  * Revisions per replay block (at most this many events, about 120 KB of
  * Pods: one write per watcher per event-loop turn, so a hundred watchers

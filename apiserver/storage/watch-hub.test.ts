@@ -134,3 +134,22 @@ test('what 300 watchers that never read retain: about one copy of each event in 
   assert.equal(budget.size, 0);
   assert.equal(budget.total, 0);
 });
+
+test("selector watchers' replays share each event's line: two watchers resuming together hold one copy", async () => {
+  const budget = new WatchBudget(2 ** 40);
+  const filler = 'y'.repeat(10_000);
+  const log = Array.from({ length: 40 }, (_, i) => change(i + 1, 'MODIFIED', 'big', { app: 'big' }, { app: 'big' }, filler));
+  const sinks = [stuckSink(), stuckSink()];
+  const outboxes = sinks.map((s) => new WatchOutbox(s.sink, { maxBacklogBytes: 2 ** 40, stallMs: Infinity, budget, onOverflow: () => assert.fail('dropped') }));
+  // As store.watch() replays: each watcher's own list, of the log's own event objects.
+  outboxes[0].pushReplay(log.slice(0), 0, 40);
+  outboxes[1].pushReplay(log.slice(10), 10, 40);
+  while (!outboxes.every((o) => o.idle)) await nextTurn();
+  const [a, b] = sinks.map((s) => new Set(s.held));
+  assert.equal(a.size, 40);
+  assert.equal([...b].filter((buf) => a.has(buf)).length, 30, 'the 30 events both replay are the same buffers');
+  assert.equal(Buffer.concat(sinks[1].held).toString().split('\n').filter(Boolean).length, 30);
+  const unique = new Set([...a, ...b]);
+  assert.equal(budget.recount(), [...unique].reduce((n, x) => n + x.length, 0));
+  for (const o of outboxes) o.close();
+});

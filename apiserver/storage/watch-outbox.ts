@@ -7,7 +7,7 @@
 // What is queued is bounded per watcher (maxBacklogBytes) and, through the
 // budget, over all watchers together (watch-budget.ts).
 import { watchBudget, type Budgeted, type DropReason, type WatchBudget } from './watch-budget.ts';
-import { encodedBatch, eventLine, nextReplayBlock, type Replay } from './watch-encoding.ts';
+import { encodedBatch, encodedEvent, eventLine, nextReplayBlock, type Replay } from './watch-encoding.ts';
 import type { WatchEvent } from './watch-hub.ts';
 import { holdLive, wantTurn, type Paced } from './watch-pacing.ts';
 
@@ -368,6 +368,15 @@ export class WatchOutbox implements Paced, Budgeted {
       const block = nextReplayBlock(this.opts.rangeKey, replay, from);
       this.sendShared(block.chunk);
       to = block.to;
+    } else if (this.sink.sendChunk && !this.opts.render) {
+      // A selector's replay is its own list, but mostly of the change log's own event objects: their lines are shared.
+      const end = Math.min(replay.events.length, from + EVENTS_PER_TURN);
+      let bytes = 0;
+      for (to = from; to < end && (to === from || bytes < BYTES_PER_TURN); to++) {
+        const line = encodedEvent(replay.events[to]);
+        bytes += line.length;
+        this.sendShared(line);
+      }
     } else {
       to = this.sendLines(replay.events, from, Math.min(replay.events.length, from + EVENTS_PER_TURN));
     }
