@@ -35,7 +35,7 @@ async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | u
   if (isReview(resource.group, resource.plural)) return handleReview(ctx, r);
   switch (verb) {
     case 'get': {
-      if (subresource === 'exec' || subresource === 'attach') throw badRequest('Upgrade request required');
+      if (subresource === 'exec' || subresource === 'attach' || subresource === 'portforward') throw badRequest('Upgrade request required');
       if (subresource === 'log') {
         await proxyLog(ctx, r);
         return undefined;

@@ -13,6 +13,7 @@ const SERVED_SUBRESOURCES: Record<string, { verbs: string[]; kind?: string; grou
   log: { verbs: ['get'], kind: 'Pod' },
   exec: { verbs: ['create', 'get'], kind: 'PodExecOptions' },
   attach: { verbs: ['create', 'get'], kind: 'PodAttachOptions' },
+  portforward: { verbs: ['create', 'get'], kind: 'PodPortForwardOptions' },
 };
 
 function resourceEntries(rt: ResourceType): object[] {

@@ -80,8 +80,13 @@ test('refusals are Statuses: a missing pod is 404, pods/portforward is refused',
   assert.equal(missing.status, 404);
   assert.equal(JSON.parse(missing.body).message, 'pods "nosuch" not found');
   const pf = await rawUpgrade('/api/v1/namespaces/default/pods/p1/portforward?ports=80');
-  assert.ok(pf.status >= 400 && pf.status < 500, pf.body);
+  assert.equal(pf.status, 400, pf.body);
   assert.equal(JSON.parse(pf.body).kind, 'Status');
+  assert.match(JSON.parse(pf.body).message, /port forwarding is not supported/);
+  // Without an upgrade it is kube's "Upgrade request required", as for exec and attach.
+  const plain = await api(server.url).request('GET', '/api/v1/namespaces/default/pods/p1/portforward?ports=80');
+  assert.equal(plain.status, 400);
+  assert.equal(plain.body.message, 'Upgrade request required');
 });
 
 test('a refused upgrade whose client resets at once does not take the apiserver down', async () => {

@@ -121,6 +121,13 @@ const NAMESPACE_PARAM: ParamSpec = { name: 'namespace', in: 'path', type: 'strin
 const upperFirst = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** "" -> "Core", "rbac.authorization.k8s.io" -> "RbacAuthorization" (kube's operation-id spelling). */
+
+/** The query parameters of each connect (streaming) subresource, as kube's PodExecOptions, PodAttachOptions and PodPortForwardOptions have them. */
+const CONNECT_PARAMS: Record<string, [string, 'string' | 'boolean' | 'integer'][]> = {
+  exec: [['command', 'string'], ['container', 'string'], ['stdin', 'boolean'], ['stdout', 'boolean'], ['stderr', 'boolean'], ['tty', 'boolean']],
+  attach: [['container', 'string'], ['stdin', 'boolean'], ['stdout', 'boolean'], ['stderr', 'boolean'], ['tty', 'boolean']],
+  portforward: [['ports', 'integer']],
+};
 export function groupCamel(group: string): string {
   if (group === '') return 'Core';
   return group.replace(/\.k8s\.io$/, '').split(/[.-]/).map(upperFirst).join('');
@@ -241,9 +248,9 @@ function resourcePaths(rt: ResourceType, entry: DiscoveryEntry, subs: DiscoveryE
   for (const sub of subs) {
     const name = sub.name.slice(sub.name.indexOf('/') + 1);
     const subGvk: GroupVersionKind = { group: sub.group ?? group, version: sub.version ?? version, kind: sub.kind };
-    // Streaming subresources (exec, attach) are connect operations answering a stream, as kube describes them.
+    // Streaming subresources (exec, attach, portforward) are connect operations answering a stream, as kube describes them.
     if (!typeForKind(subGvk.group, subGvk.version, subGvk.kind)) {
-      const connectParams = ['command', 'container', 'stdin', 'stdout', 'stderr', 'tty'].map((n) => q(n, n === 'command' || n === 'container' ? 'string' : 'boolean', `The ${n} of the ${name} request.`));
+      const connectParams = (CONNECT_PARAMS[name] ?? []).map(([n, type]) => q(n, type, `The ${n} of the ${name} request.`));
       const id = `${gv}${ns}${kind}${upperFirst(name)}`;
       const connect = (method: 'get' | 'post'): OperationSpec =>
         op({ gvk: subGvk, method, operationId: `connect${upperFirst(method)}${id}`, description: `connect ${method.toUpperCase()} requests to ${name} of ${kind}`, action: 'connect', parameters: connectParams, responses: [ok('string')], produces: 'text' });

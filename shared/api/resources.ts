@@ -78,7 +78,7 @@ const eventsV1Fields: Record<string, FieldGetter> = {
 /** Every resource the apiserver serves, in discovery order. */
 export const RESOURCES: readonly ResourceType[] = [
   row({ group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false, shortNames: ['ns'], subresources: ['status'], selectableFields: { 'status.phase': (o) => str(o.status?.phase) } }),
-  row({ group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true, shortNames: ['po'], categories: ['all'], subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach'], selectableFields: podFields }),
+  row({ group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true, shortNames: ['po'], categories: ['all'], subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward'], selectableFields: podFields }),
   row({ group: '', version: 'v1', kind: 'Node', plural: 'nodes', namespaced: false, shortNames: ['no'], subresources: ['status'], selectableFields: { 'spec.unschedulable': (o) => String(o.spec?.unschedulable === true) } }),
   row({ group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true, shortNames: ['svc'], categories: ['all'], subresources: ['status'], selectableFields: { 'spec.clusterIP': (o) => str(o.spec?.clusterIP), 'spec.type': (o) => str(o.spec?.type) } }),
   row({ group: '', version: 'v1', kind: 'Endpoints', plural: 'endpoints', namespaced: true, shortNames: ['ep'] }),
