@@ -154,3 +154,19 @@ test('a cluster whose disk fills keeps running: ksim status says the apiserver i
     disk.unmount();
   }
 });
+
+test('ksim up on a read-only disk says so in one line and exits 1', async (t) => {
+  const disk = await mountTmpfs(1024 * 1024, { readOnly: true });
+  if ('unavailable' in disk) {
+    t.skip(disk.unavailable);
+    return;
+  }
+  try {
+    const dataDir = join(disk.dir, 'cluster');
+    const res = await failedUp(dataDir, await freePort());
+    assert.equal(res.code, 1, res.output);
+    assert.equal(res.output, `ksim up: cannot use data dir ${dataDir}: the file system is read-only (EROFS)\n`);
+  } finally {
+    disk.unmount();
+  }
+});
