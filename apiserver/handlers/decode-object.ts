@@ -6,7 +6,7 @@ import { MAX_BODY_BYTES } from '../http/body.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import { hasKubeProtobufMagic, KUBE_PROTOBUF_CONTENT_TYPE, KUBE_PROTOBUF_MAGIC } from '../../shared/api/protobuf/index.ts';
 import { decodeBody, jsonSyntaxError, mediaType } from '../http/codec.ts';
-import { jsonNestingError } from '../http/nesting.ts';
+import { isStackExhausted, jsonNestingError } from '../http/nesting.ts';
 import { decodeYaml, YamlDecodeError } from '../http/yaml-decode.ts';
 import { decodeChecks, fieldValidationError, fieldValidationMode, unrecognizedError } from '../validation/index.ts';
 import type { ApiRequest } from './context.ts';
@@ -87,7 +87,7 @@ function withinStack<T>(kind: { kind: string }, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof RangeError) throw badRequest(`the object provided (of type ${kind.kind}) is nested too deeply to be decoded`);
+    if (isStackExhausted(err)) throw badRequest(`the object provided (of type ${kind.kind}) is nested too deeply to be decoded`);
     throw err;
   }
 }

@@ -6,7 +6,7 @@ import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, mergeSchemaF
 import { jsonTypeName } from '../../shared/patch/go-format.ts';
 import { MAX_BODY_BYTES } from '../http/body.ts';
 import { mediaType, PATCH_TYPES } from '../http/codec.ts';
-import { jsonNestingError } from '../http/nesting.ts';
+import { isStackExhausted, jsonNestingError } from '../http/nesting.ts';
 import { objectKey } from '../registry/keys.ts';
 import { toScale } from '../registry/scale.ts';
 import { isDryRun } from './dry-run.ts';
@@ -30,7 +30,7 @@ function patchFailure(err: unknown, jsonPatch: boolean): never {
     throw new StatusError(422, 'Invalid', err.message);
   }
   // Nesting within kube's 10,000 levels can still be deeper than V8's stack allows for the walks of a patch.
-  if (err instanceof RangeError) throw new StatusError(422, 'Invalid', 'the patch or the object it patches is nested too deeply to be applied');
+  if (isStackExhausted(err)) throw new StatusError(422, 'Invalid', 'the patch or the object it patches is nested too deeply to be applied');
   throw err;
 }
 
@@ -156,8 +156,13 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
   });
   // Last, after admission and validation, where kube meets etcd's limit on what it stores.
   const sized: typeof mutate = (cur) => {
-    const next = mutate(cur);
-    if (next) checkPatchedSize(next);
+    let next: ReturnType<typeof mutate>;
+    try {
+      next = mutate(cur);
+      if (next) checkPatchedSize(next);
+    } catch (err) {
+      patchFailure(err, false);
+    }
     return next;
   };
   const res = await commitWrite(ctx, rt, objectKey(rt, namespace, name), sized, isDryRun(r.query), (json) =>

@@ -133,3 +133,13 @@ export function yamlNestingError(text: string, max = MAX_NESTING): string | unde
   }
   return undefined;
 }
+
+/**
+ * Whether `err` is V8 running out of stack. Nesting within kube's 10,000
+ * levels can still go deeper than V8's default stack lets a recursive walk
+ * (JSON.stringify stops near 4,000 levels, structuredClone near 2,000): the
+ * request that carried it gets a 4xx, not a 500.
+ */
+export function isStackExhausted(err: unknown): boolean {
+  return err instanceof RangeError && err.message.includes('call stack');
+}
