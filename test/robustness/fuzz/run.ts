@@ -70,7 +70,7 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
   const suspects: Failure[] = [];
   const inFlight = new Set<FuzzRequest>();
   const recent: { req: FuzzRequest; start: number; end: number }[] = [];
-  let agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
+  let agent = new http.Agent({ keepAlive: true });
   let next = 0;
   let count = 0;
   let restarting: Promise<void> | undefined;
@@ -90,7 +90,7 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
         const tail = await opts.restart().catch((err) => `restart failed: ${(err as Error).message}`);
         crashes.push({ afterRequests: count, inFlight: suspects, logTail: tail });
         agent.destroy();
-        agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
+        agent = new http.Agent({ keepAlive: true });
         if (crashes.length > opts.maxRestarts || tail.startsWith('restart failed')) stop = true;
       })().finally(() => {
         restarting = undefined;

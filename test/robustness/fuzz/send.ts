@@ -34,6 +34,9 @@ function once(opts: SendOptions, req: FuzzRequest, agent: http.Agent | false): P
       done = true;
       clearTimeout(hang);
       clearTimeout(streamTimer);
+      // Answered before the body was all sent (a 413 or 415 does that): the server reads no more of it, so this
+      // socket would stay busy writing and starve the agent's pool. Drop it.
+      if (!cr.writableFinished) cr.destroy();
       resolve({ ...o, reused });
     };
     const headers: Record<string, string | number> = { ...req.headers };
@@ -99,6 +102,9 @@ function once(opts: SendOptions, req: FuzzRequest, agent: http.Agent | false): P
  * a failure of this request counts.
  */
 export async function send(opts: SendOptions, req: FuzzRequest): Promise<Outcome> {
+  // A HEAD answer ends at its headers for the client, but a HEAD that started a watch still runs on the server (as
+  // in kube): a request sent after it on the same connection would wait behind it. So HEAD gets its own connection.
+  if (req.method === 'HEAD') return once(opts, req, false);
   const first = await once(opts, req, opts.agent);
   if (first.kind === 'error' && first.reused && ['ECONNRESET', 'EPIPE'].includes(first.code)) return once(opts, req, false);
   if (first.kind === 'error' && first.message === 'socket hang up' && first.reused) return once(opts, req, false);
