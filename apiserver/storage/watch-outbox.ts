@@ -85,7 +85,7 @@ function jsonBytes(events: readonly WatchEvent[]): number {
 /** See the file comment. */
 export class WatchOutbox implements Paced, Budgeted {
   private readonly queue: Part[] = [];
-  /** JSON bytes of the live events queued (replays and initial events only reference stored strings). */
+  /** JSON bytes of the live events queued, this watcher's own measure of how far behind it is (replays and initial events only reference stored strings). */
   private liveBytes = 0;
   private scheduled = false;
   private closed = false;
@@ -281,14 +281,14 @@ export class WatchOutbox implements Paced, Budgeted {
     }
     // Uncorked, a peer that keeps up has taken it all: nothing to count (the usual case, and no bookkeeping).
     const n = this.stepRefs.length;
-    if (n === 0) return;
-    if (!this.closed && this.sink.backlog() > 0) {
-      for (let i = 0; i < n; i++) this.track(this.stepRefs[i], this.stepBytes[i]);
-      this.refresh();
+    if (n > 0) {
+      if (!this.closed && this.sink.backlog() > 0) for (let i = 0; i < n; i++) this.track(this.stepRefs[i], this.stepBytes[i]);
+      this.stepRefs.length = 0;
+      this.stepBytes.length = 0;
     }
-    this.stepRefs.length = 0;
-    this.stepBytes.length = 0;
-    if (!this.closed) this.budget.check();
+    if (this.closed || (n === 0 && this.heldHead === this.held.length)) return;
+    this.refresh();
+    this.budget.check();
   }
 
   private writeSome(): void {
