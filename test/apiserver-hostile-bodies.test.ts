@@ -252,6 +252,12 @@ describe('malformed bodies of every kind are 4xx Statuses with kube\'s words', (
       assertStatus(res, code, message);
     }
     await unchanged(before);
+    // A null JSON or strategic patch is an empty one: nothing changes, and the answer is 200.
+    for (const type of ['application/json-patch+json', 'application/strategic-merge-patch+json']) {
+      const res = await c.request('PATCH', `${CM}/target`, 'null', { 'content-type': type });
+      assert.equal(res.status, 200, `${type}: ${JSON.stringify(res.body)}`);
+    }
+    await unchanged(before);
   });
 
   test('non-objects, bad bytes, bad protobuf and broken patches never answer 5xx', async () => {

@@ -102,14 +102,16 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
   const jsonPatch = type === 'application/json-patch+json';
   let apply: (current: any) => any;
   if (jsonPatch) {
-    const shape = strictDecode ? jsonPatchShapeError(patch) : undefined;
+    // null unmarshals into an empty list of operations: nothing changes.
+    const ops = patch ?? [];
+    const shape = strictDecode ? jsonPatchShapeError(ops) : undefined;
     if (shape) throw badRequest(`error decoding patch: ${shape}`);
     if (overflow && strictDecode) throw badRequest(`error decoding patch: ${overflowError('Go struct field jsonPatchOp.value')}`);
-    if (!Array.isArray(patch)) throw badRequest(`json: cannot unmarshal ${jsonTypeName(patch)} into Go value of type jsonpatch.Patch`);
-    if (patch.length > MAX_JSON_PATCH_OPERATIONS) {
-      throw new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
+    if (!Array.isArray(ops)) throw badRequest(`json: cannot unmarshal ${jsonTypeName(ops)} into Go value of type jsonpatch.Patch`);
+    if (ops.length > MAX_JSON_PATCH_OPERATIONS) {
+      throw new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`);
     }
-    apply = (cur) => applyJsonPatch(cur, patch, { maxCopyBytes: MAX_BODY_BYTES });
+    apply = (cur) => applyJsonPatch(cur, ops, { maxCopyBytes: MAX_BODY_BYTES });
   } else if (type === 'application/merge-patch+json') {
     const notObject = patch !== null && (typeof patch !== 'object' || Array.isArray(patch));
     if (notObject && strictDecode) throw badRequest(`error decoding patch: json: cannot unmarshal ${jsonTypeName(patch)} into Go value of type map[string]interface {}`);
