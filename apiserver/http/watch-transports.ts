@@ -4,23 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import type { WatchTransport } from '../handlers/watch.ts';
-
-const CRLF = Buffer.from('\r\n');
-
-/**
- * `data` as one HTTP/1.1 chunk (size line, data, CRLF), built once per
- * buffer: the encoding of a batch is shared by every watcher it goes to, so
- * its framing is too, and each watcher's write is a single buffer.
- */
-const framed = new WeakMap<Buffer, Buffer>();
-function httpChunk(data: Buffer): Buffer {
-  let chunk = framed.get(data);
-  if (!chunk) {
-    chunk = Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`, 'latin1'), data, CRLF]);
-    framed.set(data, chunk);
-  }
-  return chunk;
-}
+import { httpFramed } from '../storage/watch-encoding.ts';
 
 /** The response's socket when nothing else is queued in front of our bytes, so they can go to it directly. */
 function directSocket(res: ServerResponse): Socket | undefined {
@@ -40,9 +24,9 @@ export function httpWatchTransport(res: ServerResponse): WatchTransport {
     },
     sendChunk(chunk) {
       if (res.writableEnded) return;
-      // ServerResponse.write would frame the chunk for each watcher in four writes; a prebuilt frame is one.
+      // ServerResponse.write would frame the chunk for each watcher in four writes; a prebuilt frame (shared, around the same bytes) is one.
       const socket = directSocket(res);
-      if (socket) socket.write(httpChunk(chunk));
+      if (socket) socket.write(httpFramed(chunk));
       else res.write(chunk);
     },
     backlog: () => res.writableLength,

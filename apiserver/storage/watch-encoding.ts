@@ -14,6 +14,37 @@ export function eventLine(type: string, json: string): string {
   return `{"type":"${type}","object":${json}}`;
 }
 
+/** Each encoding's HTTP/1.1 chunk frame (size line, data, CRLF): one buffer, of which the encoding is a slice. */
+const frames = new WeakMap<Buffer, Buffer>();
+
+/**
+ * NDJSON text as bytes, in a buffer with room for its HTTP/1.1 chunk frame
+ * around it. A socket that sends the frame and a budget that holds the
+ * encoding then keep one copy alive, not two, and a WebSocket sends slices
+ * of the same bytes.
+ */
+function toBytes(text: string): Buffer {
+  const n = Buffer.byteLength(text);
+  const head = `${n.toString(16)}\r\n`;
+  const framed = Buffer.allocUnsafe(head.length + n + 2);
+  framed.write(head, 0, 'latin1');
+  framed.write(text, head.length, 'utf8');
+  framed.write('\r\n', head.length + n, 'latin1');
+  const data = framed.subarray(head.length, head.length + n);
+  frames.set(data, framed);
+  return data;
+}
+
+/** `data` as one HTTP/1.1 chunk, the same buffer for every watcher that sends it (made here for encodings from elsewhere). */
+export function httpFramed(data: Buffer): Buffer {
+  let framed = frames.get(data);
+  if (!framed) {
+    framed = Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`, 'latin1'), data, Buffer.from('\r\n', 'latin1')]);
+    frames.set(data, framed);
+  }
+  return framed;
+}
+
 /** A rendering that gives every watcher with the same key the same text for the same object. */
 export interface SharedRender {
   key: string;
@@ -24,7 +55,7 @@ export interface SharedRender {
 function encode(events: readonly WatchEvent[], from: number, to: number, render?: (json: string) => string): Buffer {
   let text = '';
   for (let i = from; i < to; i++) text += eventLine(events[i].type, render ? render(events[i].json) : events[i].json) + '\n';
-  return Buffer.from(text);
+  return toBytes(text);
 }
 
 const batches = new WeakMap<readonly WatchEvent[], Buffer>();
@@ -62,7 +93,7 @@ const lines = new WeakMap<WatchEvent, WeakRef<Buffer>>();
 export function encodedEvent(ev: WatchEvent): Buffer {
   let line = lines.get(ev)?.deref();
   if (!line) {
-    line = Buffer.from(eventLine(ev.type, ev.json) + '\n');
+    line = toBytes(eventLine(ev.type, ev.json) + '\n');
     lines.set(ev, new WeakRef(line));
   }
   return line;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ChangeEvent } from './types.ts';
 import { WatchBudget } from './watch-budget.ts';
-import { encodedBatch } from './watch-encoding.ts';
+import { encodedBatch, httpFramed } from './watch-encoding.ts';
 import { WatchHub, type WatchEvent, type Watcher } from './watch-hub.ts';
 import { WatchOutbox, type OutboxSink } from './watch-outbox.ts';
 import { LIVE_WINDOW_MS } from './watch-pacing.ts';
@@ -152,4 +152,18 @@ test("selector watchers' replays share each event's line: two watchers resuming 
   const unique = new Set([...a, ...b]);
   assert.equal(budget.recount(), [...unique].reduce((n, x) => n + x.length, 0));
   for (const o of outboxes) o.close();
+});
+
+test("an encoding's HTTP chunk frame is the same bytes, not a copy: a socket holding the frame and the budget holding the encoding keep one", () => {
+  const batch = [change(7, 'ADDED', 'x', { app: 'é' }, undefined, 'z'.repeat(5000))];
+  const data = encodedBatch(batch);
+  const framed = httpFramed(data);
+  assert.equal(framed.buffer, data.buffer);
+  assert.equal(framed.toString('latin1', 0, framed.indexOf('\r\n')), data.length.toString(16));
+  assert.deepEqual(framed.subarray(framed.indexOf('\r\n') + 2, framed.length - 2), data);
+  assert.equal(framed.subarray(-2).toString(), '\r\n');
+  assert.equal(httpFramed(data), framed, 'framed once for every watcher');
+  // An encoding made elsewhere is framed (once) by copying.
+  const other = Buffer.from('{"type":"ADDED"}\n');
+  assert.equal(httpFramed(other).toString(), `${other.length.toString(16)}\r\n{"type":"ADDED"}\n\r\n`);
 });
