@@ -7,7 +7,7 @@ import { encode, type ResponseFormat } from './codec.ts';
 import { warningHeaders } from './warning-headers.ts';
 
 /** Writes `json` with `status` in `format`; a Buffer is JSON already encoded as UTF-8 and goes out as it is. */
-export function sendJson(res: ServerResponse, status: number, json: string | Buffer, format: ResponseFormat = 'json', warnings: string[] = []): void {
+export function sendJson(res: ServerResponse, status: number, json: string | Buffer, format: ResponseFormat = 'json', warnings: string[] = [], retryAfterSeconds?: number): void {
   const encoded = typeof json === 'string' ? encode(json, format) : { body: json, contentType: 'application/json' };
   const { contentType } = encoded;
   const warningValues = warnings.length ? warningHeaders(warnings) : [];
@@ -17,6 +17,7 @@ export function sendJson(res: ServerResponse, status: number, json: string | Buf
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   const headers: Record<string, string | number | string[]> = { 'Content-Type': contentType, 'Content-Length': length, 'Cache-Control': 'no-cache, private' };
   if (warningValues.length) headers.Warning = warningValues;
+  if (retryAfterSeconds !== undefined && retryAfterSeconds > 0) headers['Retry-After'] = String(retryAfterSeconds);
   try {
     res.writeHead(status, headers);
   } catch {
@@ -39,6 +40,7 @@ export function sendError(res: ServerResponse, err: unknown, log: Logger, format
     res.destroy();
     return se.code;
   }
-  sendJson(res, se.code, JSON.stringify(se.toStatus()), format);
+  // As kube's responsewriters: a Status that says when to retry says it in a Retry-After header too.
+  sendJson(res, se.code, JSON.stringify(se.toStatus()), format, [], se.details?.retryAfterSeconds);
   return se.code;
 }

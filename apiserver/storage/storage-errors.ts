@@ -6,7 +6,7 @@
 //    registry's answer for an unreachable storage, errors.NewServerTimeout
 //    (500 ServerTimeout, "The <verb> operation against <resource> could not be
 //    completed at this time, please try again.", retry after 2 s).
-import { StatusError, type Status } from '../../shared/api/errors.ts';
+import { StatusError } from '../../shared/api/errors.ts';
 
 /** How storage is failing: out of space, or unusable for another reason. */
 export type StorageFailureKind = 'no-space' | 'unavailable';
@@ -36,15 +36,6 @@ export function describeStorageFailure(err: unknown): string {
   return parts.join(': ') || String(err);
 }
 
-/** kube's metav1.Status omits an empty reason (StatusReasonUnknown); so does this one. */
-class ReasonlessStatusError extends StatusError {
-  override toStatus(): Status {
-    const status = super.toStatus();
-    if (!status.reason) delete (status as Partial<Status>).reason;
-    return status;
-  }
-}
-
 /** The write verb kube would name for a store decision: a create, an update, or a delete. */
 export type WriteOperation = 'create' | 'update' | 'delete';
 
@@ -56,7 +47,7 @@ function resourceOfKey(key: string): { group: string; resource: string } {
 
 /** The Status answering a write at `key` that storage failed. */
 export function storageWriteError(kind: StorageFailureKind, key: string, operation: WriteOperation): StatusError {
-  if (kind === 'no-space') return new ReasonlessStatusError(500, '', DATABASE_SPACE_EXCEEDED);
+  if (kind === 'no-space') return new StatusError(500, '', DATABASE_SPACE_EXCEEDED);
   const { group, resource } = resourceOfKey(key);
   const qualified = group ? `${resource}.${group}` : resource;
   return new StatusError(500, 'ServerTimeout', `The ${operation} operation against ${qualified} could not be completed at this time, please try again.`, {

@@ -1,6 +1,7 @@
 // The one catalogue of API errors: every failure that leaves the apiserver is a
 // metav1.Status built here, and the client turns the same Status back into a
 // typed StatusError, so both sides agree on codes, reasons and messages.
+import { goQuote } from '../patch/go-format.ts';
 
 /** A metav1.StatusCause: one reason a request failed, usually naming a field. */
 export interface StatusCause {
@@ -26,7 +27,8 @@ export interface Status {
   metadata: Record<string, never> | { resourceVersion?: string };
   status: 'Failure' | 'Success';
   message: string;
-  reason: string;
+  /** Absent when kube's reason is StatusReasonUnknown (''), as its JSON omits it. */
+  reason?: string;
   details?: StatusDetails;
   code: number;
 }
@@ -53,9 +55,9 @@ export class StatusError extends Error {
       metadata: {},
       status: 'Failure',
       message: this.message,
-      reason: this.reason,
       code: this.code,
     };
+    if (this.reason) status.reason = this.reason;
     if (this.details) status.details = this.details;
     return status;
   }
@@ -117,7 +119,7 @@ function reasonForCode(code: number): string {
 
 /** 404: `pods "web" not found`. */
 export function notFound(gr: GroupResource, name: string): StatusError {
-  return new StatusError(404, 'NotFound', `${qualifiedResource(gr)} "${name}" not found`, {
+  return new StatusError(404, 'NotFound', `${qualifiedResource(gr)} ${goQuote(name)} not found`, {
     name,
     group: gr.group || undefined,
     kind: gr.resource,
@@ -126,7 +128,7 @@ export function notFound(gr: GroupResource, name: string): StatusError {
 
 /** 409: `pods "web" already exists`. */
 export function alreadyExists(gr: GroupResource, name: string): StatusError {
-  return new StatusError(409, 'AlreadyExists', `${qualifiedResource(gr)} "${name}" already exists`, {
+  return new StatusError(409, 'AlreadyExists', `${qualifiedResource(gr)} ${goQuote(name)} already exists`, {
     name,
     group: gr.group || undefined,
     kind: gr.resource,
@@ -142,7 +144,7 @@ export function conflict(gr: GroupResource, name: string, why: string = OPTIMIST
   return new StatusError(
     409,
     'Conflict',
-    `Operation cannot be fulfilled on ${qualifiedResource(gr)} "${name}": ${why}`,
+    `Operation cannot be fulfilled on ${qualifiedResource(gr)} ${goQuote(name)}: ${why}`,
     { name, group: gr.group || undefined, kind: gr.resource },
   );
 }
