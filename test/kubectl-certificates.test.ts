@@ -117,6 +117,22 @@ test('the approval subresource: Approved and Denied exclude each other, none is 
   assert.equal(carol.status.conditions[0].reason, 'ByHand');
 });
 
+test('a PATCH of the approval subresource records the decision as a PUT does', async () => {
+  ok(await k(['create', '-f', '-'], csrYaml('erin')));
+  const patch = [{ op: 'add', path: '/status/conditions', value: [{ type: 'Approved', status: 'True', reason: 'ByPatch', message: 'patched' }] }];
+  const res = await http.request('PATCH', `${PATH}/erin/approval`, patch, { 'content-type': 'application/json-patch+json' });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const erin = await getCSR('erin');
+  assert.equal(erin.status.conditions.length, 1);
+  assert.equal(erin.status.conditions[0].reason, 'ByPatch');
+  assert.ok(erin.status.conditions[0].lastUpdateTime, 'the server fills in lastUpdateTime');
+  assert.equal(await condition('erin'), 'Approved');
+  // The same rules as a PUT: a merge patch adding Denied beside Approved is refused.
+  const both = await http.request('PATCH', `${PATH}/erin/approval`, { status: { conditions: [erin.status.conditions[0], { type: 'Denied', status: 'True' }] } }, { 'content-type': 'application/merge-patch+json' });
+  assert.equal(both.status, 422);
+  assert.match(both.body.message, /Approved and Denied conditions are mutually exclusive$/);
+});
+
 test('the status subresource cannot decide; it sets the certificate once; the object itself ignores status', async () => {
   // A client cannot claim to be someone else.
   ok(await k(['create', '-f', '-'], csrYaml('dave').replace('spec:\n', 'spec:\n  username: root\n  uid: "0"\n  groups: [system:masters]\n  extra: {a: [b]}\n')));

@@ -14,6 +14,7 @@ import { handleApply } from './apply.ts';
 import { checkPatched, checkPatchedSize, validationMode } from './decode-object.ts';
 import { commitWrite } from './commit-write.ts';
 import { updateMutation } from './write-object.ts';
+import { approvalMutation } from './subresources/csr-approval.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
 /** kube's answer to a JSON patch that does not apply: a 422 with the generic text (the library's reason is not sent). */
@@ -130,10 +131,13 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
     apply = (cur) => applyStrategicMergePatch(cur, patchMap, schema);
   }
   const warnings: string[] = [];
-  const mutate = updateMutation({
+  // The approval update is the main resource's plus the conditions the patched object asks for.
+  const approval = subresource === 'approval';
+  let requestedConditions: unknown;
+  const update = updateMutation({
     rt,
     name,
-    subresource,
+    subresource: approval ? '' : subresource,
     incoming: (cur) => {
       let out: any;
       try {
@@ -149,6 +153,7 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
         out.metadata ??= {};
         if (out.metadata.name !== name) throw badRequest(`the name of the object (${out.metadata.name ?? ''}) does not match the name on the URL (${name})`);
       }
+      if (approval) requestedConditions = structuredClone(out.status?.conditions);
       return out;
     },
     now: ctx.now(),
@@ -156,6 +161,7 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
     allowCreate: false,
     admission: isDryRun(r.query) ? undefined : ctx.admission,
   });
+  const mutate = approval ? approvalMutation(rt, () => requestedConditions, ctx.now(), update) : update;
   // Last, after admission and validation, where kube meets etcd's limit on what it stores.
   const sized: typeof mutate = (cur) => {
     let next: ReturnType<typeof mutate>;
