@@ -90,7 +90,7 @@ test('500 watchers that never read: RSS under 1 GiB, p99 under 1 s, laggards dro
     const ws = i % 10 === 9;
     if (i < 250) idle.push(openIdle(base, ws ? 'plain websocket' : 'plain', true, ws));
     else if (i < 400) idle.push(openIdle(`${base}&labelSelector=app%3Dbig`, ws ? 'label websocket' : 'label', true, ws));
-    else if (i < 450) idle.push(openIdle(`${base}&fieldSelector=metadata.name%3Dbig`, 'field', true, ws));
+    else if (i < 450) idle.push(openIdle(`${base}&fieldSelector=metadata.name%3Dbig`, ws ? 'field websocket' : 'field', true, ws));
     else idle.push(openIdle(`${base}&labelSelector=app%3Dother`, 'not matching', false, ws));
   }
   // Every watch registered before the writes start (the WebSocket ones are not long-running requests).
