@@ -90,21 +90,42 @@ export function damagedObject(r: Rng, obj: any, enc: Encoding, guard?: (o: any) 
       ({ body } = encode(tree, enc));
       how.push('unmutated');
   }
-  if (guard) {
+  if (guard && enc === 'json') {
     // Parse the damaged text the way any JSON decoder would; if it is still an object, put the guard back.
+    let parsed: unknown;
     try {
-      const parsed = enc === 'json' ? JSON.parse(body.toString('utf8')) : undefined;
-      if (parsed && typeof parsed === 'object') {
-        body = Buffer.from(JSON.stringify(guard(parsed)));
-        how.push('guard re-applied');
-        mustRefuse ??= GUARDED;
-      }
+      parsed = JSON.parse(body.toString('utf8'));
     } catch {
       // Not JSON any more: a decoder must refuse it, which is the guard.
+    }
+    if (parsed && typeof parsed === 'object') {
+      body = withGuard(body, parsed, guard);
+      how.push('guard re-applied');
+      mustRefuse ??= GUARDED;
     }
   }
   if (body.length > MAX_BODY) mustRefuse = `a body of ${body.length} bytes is above kube's 3 MiB limit`;
   return { body, how, mustRefuse };
+}
+
+/**
+ * The body with its guard. Re-serialising is simplest, but JSON.stringify
+ * overflows the stack on very deep documents; then the guard goes in as text:
+ * last in an object (the last of duplicate keys wins), first in an array.
+ */
+function withGuard(body: Buffer, parsed: object, guard: (o: any) => any): Buffer {
+  try {
+    return Buffer.from(JSON.stringify(guard(parsed)));
+  } catch {
+    const text = body.toString('utf8').trim();
+    if (Array.isArray(parsed)) {
+      const op = JSON.stringify(guard([])[0]);
+      return Buffer.from(parsed.length ? `[${op},${text.slice(1)}` : `[${op}]`);
+    }
+    const fields = JSON.stringify(guard({})).slice(1, -1);
+    const close = text.lastIndexOf('}');
+    return Buffer.from(`${text.slice(0, close)}${Object.keys(parsed).length ? ',' : ''}${fields}}`);
+  }
 }
 
 /** Sets the stale-resourceVersion guard on an object (or the metadata of a patch). */

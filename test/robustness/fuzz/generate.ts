@@ -328,7 +328,58 @@ function genPath(r: Rng, req: FuzzRequest): void {
   req.hostile = true;
 }
 
-const FAMILIES = { create: 18, update: 12, patch: 20, delete: 8, deletecollection: 4, read: 17, watch: 4, subresource: 7, path: 10 };
+function genUpgrade(r: Rng, req: FuzzRequest): void {
+  const pods = KINDS.find((k) => k.plural === 'pods')!;
+  const kind = r.weighted({ exec: 35, watch: 35, portforward: 10, other: 10, hostile: 10 });
+  let path: string;
+  const params: [string, string][] = [];
+  if (kind === 'hostile') {
+    path = hostilePath(r);
+    req.hostile = true;
+  } else if (kind === 'watch') {
+    const t = pickTarget(r, r.pick(KINDS), false);
+    path = targetPath(r, t, '', req.how).path;
+    params.push(['watch', 'true'], ['timeoutSeconds', '1']);
+  } else {
+    const t = pickTarget(r, kind === 'other' ? r.pick(KINDS) : pods, true);
+    path = targetPath(r, t, kind === 'other' ? r.pick(['status', 'log', 'proxy', '']) : kind === 'portforward' ? 'portforward' : r.pick(['exec', 'attach']), req.how).path;
+    params.push(...r.pick<[string, string][]>([[['command', 'sh'], ['stdin', 'true'], ['stdout', 'true'], ['tty', 'true']], [['container', 'c'], ['stdout', '1']], [['ports', '80']], []]));
+    if (t.hostile) req.hostile = true;
+  }
+  req.method = r.chance(0.9) ? 'GET' : r.pick(['POST', 'PUT']);
+  req.headers.connection = 'Upgrade';
+  req.headers.upgrade = r.pick(['websocket', 'websocket', 'WebSocket', 'SPDY/3.1', 'h2c', 'garbage']);
+  const key = r.weighted({ valid: 60, missing: 10, garbage: 15, long: 5, short: 10 });
+  if (key !== 'missing') {
+    req.headers['sec-websocket-key'] =
+      key === 'valid' ? Buffer.from(Array.from({ length: 16 }, () => r.int(0, 255))).toString('base64') : key === 'garbage' ? r.pick(['!!!', 'not base64', '%00', '']) : key === 'long' ? 'A'.repeat(5000) : 'AAAA';
+  }
+  if (r.chance(0.9)) req.headers['sec-websocket-version'] = r.pick(['13', '13', '8', '', 'abc', '99']);
+  if (r.chance(0.7)) req.headers['sec-websocket-protocol'] = r.pick(['v4.channel.k8s.io', 'v5.channel.k8s.io', 'base64.channel.k8s.io', 'base64url.bookmarks.k8s.io', 'garbage', '', 'v4.channel.k8s.io, x'.repeat(200)]);
+  req.how.push(`upgrade ${req.headers.upgrade}, key ${key}`);
+  finishQuery(r, req, path, [...params, ...(r.chance(0.3) ? badQuery(r, 1).filter(([k]) => k !== 'timeoutSeconds') : [])]);
+}
+
+/** Headers no client should send, or that kube ignores; added to a few requests of every family. */
+function oddHeader(r: Rng, req: FuzzRequest): void {
+  const [k, v] = r.pick<[string, string]>([
+    ['content-encoding', 'gzip'],
+    ['content-encoding', 'garbage'],
+    ['x-http-method-override', 'DELETE'],
+    ['impersonate-user', 'system:admin'],
+    ['authorization', 'Bearer not-a-token'],
+    ['authorization', 'Basic !!!'],
+    ['x-fuzz-big', 'h'.repeat(20_000)],
+    ['x-fuzz-big', 'h'.repeat(200_000)],
+    ['accept-language', 'x'.repeat(3000)],
+    ['if-match', '*'],
+    ['range', 'bytes=0-1'],
+  ]);
+  req.headers[k] = v;
+  req.how.push(`header ${k}: ${v.slice(0, 30)}${v.length > 30 ? `... (${v.length})` : ''}`);
+}
+
+const FAMILIES = { create: 18, update: 12, patch: 20, delete: 8, deletecollection: 4, read: 17, watch: 4, subresource: 7, path: 10, upgrade: 3 };
 const GENERATORS: Record<keyof typeof FAMILIES, (r: Rng, req: FuzzRequest) => void> = {
   create: genCreate,
   update: genUpdate,
@@ -339,6 +390,7 @@ const GENERATORS: Record<keyof typeof FAMILIES, (r: Rng, req: FuzzRequest) => vo
   watch: genWatch,
   subresource: genSubresource,
   path: genPath,
+  upgrade: genUpgrade,
 };
 
 /** Request `index` of the run with `seed`: the same pair always gives the same request. */
@@ -348,6 +400,7 @@ export function generateRequest(seed: number, index: number): FuzzRequest {
   const req: FuzzRequest = { index, family, method: 'GET', path: '/', headers: {}, how: [] };
   GENERATORS[family](r, req);
   if (req.body && r.chance(0.1)) req.chunked = true;
+  if (r.chance(0.05)) oddHeader(r, req);
   if (req.hostile && MUTATING.has(req.method)) req.how.push('hostile name or path');
   return req;
 }

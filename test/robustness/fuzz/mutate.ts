@@ -110,7 +110,8 @@ export function mutateTree(r: Rng, obj: any, count = r.int(1, 3)): { obj: any; h
         }).concat([[]]));
         const key = r.pick(ODD_KEYS);
         const parent = target.reduce((c: any, k) => c?.[k], obj);
-        if (parent && typeof parent === 'object') parent[key] = oddValue(r);
+        // defineProperty: "__proto__" must become a field of the body, not the object's prototype.
+        if (parent && typeof parent === 'object') Object.defineProperty(parent, key, { value: oddValue(r), enumerable: true, writable: true, configurable: true });
         how.push(`unknown field ${JSON.stringify(key).slice(0, 30)} at /${target.join('/')}`);
         break;
       }

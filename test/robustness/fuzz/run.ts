@@ -104,7 +104,14 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
       if (restarting) await restarting;
       const index = takeIndex();
       if (index === undefined) return;
-      const req = generateRequest(opts.seed, index);
+      let req: FuzzRequest;
+      try {
+        req = generateRequest(opts.seed, index);
+      } catch (err) {
+        // A bug of the fuzzer, not of the server: reported, and the run goes on.
+        failures.push({ req: { index, family: 'generator', method: '-', path: '-', headers: {}, how: [] }, outcome: 'not sent', problems: [{ kind: 'fuzzer bug', detail: (err as Error).stack ?? String(err) }] });
+        continue;
+      }
       inFlight.add(req);
       const start = Date.now();
       const out = await send({ host: opts.host, port: opts.port(), agent, timeoutMs: opts.timeoutMs, streamMs: opts.streamMs }, req);

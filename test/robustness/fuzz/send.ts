@@ -81,6 +81,11 @@ function once(opts: SendOptions, req: FuzzRequest, agent: http.Agent | false): P
       res.on('error', () => finish(answer(false)));
       res.on('aborted', () => finish(answer(false)));
     });
+    cr.on('upgrade', (res, socket) => {
+      // A handshake that succeeded: the answer is the 101; the session itself is not what is tested here.
+      socket.destroy();
+      finish({ kind: 'answer', status: res.statusCode ?? 101, headers: res.headers, body: Buffer.alloc(0), bodyBytes: 0, ms: Date.now() - started, stream: true });
+    });
     cr.on('error', (err: NodeJS.ErrnoException) => finish({ kind: 'error', ms: Date.now() - started, code: err.code ?? 'ERROR', message: err.message }));
     if (req.body) {
       if (req.chunked) {
