@@ -98,6 +98,8 @@ export function damagedObject(r: Rng, obj: any, enc: Encoding, guard?: (o: any) 
     } catch {
       // Not JSON any more: a decoder must refuse it, which is the guard.
     }
+    // JSON null decodes into an empty struct in Go (a DeleteOptions of null is no options at all): guard it too.
+    if (parsed === null) parsed = {};
     if (parsed && typeof parsed === 'object') {
       body = withGuard(body, parsed, guard);
       how.push('guard re-applied');

@@ -38,6 +38,24 @@ function statusProblems(status: number, contentType: string, body: Buffer): Prob
   return wrong.length ? [{ kind: `${status} Status malformed`, detail: `${wrong.join(', ')}: ${JSON.stringify(s)?.slice(0, 200)}` }] : [];
 }
 
+/** Objects in an answer that lie outside the request's namespace. */
+function scopeProblems(req: FuzzRequest, contentType: string, body: Buffer): Problem[] {
+  let o: any;
+  try {
+    o = decodeBody(contentType, body);
+  } catch {
+    return [];
+  }
+  if (!o || typeof o !== 'object' || o.kind === 'Status') return [];
+  const objects: any[] = Array.isArray(o.items) ? o.items : Array.isArray(o.rows) ? o.rows.map((row: any) => row?.object) : [o];
+  const scope = req.scope!;
+  if ('empty' in scope) {
+    return Array.isArray(o.items) && o.items.length > 0 ? [{ kind: 'objects answered for a hostile namespace', detail: objects.slice(0, 3).map((x) => `${x?.metadata?.namespace}/${x?.metadata?.name}`).join(', ') }] : [];
+  }
+  const outside = objects.filter((x) => x?.metadata && typeof x.metadata.name === 'string' && (x.metadata.namespace ?? '') !== scope.namespace);
+  return outside.length ? [{ kind: 'answered objects of another namespace', detail: `asked ${JSON.stringify(scope.namespace)}, got ${outside.slice(0, 3).map((x) => `${x.metadata.namespace}/${x.metadata.name}`).join(', ')}` }] : [];
+}
+
 /** True for a resourceVersion kube parses (a uint64); kube refuses any other with a 4xx before waiting. */
 function isUint64(rv: string | null): boolean {
   return rv !== null && /^[0-9]+$/.test(rv) && BigInt(rv) <= 2n ** 64n - 1n;
@@ -70,6 +88,7 @@ export function checkOutcome(req: FuzzRequest, out: Outcome): Problem[] {
     if (req.mustRefuse) problems.push({ kind: `${status} where kube refuses`, detail: req.mustRefuse });
     const isWatch = out.stream || /[?&]watch=(?!0|false)/i.test(req.path) || /\/watch\//.test(req.path);
     if (req.hostile && !isWatch) problems.push({ kind: `${status} for a hostile name or path`, detail: 'kube answers 4xx: the path names no object' });
+    if (req.scope && !out.stream && req.method !== 'HEAD') problems.push(...scopeProblems(req, contentType, out.body));
     if (req.expectObject && !out.stream && status === 200 && req.method === 'GET') {
       try {
         const o = decodeBody(contentType, out.body);

@@ -28,6 +28,12 @@ export interface FuzzRequest {
   hostile?: boolean;
   /** For a GET of one object on its canonical route: the namespace and name the answer must have. */
   expectObject?: { namespace: string; name: string };
+  /**
+   * Where any object in a 2xx answer must live: a list or deletecollection in
+   * namespace N answers objects of N only, and one in a hostile namespace
+   * answers none (kube reads one namespace, never a path beyond it).
+   */
+  scope?: { namespace: string } | { empty: true };
   /** The request aims at a protected object or collection (and carries a guard). */
   aimsAtProtected?: boolean;
   /** What the generator did, for the report. */
@@ -87,7 +93,8 @@ function pickTarget(r: Rng, spec: KindSpec, withName: boolean): Target {
 }
 
 /** The path of a target, sometimes with an odd prefix, resource segment or slashes. */
-function targetPath(r: Rng, t: Target, sub: string, how: string[]): { path: string; canonical: boolean } {
+function targetPath(r: Rng, t: Target, sub: string, req: FuzzRequest): { path: string; canonical: boolean } {
+  const how = req.how;
   let prefix = t.spec.prefix;
   let plural = t.spec.plural;
   let canonical = true;
@@ -101,6 +108,11 @@ function targetPath(r: Rng, t: Target, sub: string, how: string[]): { path: stri
   const ns = t.spec.namespaced ? `/namespaces/${t.nsSeg}` : '';
   let path = `${prefix}${mangle === 'watchPrefix' ? '/watch' : ''}${ns}/${plural}${t.nameSeg ? `/${t.nameSeg}` : ''}${sub ? `/${sub}` : ''}`;
   if (mangle === 'slashes') path = path.replace(/\//g, () => (r.chance(0.2) ? '//' : '/'));
+  if (canonical && !t.nameSeg.includes('/')) {
+    if (!t.spec.namespaced) req.scope = { namespace: '' };
+    else if (t.ns !== undefined) req.scope = { namespace: t.ns };
+    else if (!t.nameSeg) req.scope = { empty: true };
+  }
   return { path, canonical };
 }
 
@@ -153,7 +165,7 @@ function genCreate(r: Rng, req: FuzzRequest): void {
   const spec = r.pick(KINDS);
   const t = pickTarget(r, spec, false);
   const sub = '';
-  const { path } = targetPath(r, t, sub, req.how);
+  const { path } = targetPath(r, t, sub, req);
   req.method = 'POST';
   const enc = encodingFor(r);
   withBody(req, damagedObject(r, objectFor(r, t, req.how), enc), contentTypeFor(r, MEDIA[enc]));
@@ -164,7 +176,7 @@ function genCreate(r: Rng, req: FuzzRequest): void {
 function genUpdate(r: Rng, req: FuzzRequest): void {
   const t = pickTarget(r, r.pick(KINDS), true);
   const sub = r.chance(0.15) ? r.pick([...t.spec.subresources, 'status', 'scale', 'finalize', 'approval', 'foo']) : '';
-  const { path } = targetPath(r, t, sub, req.how);
+  const { path } = targetPath(r, t, sub, req);
   req.method = 'PUT';
   const enc = t.protected && r.chance(0.6) ? 'json' : encodingFor(r);
   const obj = objectFor(r, t, req.how);
@@ -180,7 +192,7 @@ function genUpdate(r: Rng, req: FuzzRequest): void {
 function genPatch(r: Rng, req: FuzzRequest): void {
   const t = pickTarget(r, r.pick(KINDS), true);
   const sub = r.chance(0.1) ? r.pick([...t.spec.subresources, 'status', 'scale']) : '';
-  const { path } = targetPath(r, t, sub, req.how);
+  const { path } = targetPath(r, t, sub, req);
   req.method = 'PATCH';
   const type = r.weighted<PatchType>({ json: 30, merge: 25, strategic: 25, apply: 20 });
   req.how.push(`${type} patch`);
@@ -202,7 +214,7 @@ function genPatch(r: Rng, req: FuzzRequest): void {
 
 function genDelete(r: Rng, req: FuzzRequest): void {
   const t = pickTarget(r, r.pick(KINDS), true);
-  const { path } = targetPath(r, t, '', req.how);
+  const { path } = targetPath(r, t, '', req);
   req.method = 'DELETE';
   const bodyKind = r.weighted({ none: 35, json: 45, protobuf: 20 });
   let guard: 'dryRun' | undefined;
@@ -234,7 +246,7 @@ function genDelete(r: Rng, req: FuzzRequest): void {
 
 function genDeleteCollection(r: Rng, req: FuzzRequest): void {
   const t = pickTarget(r, r.pick(KINDS), false);
-  const { path } = targetPath(r, t, '', req.how);
+  const { path } = targetPath(r, t, '', req);
   req.method = 'DELETE';
   if (r.chance(0.4)) withBody(req, damagedObject(r, deleteOptions(r), 'json'), 'application/json');
   // Cluster-scoped collections always hold protected objects; so do the protected namespaces.
@@ -246,7 +258,7 @@ function genRead(r: Rng, req: FuzzRequest): void {
   // A list in a namespace with an odd (but not refused) name is an empty list in kube: only a named GET must fail.
   const t = pickTarget(r, r.pick(KINDS), r.chance(0.6));
   const sub = r.chance(0.1) ? r.pick([...t.spec.subresources, 'status', 'scale', 'exec', 'attach']) : '';
-  const { path, canonical } = targetPath(r, t, sub, req.how);
+  const { path, canonical } = targetPath(r, t, sub, req);
   req.method = r.chance(0.85) ? 'GET' : 'HEAD';
   const accept = acceptHeader(r);
   if (accept !== undefined) req.headers.accept = accept;
@@ -257,7 +269,7 @@ function genRead(r: Rng, req: FuzzRequest): void {
 
 function genWatch(r: Rng, req: FuzzRequest): void {
   const t = pickTarget(r, r.pick(KINDS), r.chance(0.2));
-  const { path } = targetPath(r, t, '', req.how);
+  const { path } = targetPath(r, t, '', req);
   req.method = 'GET';
   const accept = acceptHeader(r);
   if (accept !== undefined) req.headers.accept = accept;
@@ -270,7 +282,7 @@ function genSubresource(r: Rng, req: FuzzRequest): void {
   const spec = r.pick(KINDS.filter((k) => k.subresources.length > 0));
   const t = pickTarget(r, spec, true);
   const sub = r.pick([...spec.subresources, 'foo', 'status/extra']);
-  const { path } = targetPath(r, t, sub, req.how);
+  const { path } = targetPath(r, t, sub, req);
   const enc = encodingFor(r);
   let guard: 'dryRun' | undefined;
   if (['binding', 'eviction', 'token'].includes(sub)) {
@@ -338,11 +350,11 @@ function genUpgrade(r: Rng, req: FuzzRequest): void {
     req.hostile = true;
   } else if (kind === 'watch') {
     const t = pickTarget(r, r.pick(KINDS), false);
-    path = targetPath(r, t, '', req.how).path;
+    path = targetPath(r, t, '', req).path;
     params.push(['watch', 'true'], ['timeoutSeconds', '1']);
   } else {
     const t = pickTarget(r, kind === 'other' ? r.pick(KINDS) : pods, true);
-    path = targetPath(r, t, kind === 'other' ? r.pick(['status', 'log', 'proxy', '']) : kind === 'portforward' ? 'portforward' : r.pick(['exec', 'attach']), req.how).path;
+    path = targetPath(r, t, kind === 'other' ? r.pick(['status', 'log', 'proxy', '']) : kind === 'portforward' ? 'portforward' : r.pick(['exec', 'attach']), req).path;
     params.push(...r.pick<[string, string][]>([[['command', 'sh'], ['stdin', 'true'], ['stdout', 'true'], ['tty', 'true']], [['container', 'c'], ['stdout', '1']], [['ports', '80']], []]));
     if (t.hostile) req.hostile = true;
   }

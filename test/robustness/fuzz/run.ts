@@ -32,6 +32,8 @@ export interface Failure {
   req: FuzzRequest;
   outcome: string;
   problems: Problem[];
+  /** The start of the answer's body (kept for writes let through, to find what changed protected data). */
+  body?: string;
 }
 
 /** The apiserver died during the run. */
@@ -136,8 +138,8 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
         continue;
       }
       inFlight.delete(req);
-      if (out.kind === 'answer' && out.status < 400 && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) && (req.aimsAtProtected || req.hostile) && suspects.length < 200) {
-        suspects.push({ req, outcome: outcomeLine(out), problems: [] });
+      if (out.kind === 'answer' && out.status < 400 && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) && (req.aimsAtProtected || req.hostile) && suspects.length < 5000) {
+        suspects.push({ req, outcome: outcomeLine(out), problems: [], body: out.body.subarray(0, 16 * 1024).toString('utf8') });
       }
       if (problems.length) failures.push({ req, outcome: outcomeLine(out), problems });
     }
