@@ -98,9 +98,13 @@ export function oddPrefix(r: Rng): string {
   ]);
 }
 
-/** An odd resource segment. */
+/**
+ * An odd resource segment. Never "" or "status"/"finalize": under
+ * /namespaces/NS those name the Namespace itself (a trailing slash is trimmed
+ * by kube), so a collection request there would be a legitimate write to it.
+ */
 export function oddResource(r: Rng): string {
-  return r.pick(['ConfigMaps', 'configmap', 'cm', 'configmaps%00', '%2e%2e', 'pods.', 'deployments.apps', 'nope', '', 'x'.repeat(3000), 'secrets%2f..', 'namespaces', 'watch', 'status']);
+  return r.pick(['ConfigMaps', 'configmap', 'cm', 'configmaps%00', '%2e%2e', 'pods.', 'deployments.apps', 'nope', 'x'.repeat(3000), 'secrets%2f..', 'namespaces', 'watch', 'Status']);
 }
 
 /** A whole path that names no object and no collection in kube (a 4xx for every method). */
