@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { internalError, StatusError } from '../../shared/api/errors.ts';
-import type { NewObjectRequest, PreparedCreate } from '../handlers/new-object.ts';
+import type { NewObjectPreparer, NewObjectRequest, PreparedCreate } from '../handlers/new-object-types.ts';
 import { RESOURCE_VERSION_PLACEHOLDER, SerializedObject } from '../storage/serialized-object.ts';
 import type { CreateWorkerData, PrepareBatch, PrepareMessage, PrepareReply, WorkerReply } from './protocol.ts';
 
@@ -90,7 +90,7 @@ class CreateWorker {
 }
 
 /** See the file comment. */
-export class CreateWorkerPool {
+export class CreateWorkerPool implements NewObjectPreparer {
   private readonly workers: CreateWorker[] = [];
   private next = 0;
   private nextId = 0;

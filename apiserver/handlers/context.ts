@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Store } from '../storage/store.ts';
 import type { AdmissionChain } from '../admission/types.ts';
-import type { CreateWorkerPool } from '../create-workers/pool.ts';
+import type { NewObjectPreparer } from './new-object-types.ts';
 import type { RequestInfo } from '../request-info.ts';
 import type { ResponseFormat, ResponseView } from '../http/codec.ts';
 import type { ListPage } from '../http/views.ts';
@@ -18,7 +18,7 @@ export interface ApiContext {
   /** Mutating and validating admission (for creates, only transactional plugins run inside the transaction). */
   admission: AdmissionChain;
   /** Threads that prepare new objects off the main thread, when there are any. */
-  createWorkers?: CreateWorkerPool;
+  createWorkers?: NewObjectPreparer;
   /** How often open watches that asked for them get a BOOKMARK. */
   bookmarkIntervalMs: number;
 }

@@ -7,29 +7,8 @@ import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { AdmissionChain } from '../admission/types.ts';
 import { checkNamespace, checkTypeMeta, prepareCreate } from '../registry/lifecycle.ts';
 import { generateNameFrom } from '../registry/names.ts';
-import type { SerializedObject } from '../storage/serialized-object.ts';
 import { decodeBytes } from './decode-object.ts';
-
-/** What a create sends to be prepared. */
-export interface NewObjectRequest {
-  rt: ResourceType;
-  /** The namespace of the request path ('' for cluster-scoped resources). */
-  namespace: string;
-  body: Buffer;
-  contentType: string | undefined;
-  fieldValidation: string | null;
-  now: Date;
-  uid: string;
-}
-
-/** A prepared object: parsed (prepared on this thread) or serialized but for its resourceVersion (on a create worker). */
-export interface PreparedCreate {
-  value: any | SerializedObject;
-  name: string;
-  /** The generateName the name was made from, when it was (a collision is retried with another suffix). */
-  generateName?: string;
-  warnings: string[];
-}
+import type { NewObjectRequest, PreparedCreate } from './new-object-types.ts';
 
 /** Prepares a create's object (parsed); throws the StatusError the client should get. */
 export function prepareNewObject(req: NewObjectRequest, admission: AdmissionChain): PreparedCreate {
