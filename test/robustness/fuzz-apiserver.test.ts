@@ -34,6 +34,7 @@ import { after, test } from 'node:test';
 import { startApiserver, type Apiserver } from '../helpers/index.ts';
 import { STALE_RV } from './fuzz/bodies.ts';
 import { kindByName, objectPath, SCRATCH_NS } from './fuzz/corpus.ts';
+import { generateRequest } from './fuzz/generate.ts';
 import { randomSeed } from './fuzz/prng.ts';
 import { describeRequest, groupFailures, runFuzz, type RunResult } from './fuzz/run.ts';
 import { compareSnapshots, jsonRequest, ready, snapshot, storeSeeds } from './fuzz/seed.ts';
@@ -86,6 +87,16 @@ function summary(res: RunResult): string {
     `fuzz: ${res.failures.length} failed requests, ${res.crashes.length} crashes; replay with KSIM_FUZZ_SEED=${seed}`,
   ].join('\n');
 }
+
+test('a request is rebuilt from (seed, index) alone, as a replay needs', () => {
+  for (const index of [0, 1, 7, 999, 12345]) {
+    const a = generateRequest(seed, index);
+    const b = generateRequest(seed, index);
+    assert.deepEqual({ ...a, body: a.body?.toString('base64') }, { ...b, body: b.body?.toString('base64') }, `request ${index}`);
+  }
+  const run = (s: number) => [0, 1, 2, 3, 4].map((i) => { const q = generateRequest(s, i); return `${q.method} ${q.path} ${q.body?.toString('base64')}`; }).join('\n');
+  assert.notEqual(run(seed), run(seed + 1), 'another seed must give other requests');
+});
 
 test(`apiserver fuzz (seed ${seed})`, { timeout }, async () => {
   let base: string;
