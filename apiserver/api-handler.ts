@@ -8,7 +8,15 @@ import { notFoundPath } from './http/path-segments.ts';
 import { queryFlag } from '../shared/api/query-bool.ts';
 import { handleReview, isReview } from './handlers/reviews.ts';
 import { proxyLog } from './handlers/subresources/kubelet-proxy.ts';
-import { aggregatedContentType, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, wantsAggregated } from './discovery.ts';
+import {
+  aggregatedContentType,
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  wantsAggregated,
+} from './discovery.ts';
 import { readBody } from './http/body.ts';
 import { negotiate, type Negotiated, type ResponseFormat } from './http/codec.ts';
 import { renderList, renderObject, watchView } from './http/views.ts';
@@ -46,7 +54,9 @@ async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | u
     }
     case 'list': {
       const res = await handleList(ctx, r);
-      return r.view === 'object' || !res.list ? res : { status: 200, json: renderList(r.view, r.info.resource, res.list, r.query, ctx.now()) };
+      return r.view === 'object' || !res.list
+        ? res
+        : { status: 200, json: renderList(r.view, r.info.resource, res.list, r.query, ctx.now()) };
     }
     case 'watch': {
       const rt = r.info.resource;
@@ -86,7 +96,10 @@ function discovery(path: ReturnType<typeof parseRequest> & { kind: 'discovery' }
 }
 
 /** Builds the request listener for /api and /apis. */
-export function createApiHandler(ctx: ApiContext, metrics: RequestMetrics): (req: IncomingMessage, res: ServerResponse, url: RequestUrl) => void {
+export function createApiHandler(
+  ctx: ApiContext,
+  metrics: RequestMetrics,
+): (req: IncomingMessage, res: ServerResponse, url: RequestUrl) => void {
   return (req, res, url) => {
     const started = process.hrtime.bigint();
     let verb = req.method?.toLowerCase() ?? 'unknown';
@@ -100,10 +113,15 @@ export function createApiHandler(ctx: ApiContext, metrics: RequestMetrics): (req
       format = negotiated.format;
       if (parsed.kind === 'discovery') {
         verb = 'get';
-        const aggregated = parsed.version === undefined && (parsed.legacy || parsed.group === '') ? wantsAggregated(req.headers.accept) : undefined;
+        const aggregated =
+          parsed.version === undefined && (parsed.legacy || parsed.group === '') ? wantsAggregated(req.headers.accept) : undefined;
         if (aggregated) {
           const body = JSON.stringify(aggregatedDiscovery(parsed.legacy, aggregated));
-          res.writeHead(200, { 'Content-Type': aggregatedContentType(aggregated), 'Content-Length': Buffer.byteLength(body), Vary: 'Accept' });
+          res.writeHead(200, {
+            'Content-Type': aggregatedContentType(aggregated),
+            'Content-Length': Buffer.byteLength(body),
+            Vary: 'Accept',
+          });
           res.end(body);
           finish(200);
           return;
@@ -152,6 +170,7 @@ export function createApiHandler(ctx: ApiContext, metrics: RequestMetrics): (req
 
 /** kube 1.33+ warns on every use of core/v1 Endpoints. */
 function deprecationWarnings(info: RequestInfo): string[] {
-  return info.resource.group === '' && info.resource.plural === 'endpoints' ? ['v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice'] : [];
+  return info.resource.group === '' && info.resource.plural === 'endpoints'
+    ? ['v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice']
+    : [];
 }
-

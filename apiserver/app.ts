@@ -59,7 +59,11 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const store = await Store.open(backend, {
     compaction: opts.compaction,
     failure: {
-      onFailure: (err, kind) => log.error({ err, kind }, 'storage is failing: writes are refused with a Status and retried in the background; reads and watches go on'),
+      onFailure: (err, kind) =>
+        log.error(
+          { err, kind },
+          'storage is failing: writes are refused with a Status and retried in the background; reads and watches go on',
+        ),
       onRecovered: () => log.info('storage works again: writes are accepted'),
       onCompactionError: (err) => log.warn({ err }, 'compacting the stored change log failed; the next compaction retries'),
     },
@@ -68,8 +72,23 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const admission = buildAdmission(store);
   const eventExpiry = startEventExpiry(store, { ttlMs: opts.eventTtlMs ?? 3_600_000, log });
   const workerCount = Math.max(0, Math.floor(opts.createWorkers ?? (os.availableParallelism() > 1 ? 1 : 0)));
-  const createWorkers = workerCount > 0 ? new CreateWorkerPool(workerCount, { version: () => store.bucketVersion(PRIORITY_CLASSES_BUCKET), texts: () => storedPriorityClassTexts(store) }, log) : undefined;
-  const ctx: ApiContext = { store, log, admission, createWorkers, now: () => new Date(), newUid: randomUUID, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000 };
+  const createWorkers =
+    workerCount > 0
+      ? new CreateWorkerPool(
+          workerCount,
+          { version: () => store.bucketVersion(PRIORITY_CLASSES_BUCKET), texts: () => storedPriorityClassTexts(store) },
+          log,
+        )
+      : undefined;
+  const ctx: ApiContext = {
+    store,
+    log,
+    admission,
+    createWorkers,
+    now: () => new Date(),
+    newUid: randomUUID,
+    bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
+  };
 
   const registry = createMetricsRegistry('apiserver');
   const apiHandler = createApiHandler(ctx, createApiMetrics(registry, store, createWorkers));
@@ -78,7 +97,14 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   app.disable('x-powered-by');
   // Not live-or-dead on storage: the store recovers by itself, and a restart on a full disk would not start.
   app.get(['/livez', '/healthz'], healthHandler('livez', [{ name: 'ping', check: () => undefined }]));
-  app.get('/readyz', healthHandler('readyz', [{ name: 'ping', check: () => undefined }, storageCheck(store), { name: 'shutdown', check: () => (ready ? undefined : 'shutting down') }]));
+  app.get(
+    '/readyz',
+    healthHandler('readyz', [
+      { name: 'ping', check: () => undefined },
+      storageCheck(store),
+      { name: 'shutdown', check: () => (ready ? undefined : 'shutting down') },
+    ]),
+  );
   app.get('/version', (_req, res) => void res.json(versionInfo()));
   app.get('/metrics', async (_req, res) => {
     res.type(registry.contentType).send(await registry.metrics());

@@ -21,7 +21,14 @@ interface BootstrapContext {
   newUid: () => string;
 }
 
-async function ensure(ctx: BootstrapContext, group: string, plural: string, namespace: string, obj: any, replaceIf?: (cur: any) => boolean): Promise<void> {
+async function ensure(
+  ctx: BootstrapContext,
+  group: string,
+  plural: string,
+  namespace: string,
+  obj: any,
+  replaceIf?: (cur: any) => boolean,
+): Promise<void> {
   const rt = findResource(group, group === '' ? 'v1' : obj.apiVersion.split('/')[1], plural)!;
   const key = objectKey(rt, namespace, obj.metadata.name);
   const cur = ctx.store.get(key);
@@ -50,25 +57,39 @@ export async function ensureBootstrapObjects(ctx: BootstrapContext, port: number
       description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
     });
   }
-  await ensure(ctx, '', 'services', 'default', {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
-    spec: {
-      type: 'ClusterIP',
-      clusterIP: KUBERNETES_SERVICE_IP,
-      clusterIPs: [KUBERNETES_SERVICE_IP],
-      ipFamilies: ['IPv4'],
-      ipFamilyPolicy: 'SingleStack',
-      internalTrafficPolicy: 'Cluster',
-      sessionAffinity: 'None',
-      ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }],
+  await ensure(
+    ctx,
+    '',
+    'services',
+    'default',
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
+      spec: {
+        type: 'ClusterIP',
+        clusterIP: KUBERNETES_SERVICE_IP,
+        clusterIPs: [KUBERNETES_SERVICE_IP],
+        ipFamilies: ['IPv4'],
+        ipFamilyPolicy: 'SingleStack',
+        internalTrafficPolicy: 'Cluster',
+        sessionAffinity: 'None',
+        ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }],
+      },
     },
-  }, (cur) => cur.spec?.ports?.[0]?.targetPort !== port);
-  await ensure(ctx, '', 'endpoints', 'default', {
-    apiVersion: 'v1',
-    kind: 'Endpoints',
-    metadata: { name: 'kubernetes', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
-    subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port, protocol: 'TCP' }] }],
-  }, (cur) => cur.subsets?.[0]?.ports?.[0]?.port !== port);
+    (cur) => cur.spec?.ports?.[0]?.targetPort !== port,
+  );
+  await ensure(
+    ctx,
+    '',
+    'endpoints',
+    'default',
+    {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'kubernetes', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+      subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port, protocol: 'TCP' }] }],
+    },
+    (cur) => cur.subsets?.[0]?.ports?.[0]?.port !== port,
+  );
 }

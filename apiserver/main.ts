@@ -20,7 +20,11 @@ const FLAGS = {
   'watch-window-events': { type: 'number', default: 200000, help: 'most change-log events kept for watch resume' },
   'bookmark-interval': { type: 'number', default: 60, help: 'seconds between watch bookmarks' },
   'event-ttl': { type: 'number', default: 3600, help: 'seconds an Event is kept after its last write (kube: 1h)' },
-  'create-workers': { type: 'number', default: -1, help: 'threads that decode, default and validate new objects (-1: one when there are two or more cores)' },
+  'create-workers': {
+    type: 'number',
+    default: -1,
+    help: 'threads that decode, default and validate new objects (-1: one when there are two or more cores)',
+  },
   help: { type: 'boolean', help: 'print this help' },
 } satisfies FlagSpec;
 
@@ -36,19 +40,22 @@ export async function apiserverMain(argv: string[]): Promise<void> {
   let server: Awaited<ReturnType<typeof startApiserver>>;
   try {
     server = await startApiserver({
-    dataDir: flags['data-dir'],
-    port: flags.port,
-    host: flags['bind-address'],
-    log,
-    compaction: { intervalMs: flags['compaction-interval'] * 1000, maxEvents: flags['watch-window-events'] },
-    bookmarkIntervalMs: flags['bookmark-interval'] * 1000,
-    eventTtlMs: flags['event-ttl'] * 1000,
-    createWorkers: flags['create-workers'] >= 0 ? flags['create-workers'] : undefined,
+      dataDir: flags['data-dir'],
+      port: flags.port,
+      host: flags['bind-address'],
+      log,
+      compaction: { intervalMs: flags['compaction-interval'] * 1000, maxEvents: flags['watch-window-events'] },
+      bookmarkIntervalMs: flags['bookmark-interval'] * 1000,
+      eventTtlMs: flags['event-ttl'] * 1000,
+      createWorkers: flags['create-workers'] >= 0 ? flags['create-workers'] : undefined,
     });
   } catch (err) {
     const message = startFailureMessage(err, { dataDir: flags['data-dir'], host: flags['bind-address'], port: flags.port });
     // No stack: the message says all a user needs, and the cause's own words are kept.
-    log.fatal({ dataDir: flags['data-dir'], port: flags.port, cause: describeStorageFailure(err instanceof StorageOpenError ? err.cause : err) }, message);
+    log.fatal(
+      { dataDir: flags['data-dir'], port: flags.port, cause: describeStorageFailure(err instanceof StorageOpenError ? err.cause : err) },
+      message,
+    );
     log.flush();
     process.stderr.write(`ksim apiserver: ${message}\n`, () => process.exit(1));
     return;
@@ -72,7 +79,8 @@ export interface ServingMessage {
 export function startFailureMessage(err: unknown, where: { dataDir: string; host: string; port: number }): string {
   const e = err as NodeJS.ErrnoException & { path?: string };
   if (e instanceof StorageOpenError) return `data dir ${where.dataDir}: ${e.message}`;
-  if (e?.code === 'EADDRINUSE') return `cannot serve on ${where.host}:${where.port}: the address is already in use (EADDRINUSE): is another ksim apiserver running?`;
+  if (e?.code === 'EADDRINUSE')
+    return `cannot serve on ${where.host}:${where.port}: the address is already in use (EADDRINUSE): is another ksim apiserver running?`;
   if (e?.code === 'EACCES' && e.syscall === 'listen') return `cannot serve on ${where.host}:${where.port}: permission denied (EACCES)`;
   if (e?.code === 'EADDRNOTAVAIL') return `cannot serve on ${where.host}:${where.port}: the address is not available here (EADDRNOTAVAIL)`;
   if (e instanceof StatusError) return `data dir ${where.dataDir}: could not write the bootstrap objects: ${e.message}`;

@@ -25,9 +25,7 @@ export interface RequestInfo {
 }
 
 /** The result of parsing: a resource request, or a discovery path (group/version prefix only). */
-export type ParsedPath =
-  | { kind: 'resource'; info: RequestInfo }
-  | { kind: 'discovery'; group: string; version?: string; legacy: boolean };
+export type ParsedPath = { kind: 'resource'; info: RequestInfo } | { kind: 'discovery'; group: string; version?: string; legacy: boolean };
 
 /**
  * kube's storage key functions refuse a name that is not a path segment
@@ -94,7 +92,11 @@ export function parseRequest(method: string, pathname: string, watchParam: boole
   // "/namespaces/ns/pods" needs a namespaced resource; "/pods/x" needs a cluster-scoped one.
   if (namespace && !resource.namespaced) throw notFoundPath();
   if (!namespace && resource.namespaced && name) throw notFoundPath();
-  if (subresource && !resource.subresources.includes(subresource as never) && !(resource.plural === 'namespaces' && subresource === 'finalize')) {
+  if (
+    subresource &&
+    !resource.subresources.includes(subresource as never) &&
+    !(resource.plural === 'namespaces' && subresource === 'finalize')
+  ) {
     throw notFoundPath();
   }
   const verb = verbFor(method, name !== '', watchParam || watchPrefix);

@@ -35,7 +35,11 @@ async function phase(ctx: BenchContext, watchers: number, rateTarget: number, ra
       const body = bodyTemplate(1, (name) => podFixture(name, 'default'));
       await settleApiserver(server.url);
       // Warm the JIT of both processes before measuring; these creates precede the watchers' start.
-      await closedLoop({ concurrency: CONCURRENCY, durationMs: ctx.size(1000, 200), op: (seq) => client.expectOk('POST', PODS_PATH, body(`warm-${seq}`)).then(() => {}) });
+      await closedLoop({
+        concurrency: CONCURRENCY,
+        durationMs: ctx.size(1000, 200),
+        op: (seq) => client.expectOk('POST', PODS_PATH, body(`warm-${seq}`)).then(() => {}),
+      });
       const fromRv = await currentRevision(client);
       // Sized for the target rate: growing a hundred large arrays at once stalls this process.
       const expectedEvents = Math.ceil((rateTarget * durationMs) / 1000);
@@ -65,7 +69,8 @@ async function phase(ctx: BenchContext, watchers: number, rateTarget: number, ra
           label,
           progress: ctx.progress,
           everyMs: ctx.size(3000, 500),
-          extra: () => (watchers ? `, slowest watcher ${lastRv - Math.min(...streams.map((s) => s.lastRv))} revisions behind` : '') + cpuNow(),
+          extra: () =>
+            (watchers ? `, slowest watcher ${lastRv - Math.min(...streams.map((s) => s.lastRv))} revisions behind` : '') + cpuNow(),
         },
       });
       const usage = cpu.read();
@@ -81,8 +86,12 @@ async function phase(ctx: BenchContext, watchers: number, rateTarget: number, ra
       ctx.record(`${label}: benchmark process CPU`, usage.client, '% of a core');
       ctx.record(`${label}: other processes' CPU`, usage.others, '% of a core', { note: 'anything but 0 skews the figures' });
       ctx.record(`${label}: apiserver GC time`, ((runtime.gcSeconds - gc0) * 100_000) / result.elapsedMs, '% of wall');
-      ctx.record(`${label}: apiserver event-loop lag p99`, runtime.loopLagP99 * 1000, 'ms', { note: `max ${Math.round(runtime.loopLagMax * 1000)} ms` });
-      ctx.record(`${label}: benchmark process event-loop lag p99`, benchLoop.percentile(99) / 1e6, 'ms', { note: `max ${Math.round(benchLoop.max / 1e6)} ms` });
+      ctx.record(`${label}: apiserver event-loop lag p99`, runtime.loopLagP99 * 1000, 'ms', {
+        note: `max ${Math.round(runtime.loopLagMax * 1000)} ms`,
+      });
+      ctx.record(`${label}: benchmark process event-loop lag p99`, benchLoop.percentile(99) / 1e6, 'ms', {
+        note: `max ${Math.round(benchLoop.max / 1e6)} ms`,
+      });
       if (result.errors > 0) ctx.record(`${label}: failed creates`, result.errors, '', { note: result.errorSamples[0] });
       if (watchers === 0) return;
 
@@ -95,8 +104,12 @@ async function phase(ctx: BenchContext, watchers: number, rateTarget: number, ra
       const received = streams.reduce((n, s) => n + s.rvs.length, 0);
       ctx.record(`${label}: events received`, received, '', { note: `expected ${(created.length * watchers).toLocaleString('en-US')}` });
       ctx.record(`${label}: events missing`, check.missing, '', { target: { op: '<=', value: 0 } });
-      ctx.record(`${label}: events out of order or duplicated`, check.outOfOrder + check.duplicates + check.extra, '', { target: { op: '<=', value: 0 } });
-      ctx.record(`${label}: drain after last create`, drainMs, 'ms', { note: `${caughtUp.filter((x) => !x).length} watchers never caught up` });
+      ctx.record(`${label}: events out of order or duplicated`, check.outOfOrder + check.duplicates + check.extra, '', {
+        target: { op: '<=', value: 0 },
+      });
+      ctx.record(`${label}: drain after last create`, drainMs, 'ms', {
+        note: `${caughtUp.filter((x) => !x).length} watchers never caught up`,
+      });
       const dropped = streams.reduce((n, s) => n + s.serverEnds, 0);
       if (dropped > 0) ctx.record(`${label}: watches ended by the server`, dropped, '');
       const mismatches = streams.reduce((n, s) => n + s.mismatches, 0);
@@ -125,7 +138,9 @@ async function floorPhase(ctx: BenchContext): Promise<number> {
       ctx.progress(`floor server: ${ctx.size(10_000, 1_000) / 1000} s of creates from ${CONCURRENCY} clients`);
       const result = await closedLoop({ concurrency: CONCURRENCY, durationMs: ctx.size(10_000, 1_000), op });
       const rate = (result.ok * 1000) / result.elapsedMs;
-      ctx.record('floor server: creates (no apiserver work, same client)', rate, '/s', { note: 'node:http + JSON + synced LevelDB batches' });
+      ctx.record('floor server: creates (no apiserver work, same client)', rate, '/s', {
+        note: 'node:http + JSON + synced LevelDB batches',
+      });
       ctx.record('floor server: create p99', result.latencies.percentile(99), 'ms');
       return rate;
     } finally {

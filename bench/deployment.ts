@@ -25,18 +25,34 @@ function deployment(name: string, replicas: number, image: string): any {
     spec: {
       replicas,
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image, resources: { requests: { cpu: '10m', memory: '16Mi' } } }] } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'web', image, resources: { requests: { cpu: '10m', memory: '16Mi' } } }] },
+      },
     },
   };
 }
 
-async function waitAvailable(client: KubeClient, name: string, replicas: number, generation: number, timeoutMs: number, ctx: BenchContext): Promise<boolean> {
+async function waitAvailable(
+  client: KubeClient,
+  name: string,
+  replicas: number,
+  generation: number,
+  timeoutMs: number,
+  ctx: BenchContext,
+): Promise<boolean> {
   const end = performance.now() + timeoutMs;
   let last = 0;
   while (performance.now() < end) {
     const d: any = await client.get(deployments, 'default', name);
     const s = d.status ?? {};
-    if ((s.observedGeneration ?? 0) >= generation && s.updatedReplicas === replicas && s.availableReplicas === replicas && (s.replicas ?? 0) === replicas) return true;
+    if (
+      (s.observedGeneration ?? 0) >= generation &&
+      s.updatedReplicas === replicas &&
+      s.availableReplicas === replicas &&
+      (s.replicas ?? 0) === replicas
+    )
+      return true;
     if (performance.now() - last > 3000) {
       ctx.progress(`${name}: ${s.updatedReplicas ?? 0} updated, ${s.availableReplicas ?? 0} available of ${replicas}`);
       last = performance.now();
@@ -46,12 +62,22 @@ async function waitAvailable(client: KubeClient, name: string, replicas: number,
   return false;
 }
 
-async function cluster(serverUrl: string, dir: string, nodes: number, timings: 'zero' | 'default'): Promise<{ procs: Record<string, TrackedProcess>; kubeconfig: string }> {
+async function cluster(
+  serverUrl: string,
+  dir: string,
+  nodes: number,
+  timings: 'zero' | 'default',
+): Promise<{ procs: Record<string, TrackedProcess>; kubeconfig: string }> {
   const kubeconfig = await writeKubeconfig(join(dir, 'kubeconfig'), serverUrl);
   const profile = join(dir, 'profile.yaml');
   await writeFile(profile, timings === 'zero' ? 'timings: {sandboxMs: 0, pullMs: 0, createMs: 0, startMs: 0}\n' : '{}\n');
   const env = { ...process.env, KSIM_LOG_LEVEL: 'warn' };
-  const start = (args: string[]) => spawnTracked(process.execPath, [...componentNodeFlags(args[0]), ...ksimNodeArgs(), ...args, '--kubeconfig', kubeconfig, '--port', '0'], { env, stdio: 'ignore' });
+  const start = (args: string[]) =>
+    spawnTracked(
+      process.execPath,
+      [...componentNodeFlags(args[0]), ...ksimNodeArgs(), ...args, '--kubeconfig', kubeconfig, '--port', '0'],
+      { env, stdio: 'ignore' },
+    );
   const procs = {
     'controller-manager': await start(['controller-manager', '--leader-elect=false']),
     scheduler: await start(['scheduler', '--leader-elect=false']),
@@ -76,7 +102,11 @@ export const deploymentBench: Benchmark = {
           // Wait for the nodes.
           for (;;) {
             const list: any = await client.list(findResource('', 'v1', 'nodes')!);
-            if (list.items.filter((n: any) => n.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True')).length >= nodes) break;
+            if (
+              list.items.filter((n: any) => n.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True')).length >=
+              nodes
+            )
+              break;
             await sleep(200);
           }
           const cm = procs['controller-manager'].pid;
@@ -85,12 +115,21 @@ export const deploymentBench: Benchmark = {
           await client.create(deployments, 'default', deployment('big', replicas, 'nginx:1.27'));
           const ok = await waitAvailable(client, 'big', replicas, 1, 180_000, ctx);
           const target = timings === 'zero' ? 5000 : 10_000;
-          ctx.record(`${timings} start-up delays: apply -> ${replicas} replicas available`, ok ? Math.round(performance.now() - t0) : 'timed out', 'ms', { target: { op: '<', value: target } });
+          ctx.record(
+            `${timings} start-up delays: apply -> ${replicas} replicas available`,
+            ok ? Math.round(performance.now() - t0) : 'timed out',
+            'ms',
+            { target: { op: '<', value: target } },
+          );
           if (timings === 'zero') {
             const t1 = performance.now();
-            await client.patch(deployments, 'default', 'big', 'strategic', { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.28' }] } } } });
+            await client.patch(deployments, 'default', 'big', 'strategic', {
+              spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.28' }] } } },
+            });
             const rolled = await waitAvailable(client, 'big', replicas, 2, 180_000, ctx);
-            ctx.record(`rolling image update of ${replicas} replicas`, rolled ? Math.round(performance.now() - t1) : 'timed out', 'ms', { target: { op: '<', value: 10_000 } });
+            ctx.record(`rolling image update of ${replicas} replicas`, rolled ? Math.round(performance.now() - t1) : 'timed out', 'ms', {
+              target: { op: '<', value: 10_000 },
+            });
           }
           ctx.record(`${timings}: controller-manager CPU time`, Math.round((cpuSecondsOf(cm) - cpu0) * 1000), 'ms');
           ctx.record(`${timings}: controller-manager RSS`, Math.round(memoryOf(cm).rss / 1024 / 1024), 'MiB');

@@ -4,7 +4,12 @@
 // a kubelet registers it (labels, capacity, conditions, node info).
 import type { Namespace, Node, Pod } from 'kubernetes-types/core/v1.js';
 
-const IMAGES = ['registry.k8s.io/nginx-slim:0.27', 'docker.io/library/redis:7.2.4', 'quay.io/prometheus/node-exporter:v1.7.0', 'ghcr.io/example/api-server:2.14.1'];
+const IMAGES = [
+  'registry.k8s.io/nginx-slim:0.27',
+  'docker.io/library/redis:7.2.4',
+  'quay.io/prometheus/node-exporter:v1.7.0',
+  'ghcr.io/example/api-server:2.14.1',
+];
 
 /** A Pod named `name` in `namespace`, optionally bound to `nodeName`. */
 export function podFixture(name: string, namespace: string, nodeName?: string): Pod {
@@ -24,7 +29,14 @@ export function podFixture(name: string, namespace: string, nodeName?: string): 
       },
       annotations: { 'kubectl.kubernetes.io/default-container': 'main' },
       ownerReferences: [
-        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${app}-7d4b9c8f6d`, uid: '2f1c6a8e-4b1d-4a53-9d7e-0c2f8a9b6e41', controller: true, blockOwnerDeletion: true },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: `${app}-7d4b9c8f6d`,
+          uid: '2f1c6a8e-4b1d-4a53-9d7e-0c2f8a9b6e41',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ],
     },
     spec: {
@@ -52,9 +64,7 @@ export function podFixture(name: string, namespace: string, nodeName?: string): 
       dnsPolicy: 'ClusterFirst',
       serviceAccountName: 'default',
       schedulerName: 'default-scheduler',
-      tolerations: [
-        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
-      ],
+      tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }],
       priority: 0,
       enableServiceLinks: true,
     },
@@ -65,7 +75,14 @@ export function podFixture(name: string, namespace: string, nodeName?: string): 
 export function nodeFixture(name: string, index: number): Node {
   const zone = `zone-${String.fromCharCode(97 + (index % 3))}`;
   const at = '2026-01-01T00:00:00Z';
-  const condition = (type: string, status: string, reason: string, message: string) => ({ type, status, lastHeartbeatTime: at, lastTransitionTime: at, reason, message });
+  const condition = (type: string, status: string, reason: string, message: string) => ({
+    type,
+    status,
+    lastHeartbeatTime: at,
+    lastTransitionTime: at,
+    reason,
+    message,
+  });
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -81,7 +98,11 @@ export function nodeFixture(name: string, index: number): Node {
       },
       annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
     },
-    spec: { podCIDR: `10.${(index >> 8) & 255}.${index & 255}.0/24`, podCIDRs: [`10.${(index >> 8) & 255}.${index & 255}.0/24`], providerID: `ksim://${name}` },
+    spec: {
+      podCIDR: `10.${(index >> 8) & 255}.${index & 255}.0/24`,
+      podCIDRs: [`10.${(index >> 8) & 255}.${index & 255}.0/24`],
+      providerID: `ksim://${name}`,
+    },
     status: {
       capacity: { cpu: '4', memory: '16131712Ki', pods: '110', 'ephemeral-storage': '104845292Ki', 'hugepages-2Mi': '0' },
       allocatable: { cpu: '3920m', memory: '15414912Ki', pods: '110', 'ephemeral-storage': '96625420948', 'hugepages-2Mi': '0' },

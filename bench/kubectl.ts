@@ -30,7 +30,11 @@ const pod = bodyTemplate(2, (ns, name) => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name, namespace: ns, labels: { app: 'bench', tier: 'web' } },
-  spec: { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }], resources: { requests: { cpu: '100m', memory: '64Mi' } } }] },
+  spec: {
+    containers: [
+      { name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }], resources: { requests: { cpu: '100m', memory: '64Mi' } } },
+    ],
+  },
 }));
 
 function configMapYaml(i: number): string {
@@ -50,7 +54,8 @@ export const kubectlBench: Benchmark = {
         const kubeconfig = await writeKubeconfig(join(dir, 'kubeconfig'), server.url);
         const env = { ...process.env, HOME: dir, KUBECONFIG: kubeconfig };
         const client = new LoadClient(server.url, 50);
-        for (const ns of ['bench', 'applied']) await client.expectOk('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: ns } }));
+        for (const ns of ['bench', 'applied'])
+          await client.expectOk('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: ns } }));
         ctx.progress(`creating ${pods} Pods`);
         const load = await closedLoop({
           concurrency: 50,
@@ -81,7 +86,11 @@ export const kubectlBench: Benchmark = {
         ctx.record(`kubectl apply -f (${objects} unchanged)`, Math.round(again.ms), 'ms');
         raw = performance.now();
         for (let i = 0; i < objects; i++) {
-          await client.expectOk('POST', '/api/v1/namespaces/bench/configmaps', JSON.stringify({ metadata: { name: `raw-${i}` }, data: { index: String(i), payload: 'x'.repeat(200) } }));
+          await client.expectOk(
+            'POST',
+            '/api/v1/namespaces/bench/configmaps',
+            JSON.stringify({ metadata: { name: `raw-${i}` }, data: { index: String(i), payload: 'x'.repeat(200) } }),
+          );
         }
         ctx.record(`raw REST creates of ${objects} objects, one at a time`, Math.round(performance.now() - raw), 'ms');
         client.close();

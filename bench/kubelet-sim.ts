@@ -56,17 +56,36 @@ export const kubeletSim: Benchmark = {
       const kubeconfig = await writeKubeconfig(join(dir, 'kubeconfig'), server.url);
       let out = '';
       const t0 = performance.now();
-      const sim: TrackedProcess = await spawnTracked(process.execPath, [...componentNodeFlags('kubelet-sim'), join(repoRoot, 'kubelet-sim', 'bin.mjs'), '--kubeconfig', kubeconfig, '--nodes', String(nodeCount), '--port', '0'], {
-        cwd: repoRoot,
-        env: { ...process.env, KSIM_LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const sim: TrackedProcess = await spawnTracked(
+        process.execPath,
+        [
+          ...componentNodeFlags('kubelet-sim'),
+          join(repoRoot, 'kubelet-sim', 'bin.mjs'),
+          '--kubeconfig',
+          kubeconfig,
+          '--nodes',
+          String(nodeCount),
+          '--port',
+          '0',
+        ],
+        {
+          cwd: repoRoot,
+          env: { ...process.env, KSIM_LOG_LEVEL: 'warn' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       sim.child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
       sim.child.stderr!.resume();
       try {
         while (!/serving on [\d.]+:(\d+)/.test(out)) await sleep(20);
         const port = Number(/serving on [\d.]+:(\d+)/.exec(out)![1]);
-        while (!(await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false))) await sleep(50);
+        while (
+          !(await fetch(`http://127.0.0.1:${port}/readyz`).then(
+            (r) => r.ok,
+            () => false,
+          ))
+        )
+          await sleep(50);
         const client = new KubeClient({ server: server.url });
         const nodes = findResource('', 'v1', 'nodes')!;
         let ready = 0;
@@ -77,7 +96,10 @@ export const kubeletSim: Benchmark = {
           cont = page.metadata?.continue || undefined;
         } while (cont);
         const readyMs = performance.now() - t0;
-        ctx.record(`${nodeCount} nodes registered and Ready`, +(readyMs / 1000).toFixed(2), 's', { target: { op: '<', value: 30 }, note: `from spawn; ${ready} Ready in the API` });
+        ctx.record(`${nodeCount} nodes registered and Ready`, +(readyMs / 1000).toFixed(2), 's', {
+          target: { op: '<', value: 30 },
+          note: `from spawn; ${ready} Ready in the API`,
+        });
         ctx.progress(`${ready} nodes Ready after ${(readyMs / 1000).toFixed(1)} s; measuring heartbeats for ${heartbeatSeconds} s`);
 
         await sleep(3000);
@@ -95,14 +117,23 @@ export const kubeletSim: Benchmark = {
         const leases = (await metric(port, leaseMetric)) - leases0;
         const statuses = (await metric(port, statusMetric)) - statuses0;
         const split = (c: typeof simCpu) => `${c.total.toFixed(3)} (${c.user.toFixed(3)} user + ${c.system.toFixed(3)} system)`;
-        ctx.record('lease renewals', +(leases / secs).toFixed(1), '/s', { note: `${nodeCount} nodes, every 10 s; node status posts ${(statuses / secs).toFixed(1)}/s (only on a change, or every 5 min)` });
-        ctx.record('heartbeat CPU, kubelet-sim + apiserver', +(simCpu.total + apiCpu.total).toFixed(3), 'cores', { target: { op: '<', value: 0.25 }, note: `kubelet-sim ${split(simCpu)}, apiserver ${split(apiCpu)}` });
+        ctx.record('lease renewals', +(leases / secs).toFixed(1), '/s', {
+          note: `${nodeCount} nodes, every 10 s; node status posts ${(statuses / secs).toFixed(1)}/s (only on a change, or every 5 min)`,
+        });
+        ctx.record('heartbeat CPU, kubelet-sim + apiserver', +(simCpu.total + apiCpu.total).toFixed(3), 'cores', {
+          target: { op: '<', value: 0.25 },
+          note: `kubelet-sim ${split(simCpu)}, apiserver ${split(apiCpu)}`,
+        });
         if (leases > 0) {
           ctx.record('CPU per lease renewal, kubelet-sim', Math.round(((simCpu.total * secs) / leases) * 1e6), 'us');
-          ctx.record('CPU per lease renewal, apiserver', Math.round(((apiCpu.total * secs) / leases) * 1e6), 'us', { note: 'one PUT of a Lease' });
+          ctx.record('CPU per lease renewal, apiserver', Math.round(((apiCpu.total * secs) / leases) * 1e6), 'us', {
+            note: 'one PUT of a Lease',
+          });
         }
         const rss = memoryOf(sim.pid).rss;
-        ctx.record('kubelet-sim RSS per 1,000 nodes', +((rss / MiB) * (1000 / nodeCount)).toFixed(1), 'MiB', { note: `${(rss / MiB).toFixed(0)} MiB for ${nodeCount} nodes` });
+        ctx.record('kubelet-sim RSS per 1,000 nodes', +((rss / MiB) * (1000 / nodeCount)).toFixed(1), 'MiB', {
+          note: `${(rss / MiB).toFixed(0)} MiB for ${nodeCount} nodes`,
+        });
 
         ctx.progress(`creating ${podCount} Pods pinned to ${podNodes} nodes`);
         const pods = findResource('', 'v1', 'pods')!;
@@ -144,12 +175,25 @@ export const kubeletSim: Benchmark = {
         const writes = (await metric(server.port, API_WRITES)) - writes0;
         const events = (await metric(server.port, EVENT_CREATES)) - events0;
         informer.stop();
-        ctx.record(`${podCount} pinned Pods Running`, +podSecs.toFixed(2), 's', { target: { op: '<', value: 20 }, note: `creates took ${(createdMs / 1000).toFixed(1)} s; speed 1 (about 2.7 s of simulated pull/create/start per Pod)` });
-        ctx.record('Pod status writes per Pod', +(podStatus / podCount).toFixed(2), '', { note: 'kubelet writes one as it starts the Pod and one once it runs; fewer when a write waits long enough for the next change' });
-        ctx.record('API writes meanwhile', Math.round(writes / podSecs), '/s', { note: `${writes} writes: the Pod creates, status writes, leases, node status, and ${events} Events (written on a few connections of their own, behind the status writes)` });
-        ctx.record('CPU per Pod, kubelet-sim', +(((simPods.total * podSecs) / podCount) * 1000).toFixed(2), 'ms', { note: `${simPods.total.toFixed(2)} cores during the phase, heartbeats included` });
-        ctx.record('CPU per Pod, apiserver', +(((apiPods.total * podSecs) / podCount) * 1000).toFixed(2), 'ms', { note: `${apiPods.total.toFixed(2)} cores during the phase` });
-        ctx.record('kubelet-sim RSS with the Pods', +(memoryOf(sim.pid).rss / MiB).toFixed(0), 'MiB', { note: `${nodeCount} nodes, ${podCount} Pods` });
+        ctx.record(`${podCount} pinned Pods Running`, +podSecs.toFixed(2), 's', {
+          target: { op: '<', value: 20 },
+          note: `creates took ${(createdMs / 1000).toFixed(1)} s; speed 1 (about 2.7 s of simulated pull/create/start per Pod)`,
+        });
+        ctx.record('Pod status writes per Pod', +(podStatus / podCount).toFixed(2), '', {
+          note: 'kubelet writes one as it starts the Pod and one once it runs; fewer when a write waits long enough for the next change',
+        });
+        ctx.record('API writes meanwhile', Math.round(writes / podSecs), '/s', {
+          note: `${writes} writes: the Pod creates, status writes, leases, node status, and ${events} Events (written on a few connections of their own, behind the status writes)`,
+        });
+        ctx.record('CPU per Pod, kubelet-sim', +(((simPods.total * podSecs) / podCount) * 1000).toFixed(2), 'ms', {
+          note: `${simPods.total.toFixed(2)} cores during the phase, heartbeats included`,
+        });
+        ctx.record('CPU per Pod, apiserver', +(((apiPods.total * podSecs) / podCount) * 1000).toFixed(2), 'ms', {
+          note: `${apiPods.total.toFixed(2)} cores during the phase`,
+        });
+        ctx.record('kubelet-sim RSS with the Pods', +(memoryOf(sim.pid).rss / MiB).toFixed(0), 'MiB', {
+          note: `${nodeCount} nodes, ${podCount} Pods`,
+        });
         client.close();
       } finally {
         await sim.stop();
@@ -164,7 +208,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const ctx: BenchContext = {
     quick,
     size: (full, q) => (quick ? q : full),
-    record: (name, value, unit, extra) => process.stdout.write(`${name}: ${value} ${unit}${extra?.target ? ` (target ${extra.target.op} ${extra.target.value})` : ''}${extra?.note ? ` — ${extra.note}` : ''}\n`),
+    record: (name, value, unit, extra) =>
+      process.stdout.write(
+        `${name}: ${value} ${unit}${extra?.target ? ` (target ${extra.target.op} ${extra.target.value})` : ''}${extra?.note ? ` — ${extra.note}` : ''}\n`,
+      ),
     progress: (m) => process.stdout.write(`  ${m}\n`),
     shared: new Map(),
   };

@@ -153,7 +153,12 @@ export class LoadClient {
   }
 
   private connect(): Connection {
-    const c = new Connection(this.host, this.port, (free) => this.onFree(free), (gone) => this.onGone(gone));
+    const c = new Connection(
+      this.host,
+      this.port,
+      (free) => this.onFree(free),
+      (gone) => this.onGone(gone),
+    );
     this.all.add(c);
     return c;
   }
@@ -274,7 +279,11 @@ export interface ProgressOptions {
   extra?: () => string;
 }
 
-function startProgress(opts: ProgressOptions | undefined, state: { ok: number; errors: number; inflight?: () => number }, started: number): () => void {
+function startProgress(
+  opts: ProgressOptions | undefined,
+  state: { ok: number; errors: number; inflight?: () => number },
+  started: number,
+): () => void {
   if (!opts) return () => {};
   let lastOk = 0;
   let lastT = started;

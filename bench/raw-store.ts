@@ -77,7 +77,9 @@ export const rawStore: Benchmark = {
       ctx.record('batch of 100 puts', batch, 'puts/s', { note: `${Math.round(batch / 100).toLocaleString('en-US')} batches/s` });
       ctx.progress(`batches of 100 synced puts for ${phaseMs / 1000} s`);
       const batchSync = await batchPuts(db, phaseMs, 100, true, 30_000_000);
-      ctx.record('batch of 100 puts, sync', batchSync, 'puts/s', { note: `${Math.round(batchSync / 100).toLocaleString('en-US')} batches/s` });
+      ctx.record('batch of 100 puts, sync', batchSync, 'puts/s', {
+        note: `${Math.round(batchSync / 100).toLocaleString('en-US')} batches/s`,
+      });
     });
   },
 };

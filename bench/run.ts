@@ -29,7 +29,12 @@ function usage(): string {
 
 /** The commit measured, "+dirty" when the work tree has changes, or why it is unknown. */
 function sourceRevision(): string {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   try {
     const dirty = git('status', '--porcelain').length > 0 ? '+dirty' : '';
     try {
@@ -94,7 +99,9 @@ async function main(argv: string[]): Promise<number> {
     // Other work on the machine skews every figure: measure it while nothing of ours runs.
     const busy = await machineBusy(1000);
     ctx.record('machine busy before start', busy, '% of all cores', { note: `load average ${os.loadavg()[0].toFixed(1)}` });
-    ctx.progress(busy > 10 ? `starting; WARNING: the machine is already ${Math.round(busy)}% busy with other work, figures will be low` : 'starting');
+    ctx.progress(
+      busy > 10 ? `starting; WARNING: the machine is already ${Math.round(busy)}% busy with other work, figures will be low` : 'starting',
+    );
     try {
       await bench.run(ctx);
       ctx.progress(`done in ${((performance.now() - benchStart) / 1000).toFixed(1)} s`);

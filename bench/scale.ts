@@ -74,7 +74,9 @@ function cpuNote(usage: { server: number; others: number }): string {
 }
 
 function recordLoad(ctx: BenchContext, what: string, r: LoadResult, usage: { server: number; others: number }): void {
-  ctx.record(`load ${what}`, (r.ok * 1000) / r.elapsedMs, '/s', { note: `${r.ok.toLocaleString('en-US')} in ${(r.elapsedMs / 1000).toFixed(1)} s, ${cpuNote(usage)}` });
+  ctx.record(`load ${what}`, (r.ok * 1000) / r.elapsedMs, '/s', {
+    note: `${r.ok.toLocaleString('en-US')} in ${(r.elapsedMs / 1000).toFixed(1)} s, ${cpuNote(usage)}`,
+  });
   ctx.record(`load ${what} p99`, r.latencies.percentile(99), 'ms');
   if (r.errors > 0) ctx.record(`load ${what} failures`, r.errors, '', { note: r.errorSamples[0] });
 }
@@ -131,7 +133,12 @@ async function measureRestart(ctx: BenchContext, server: Apiserver, label = 'res
     await probeClient.expectOk('POST', '/api/v1/namespaces/default/pods', JSON.stringify(podFixture(probe, 'default')));
     const at = await Promise.race([got, sleep(30_000).then(() => NaN)]);
     ctx.record(`${label}: spawn -> watch accepted`, acceptedMs, 'ms');
-    ctx.record(`${label}: spawn -> first watch event of a new write`, at - t0, 'ms', label === 'restart' ? { target: { op: '<', value: 3000 } } : {});
+    ctx.record(
+      `${label}: spawn -> first watch event of a new write`,
+      at - t0,
+      'ms',
+      label === 'restart' ? { target: { op: '<', value: 3000 } } : {},
+    );
   } finally {
     watch.close();
     probeClient.close();
@@ -154,18 +161,24 @@ export const scale: Benchmark = {
     await withApiserver(['--compaction-interval', String(compactionS)], async (server) => {
       let client = new LoadClient(server.url, CONCURRENCY);
       try {
-        for (let i = 0; i < NAMESPACES; i++) await client.expectOk('POST', '/api/v1/namespaces', JSON.stringify(namespaceFixture(podNamespace(i))));
+        for (let i = 0; i < NAMESPACES; i++)
+          await client.expectOk('POST', '/api/v1/namespaces', JSON.stringify(namespaceFixture(podNamespace(i))));
         const podBody = bodyTemplate(3, (name, ns, node) => podFixture(name, ns, node));
         const cpuNow = cpuTicker(() => server.pid);
         const rss = () => `, apiserver RSS ${formatBytes(memoryOf(server.pid).rss)}${cpuNow()}`;
         const progress = (label: string) => ({ label, progress: ctx.progress, everyMs: ctx.size(5000, 1000), extra: rss });
 
-        ctx.progress(`loading ${pods.toLocaleString('en-US')} Pods and ${nodes.toLocaleString('en-US')} Nodes with ${CONCURRENCY} clients (change-log compaction every ${compactionS} s)`);
+        ctx.progress(
+          `loading ${pods.toLocaleString('en-US')} Pods and ${nodes.toLocaleString('en-US')} Nodes with ${CONCURRENCY} clients (change-log compaction every ${compactionS} s)`,
+        );
         const cpu = new CpuMeter(() => server.pid);
         const podLoad = await closedLoop({
           concurrency: CONCURRENCY,
           total: pods,
-          op: (i) => client.expectOk('POST', podPath(i), podBody(podName(i), podNamespace(i), nodeName(Math.floor(i / PODS_PER_NODE)))).then(() => {}),
+          op: (i) =>
+            client
+              .expectOk('POST', podPath(i), podBody(podName(i), podNamespace(i), nodeName(Math.floor(i / PODS_PER_NODE))))
+              .then(() => {}),
           progress: progress('loading Pods'),
         });
         const podCpu = cpu.read();
@@ -183,9 +196,14 @@ export const scale: Benchmark = {
         const listCpu = cpuSecondsOf(server.pid);
         const list = await pagedList(client, '/api/v1/pods');
         const listCpuMs = (cpuSecondsOf(server.pid) - listCpu) * 1000;
-        ctx.record('paged list of all Pods', list.ms, 'ms', { target: { op: '<', value: 3000 }, note: `${list.items.toLocaleString('en-US')} items in ${list.pages} pages` });
+        ctx.record('paged list of all Pods', list.ms, 'ms', {
+          target: { op: '<', value: 3000 },
+          note: `${list.items.toLocaleString('en-US')} items in ${list.pages} pages`,
+        });
         ctx.record('list page p50', list.pageMs.percentile(50), 'ms', { note: `slowest ${list.pageMs.max().toFixed(1)} ms` });
-        ctx.record('list page: apiserver CPU', listCpuMs / list.pages, 'ms', { note: `${Math.round(listCpuMs).toLocaleString('en-US')} ms for the whole list` });
+        ctx.record('list page: apiserver CPU', listCpuMs / list.pages, 'ms', {
+          note: `${Math.round(listCpuMs).toLocaleString('en-US')} ms for the whole list`,
+        });
         const nodeList = await pagedList(client, '/api/v1/nodes');
         ctx.record('paged list of all Nodes', nodeList.ms, 'ms', { note: `${nodeList.items.toLocaleString('en-US')} items` });
         let live = list.bytes + nodeList.bytes;

@@ -19,9 +19,11 @@ const nodes = findResource('', 'v1', 'nodes')!;
 
 async function pool(n: number, concurrency: number, fn: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) await fn(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
 }
 
 function benchPod(i: number, nodeCount: number, anti: boolean): any {
@@ -31,12 +33,26 @@ function benchPod(i: number, nodeCount: number, anti: boolean): any {
     cpu: '10m',
     memory: '16Mi',
     labels: { group },
-    affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { group } }, topologyKey: 'kubernetes.io/hostname' }] } },
+    affinity: {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { labelSelector: { matchLabels: { group } }, topologyKey: 'kubernetes.io/hostname' },
+        ],
+      },
+    },
   });
 }
 
 /** One scenario: N nodes, P pending Pods, then a steady-rate latency phase. */
-async function scenario(ctx: BenchContext, label: string, nodeCount: number, podCount: number, anti: boolean, latencyPods: number, rate: number): Promise<void> {
+async function scenario(
+  ctx: BenchContext,
+  label: string,
+  nodeCount: number,
+  podCount: number,
+  anti: boolean,
+  latencyPods: number,
+  rate: number,
+): Promise<void> {
   await withApiserver([], async (server) => {
     const client = new KubeClient({ server: server.url });
     const log = pino({ level: 'warn' });
@@ -69,7 +85,12 @@ async function scenario(ctx: BenchContext, label: string, nodeCount: number, pod
       await phase1;
       const seconds = (performance.now() - t0) / 1000;
       const target = nodeCount <= 100 ? 1000 : 500;
-      ctx.record(`${label}: binds`, podCount / seconds, '/s', anti ? { note: 'required anti-affinity by hostname' } : { target: { op: '>=', value: target } });
+      ctx.record(
+        `${label}: binds`,
+        podCount / seconds,
+        '/s',
+        anti ? { note: 'required anti-affinity by hostname' } : { target: { op: '>=', value: target } },
+      );
       // Steady arrivals: creation-to-binding latency.
       const interval = 1000 / rate;
       const start = performance.now();
@@ -79,7 +100,10 @@ async function scenario(ctx: BenchContext, label: string, nodeCount: number, pod
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         const name = `p-${podCount + i}`;
         createdAt.set(name, performance.now());
-        await client.create(pods, 'default', { ...benchPod(podCount + i, nodeCount, anti), metadata: { ...benchPod(podCount + i, nodeCount, anti).metadata, name } });
+        await client.create(pods, 'default', {
+          ...benchPod(podCount + i, nodeCount, anti),
+          metadata: { ...benchPod(podCount + i, nodeCount, anti).metadata, name },
+        });
       });
       await done;
       ctx.record(`${label}: creation to binding p50`, latency.percentile(50), 'ms', { note: `${latencyPods} pods at ${rate}/s` });

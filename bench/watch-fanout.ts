@@ -59,7 +59,11 @@ export const watchFanout: Benchmark = {
         // Warm the create and the watch paths of both processes, then start counting from a clean slate.
         const warmMs = ctx.size(3000, 500);
         ctx.progress(`warming up: ${warmMs / 1000} s of creates from 50 clients with the ${WATCHERS} watchers open`);
-        await closedLoop({ concurrency: 50, durationMs: warmMs, op: (seq) => client.expectOk('POST', PODS_PATH, body(`warm-${seq}`)).then(() => {}) });
+        await closedLoop({
+          concurrency: 50,
+          durationMs: warmMs,
+          op: (seq) => client.expectOk('POST', PODS_PATH, body(`warm-${seq}`)).then(() => {}),
+        });
         const fromRv = await currentRevision(client);
         await Promise.all(streams.map((s) => s.waitForRv(fromRv, 60_000)));
         for (const s of streams) s.resetReceived();
@@ -77,7 +81,9 @@ export const watchFanout: Benchmark = {
         cpu.start();
         let mainUsage = { server: NaN, client: NaN, others: NaN };
         const cpuNow = cpuTicker(() => server.pid);
-        ctx.progress(`${WATCHERS} watchers, ${RATE} creates/s for ${mainMs / 1000} s, then disconnect ${GAP_MS / 1000} s, resume, ${AFTER_MS / 1000} s more`);
+        ctx.progress(
+          `${WATCHERS} watchers, ${RATE} creates/s for ${mainMs / 1000} s, then disconnect ${GAP_MS / 1000} s, resume, ${AFTER_MS / 1000} s more`,
+        );
         const result = await openLoop({
           ratePerSec: RATE,
           durationMs: mainMs + GAP_MS + AFTER_MS,
@@ -105,11 +111,14 @@ export const watchFanout: Benchmark = {
               phase = 'resumed';
               const target = lastRv;
               const t0 = performance.now();
-              resumed = Promise.all(streams.map((s) => s.open(s.lastRv))).then(async () => {
-                const reconnectMs = performance.now() - t0;
-                await Promise.all(streams.map((s) => s.waitForRv(target, 60_000)));
-                return { reconnectMs, catchUpMs: performance.now() - t0 };
-              }, (err: Error) => ({ reconnectMs: NaN, catchUpMs: NaN, error: err.message }));
+              resumed = Promise.all(streams.map((s) => s.open(s.lastRv))).then(
+                async () => {
+                  const reconnectMs = performance.now() - t0;
+                  await Promise.all(streams.map((s) => s.waitForRv(target, 60_000)));
+                  return { reconnectMs, catchUpMs: performance.now() - t0 };
+                },
+                (err: Error) => ({ reconnectMs: NaN, catchUpMs: NaN, error: err.message }),
+              );
               ctx.progress(`reconnected ${WATCHERS} watchers from their last resourceVersions`);
             }
           },
@@ -137,13 +146,19 @@ export const watchFanout: Benchmark = {
         ctx.record('delivery p50', delivery.percentile(50), 'ms', { note: 'create sent -> watcher got event' });
         ctx.record('delivery p99', delivery.percentile(99), 'ms', { target: { op: '<', value: 50 } });
         ctx.record('delivery max', delivery.max(), 'ms');
-        ctx.record('deliveries measured', delivery.count, '', { note: `${mainCreates.toLocaleString('en-US')} creates x ${WATCHERS} watchers before the disconnect` });
+        ctx.record('deliveries measured', delivery.count, '', {
+          note: `${mainCreates.toLocaleString('en-US')} creates x ${WATCHERS} watchers before the disconnect`,
+        });
         ctx.record('apiserver CPU', mainUsage.server, '% of a core', { note: 'before the disconnect' });
         ctx.record('benchmark process CPU', mainUsage.client, '% of a core', { note: 'before the disconnect' });
         ctx.record("other processes' CPU", mainUsage.others, '% of a core', { note: 'anything but 0 skews the figures' });
         ctx.record('apiserver GC time', ((runtime.gcSeconds - gc0) * 100_000) / result.elapsedMs, '% of wall');
-        ctx.record('apiserver event-loop lag p99', serverLoop.loopLagP99 * 1000, 'ms', { note: `max ${Math.round(serverLoop.loopLagMax * 1000)} ms, before the disconnect` });
-        ctx.record('benchmark process event-loop lag p99', benchLoop.percentile(99) / 1e6, 'ms', { note: `max ${Math.round(benchLoop.max / 1e6)} ms: adds to delivery latency` });
+        ctx.record('apiserver event-loop lag p99', serverLoop.loopLagP99 * 1000, 'ms', {
+          note: `max ${Math.round(serverLoop.loopLagMax * 1000)} ms, before the disconnect`,
+        });
+        ctx.record('benchmark process event-loop lag p99', benchLoop.percentile(99) / 1e6, 'ms', {
+          note: `max ${Math.round(benchLoop.max / 1e6)} ms: adds to delivery latency`,
+        });
         if (resume?.error) ctx.record('resume failed', 1, '', { note: resume.error.slice(0, 160) });
         else if (resume) {
           ctx.record('resume: reconnect', resume.reconnectMs, 'ms', { note: 'all watchers answered 200' });

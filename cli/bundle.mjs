@@ -96,7 +96,10 @@ const importMetaUrl = {
       const source = await fs.promises.readFile(file, 'utf8');
       if (!source.includes('import.meta.')) return undefined;
       const own = { url: pathToFileURL(file).href, dirname: path.dirname(file), filename: file };
-      return { contents: source.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, what) => JSON.stringify(own[what])), loader: 'ts' };
+      return {
+        contents: source.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, what) => JSON.stringify(own[what])),
+        loader: 'ts',
+      };
     });
   },
 };

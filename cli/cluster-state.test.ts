@@ -6,7 +6,11 @@ import { readdirSync } from 'node:fs';
 import { mountTmpfs } from '../test/helpers/tmpfs.ts';
 import { readClusterState, writeClusterState, type ClusterState } from './cluster-state.ts';
 
-const state = (pid: number): ClusterState => ({ supervisorPid: pid, server: 'http://127.0.0.1:1', components: [{ name: 'apiserver', pid, state: 'running', endpoint: 'http://127.0.0.1:1', log: '/x'.repeat(2000) }] });
+const state = (pid: number): ClusterState => ({
+  supervisorPid: pid,
+  server: 'http://127.0.0.1:1',
+  components: [{ name: 'apiserver', pid, state: 'running', endpoint: 'http://127.0.0.1:1', log: '/x'.repeat(2000) }],
+});
 
 test('a state write on a full disk fails without throwing and leaves the last state and no temp file', async (t) => {
   const disk = await mountTmpfs(1024 * 1024);
@@ -20,7 +24,10 @@ test('a state write on a full disk fails without throwing and leaves the last st
     const err = writeClusterState(disk.dir, state(2));
     assert.match(String(err), /ENOSPC/);
     assert.equal(readClusterState(disk.dir)?.supervisorPid, 1);
-    assert.deepEqual(readdirSync(disk.dir).filter((f) => f.includes('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(disk.dir).filter((f) => f.includes('.tmp')),
+      [],
+    );
   } finally {
     disk.unmount();
   }

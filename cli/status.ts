@@ -47,7 +47,10 @@ export async function statusMain(argv: string[]): Promise<void> {
     const running = c.state === 'running' && alive(c.pid);
     let health = running ? 'running' : c.state === 'running' ? 'dead' : `exited(${c.exitCode ?? c.signal ?? '?'})`;
     if (running && c.endpoint) {
-      const ok = await fetch(`${c.endpoint}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+      const ok = await fetch(`${c.endpoint}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (!ok) health = 'unhealthy';
       else if (c.name === 'apiserver') {
         const failing = await failingReadyChecks(c.endpoint);
@@ -57,5 +60,11 @@ export async function statusMain(argv: string[]): Promise<void> {
     rows.push([c.name, String(c.pid), health, c.endpoint]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const r of rows) process.stdout.write(r.map((cell, i) => cell.padEnd(widths[i])).join('   ').trimEnd() + '\n');
+  for (const r of rows)
+    process.stdout.write(
+      r
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('   ')
+        .trimEnd() + '\n',
+    );
 }

@@ -123,7 +123,10 @@ function fatalMessage(logFile: string, offset: number, pid: number): string | un
  */
 function waitServing(child: Child, logOffset: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the apiserver did not start serving within ${READY_TIMEOUT_MS / 1000}s; see ${child.state.log}`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`the apiserver did not start serving within ${READY_TIMEOUT_MS / 1000}s; see ${child.state.log}`)),
+      READY_TIMEOUT_MS,
+    );
     child.proc.on('message', (m: Partial<ServingMessage>) => {
       if (m?.type !== 'serving' || m.pid !== child.proc.pid || typeof m.port !== 'number') return;
       clearTimeout(timer);
@@ -181,7 +184,10 @@ export async function upMain(argv: string[]): Promise<void> {
     if (!owner) return;
     const err = writeClusterState(dataDir, { supervisorPid: process.pid, server, components: children.map((c) => c.state) });
     // Said once per failing stretch: a full disk must not end the supervisor, nor flood its output.
-    if (err && !saveFailing) process.stderr.write(`ksim: could not update ${path.join(dataDir, 'cluster.json')} (${(err as NodeJS.ErrnoException).code ?? err.message}); \`ksim status\` may show an older state\n`);
+    if (err && !saveFailing)
+      process.stderr.write(
+        `ksim: could not update ${path.join(dataDir, 'cluster.json')} (${(err as NodeJS.ErrnoException).code ?? err.message}); \`ksim status\` may show an older state\n`,
+      );
     saveFailing = err !== undefined;
   };
 
@@ -204,7 +210,13 @@ export async function upMain(argv: string[]): Promise<void> {
 
   const apiserverLog = path.join(dataDir, 'logs', 'apiserver.log');
   const logOffset = fileSize(apiserverLog);
-  const apiserver = startChild('apiserver', ['--data-dir', dataDir, '--port', String(flags.port), '--bind-address', flags['bind-address']], dataDir, server, { ipc: true });
+  const apiserver = startChild(
+    'apiserver',
+    ['--data-dir', dataDir, '--port', String(flags.port), '--bind-address', flags['bind-address']],
+    dataDir,
+    server,
+    { ipc: true },
+  );
   children.push(apiserver);
   try {
     const port = await waitServing(apiserver, logOffset);
@@ -228,7 +240,12 @@ export async function upMain(argv: string[]): Promise<void> {
   for (const component of COMPONENTS) {
     if (component.name === 'kubelet-sim' && flags.nodes <= 0) continue;
     const port = await freePort();
-    const child = startChild(component.name, [...component.args({ kubeconfig, speed: flags.speed, nodes: flags.nodes }), '--port', String(port)], dataDir, `http://127.0.0.1:${port}`);
+    const child = startChild(
+      component.name,
+      [...component.args({ kubeconfig, speed: flags.speed, nodes: flags.nodes }), '--port', String(port)],
+      dataDir,
+      `http://127.0.0.1:${port}`,
+    );
     children.push(child);
     child.exited.then(() => {
       save();

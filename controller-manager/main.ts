@@ -54,7 +54,9 @@ export async function controllerManagerMain(argv: string[]): Promise<void> {
     const factory = new InformerFactory(client, { log, clock: realClock });
     // Each controller records Events under its own source name, as in kube (`From: replicaset-controller`).
     const ctx = { client, informers: factory, clock: realClock, log, registry, speed: flags.speed };
-    const parts = enabled.map((name) => CONTROLLERS[name]({ ...ctx, events: new EventRecorder(client, { component: eventSource(name), log }) }));
+    const parts = enabled.map((name) =>
+      CONTROLLERS[name]({ ...ctx, events: new EventRecorder(client, { component: eventSource(name), log }) }),
+    );
     const current = { factory, controllers: [] as RunningController[] };
     running = current;
     factory.start();

@@ -17,7 +17,11 @@ export const KUBELET_SIM_FLAGS = {
   speed: { type: 'number', default: 1, help: 'divide every simulated duration by this' },
   profile: { type: 'string', default: '', help: 'YAML/JSON file with node shape and timings' },
   port: { type: 'number', default: 0, help: 'port for health, metrics, container logs, exec and chaos switches (0 = pick)' },
-  'bind-address': { type: 'string', default: '127.0.0.1', help: 'address the port listens on, and that the Nodes advertise to the apiserver' },
+  'bind-address': {
+    type: 'string',
+    default: '127.0.0.1',
+    help: 'address the port listens on, and that the Nodes advertise to the apiserver',
+  },
   help: { type: 'boolean', help: 'print this help' },
 } satisfies FlagSpec;
 

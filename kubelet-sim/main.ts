@@ -38,8 +38,16 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
   const heartbeatClient = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent });
   const eventClient = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent, maxConnections: EVENT_CONNECTIONS });
 
-  const requests = new prom.Counter({ name: 'ksim_kubelet_sim_api_requests_total', help: 'API writes by kind (register, lease, status, pod-status, pod-delete) and result.', labelNames: ['kind', 'result'], registers: [registry] });
-  const identities = Array.from({ length: flags.nodes }, (_, i) => ({ name: `${flags['name-prefix']}${flags['start-index'] + i}`, index: flags['start-index'] + i }));
+  const requests = new prom.Counter({
+    name: 'ksim_kubelet_sim_api_requests_total',
+    help: 'API writes by kind (register, lease, status, pod-status, pod-delete) and result.',
+    labelNames: ['kind', 'result'],
+    registers: [registry],
+  });
+  const identities = Array.from({ length: flags.nodes }, (_, i) => ({
+    name: `${flags['name-prefix']}${flags['start-index'] + i}`,
+    index: flags['start-index'] + i,
+  }));
   const endpoint: KubeletEndpoint = { host: flags['bind-address'] === '0.0.0.0' ? '127.0.0.1' : flags['bind-address'], port: 0 };
   let pods: PodManager | undefined;
   const fleet = new NodeFleet(
@@ -56,14 +64,46 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
     },
     identities,
   );
-  pods = new PodManager({ client, eventClient, clock, timings, speed, fleet, log, registry, onWrite: (kind, ok) => requests.inc({ kind: `pod-${kind}`, result: ok ? 'ok' : 'error' }) });
-  new prom.Gauge({ name: 'ksim_kubelet_sim_nodes_registered', help: 'Simulated nodes registered with the apiserver.', registers: [registry], collect() { this.set(fleet.registeredCount); } });
+  pods = new PodManager({
+    client,
+    eventClient,
+    clock,
+    timings,
+    speed,
+    fleet,
+    log,
+    registry,
+    onWrite: (kind, ok) => requests.inc({ kind: `pod-${kind}`, result: ok ? 'ok' : 'error' }),
+  });
+  new prom.Gauge({
+    name: 'ksim_kubelet_sim_nodes_registered',
+    help: 'Simulated nodes registered with the apiserver.',
+    registers: [registry],
+    collect() {
+      this.set(fleet.registeredCount);
+    },
+  });
   const podGauge = pods;
-  new prom.Gauge({ name: 'ksim_kubelet_sim_pods', help: 'Pods with a running worker.', registers: [registry], collect() { this.set(podGauge.podCount); } });
+  new prom.Gauge({
+    name: 'ksim_kubelet_sim_pods',
+    help: 'Pods with a running worker.',
+    registers: [registry],
+    collect() {
+      this.set(podGauge.podCount);
+    },
+  });
 
   let ready = false;
   const health = await startHealthServer({ port: 0, registry, ready: () => ready });
-  const server = await startKubeletServer({ host: flags['bind-address'], port: flags.port, fleet, pods, clock, log, healthPort: health.port });
+  const server = await startKubeletServer({
+    host: flags['bind-address'],
+    port: flags.port,
+    fleet,
+    pods,
+    clock,
+    log,
+    healthPort: health.port,
+  });
   endpoint.port = server.port;
 
   handleShutdown(log, async () => {
@@ -75,7 +115,9 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
   });
 
   log.info({ nodes: flags.nodes, port: server.port, speed }, 'kubelet-sim starting');
-  process.stdout.write(`kubelet-sim: ${flags.nodes} node(s) ${identities[0]?.name ?? ''}..${identities.at(-1)?.name ?? ''}, serving on ${endpoint.host}:${server.port}\n`);
+  process.stdout.write(
+    `kubelet-sim: ${flags.nodes} node(s) ${identities[0]?.name ?? ''}..${identities.at(-1)?.name ?? ''}, serving on ${endpoint.host}:${server.port}\n`,
+  );
   const started = Date.now();
   await pods.start();
   await fleet.start();

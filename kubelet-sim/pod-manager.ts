@@ -97,7 +97,8 @@ export class PodManager {
   async start(): Promise<void> {
     const onConfigChange = (obj: any) => {
       // kubelet refreshes ConfigMap/Secret volumes on its periodic sync; here, at once.
-      for (const p of this.podInformer.cache.byIndex('namespace', obj.metadata?.namespace ?? '')) this.workers.get(keyOf(p))?.refreshVolumes();
+      for (const p of this.podInformer.cache.byIndex('namespace', obj.metadata?.namespace ?? ''))
+        this.workers.get(keyOf(p))?.refreshVolumes();
     };
     this.cmInformer.on({ add: onConfigChange, update: (_o, n) => onConfigChange(n) });
     this.secretInformer.on({ add: onConfigChange, update: (_o, n) => onConfigChange(n) });
@@ -143,7 +144,12 @@ export class PodManager {
   private recorder(node: SimNode): Recorder {
     let r = this.recorders.get(node.name);
     if (!r) {
-      r = new EventRecorder(this.opts.eventClient ?? this.opts.client, { component: 'kubelet', host: node.name, clock: this.opts.clock, log: this.opts.log });
+      r = new EventRecorder(this.opts.eventClient ?? this.opts.client, {
+        component: 'kubelet',
+        host: node.name,
+        clock: this.opts.clock,
+        log: this.opts.log,
+      });
       this.recorders.set(node.name, r);
     }
     const rec = r;
@@ -235,7 +241,11 @@ export class PodManager {
     try {
       if (!deepEqual(this.sent.get(key), status)) {
         // The answer (the whole Pod) comes back through the watch anyway: not parsed twice.
-        await this.opts.client.request('PATCH', KubeClient.path(pods, namespace, name, 'status'), { body: { status }, contentType: 'application/merge-patch+json', discardBody: true });
+        await this.opts.client.request('PATCH', KubeClient.path(pods, namespace, name, 'status'), {
+          body: { status },
+          contentType: 'application/merge-patch+json',
+          discardBody: true,
+        });
         this.opts.onWrite?.('status', true);
         this.sent.set(key, status);
       }

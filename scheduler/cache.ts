@@ -17,7 +17,8 @@ const labelKey = (k: string, v: string) => `${k}\u0000${v}`;
 
 /** The label key=value pair a term's selector requires exactly, if any: the index to look candidates up by. */
 function indexableValues(term: AffinityTerm): { key: string; values: readonly string[] } | undefined {
-  for (const r of term.selector.requirements) if (r.operator === '=' || r.operator === '==' || r.operator === 'in') return { key: r.key, values: r.values };
+  for (const r of term.selector.requirements)
+    if (r.operator === '=' || r.operator === '==' || r.operator === 'in') return { key: r.key, values: r.values };
   return undefined;
 }
 
@@ -200,7 +201,11 @@ export class ClusterCache {
   }
 
   private count(info: PodInfo, sign: 1 | -1): void {
-    if (info.requiredAffinity.length + info.requiredAntiAffinity.length + info.preferredAffinity.length + info.preferredAntiAffinity.length > 0) this.podsWithAffinity += sign;
+    if (
+      info.requiredAffinity.length + info.requiredAntiAffinity.length + info.preferredAffinity.length + info.preferredAntiAffinity.length >
+      0
+    )
+      this.podsWithAffinity += sign;
     if (info.requiredAntiAffinity.length > 0) this.podsWithRequiredAntiAffinity += sign;
   }
 }

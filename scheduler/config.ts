@@ -61,7 +61,12 @@ function resolveProfile(p: any, globalPct: number): ProfileConfig {
       const existing = byName(e.name);
       const def = DEFAULT_PLUGINS.find((d) => d[0] === e.name);
       if (existing) existing.weight = e.weight ?? existing.weight;
-      else plugins.push({ name: e.name, filter: e.name !== 'NodeResourcesBalancedAllocation', weight: e.weight ?? def?.[2] ?? (PLUGINS[e.name] ? 1 : 0) });
+      else
+        plugins.push({
+          name: e.name,
+          filter: e.name !== 'NodeResourcesBalancedAllocation',
+          weight: e.weight ?? def?.[2] ?? (PLUGINS[e.name] ? 1 : 0),
+        });
     }
   }
   const filter = sets.filter ?? sets.preFilter;
@@ -99,7 +104,8 @@ function resolveProfile(p: any, globalPct: number): ProfileConfig {
 
 /** Resolves a parsed KubeSchedulerConfiguration object (undefined: the defaults). */
 export function resolveConfig(doc: any): SchedulerConfig {
-  if (doc?.kind && doc.kind !== 'KubeSchedulerConfiguration') throw new ConfigError(`expected kind KubeSchedulerConfiguration, got ${doc.kind}`);
+  if (doc?.kind && doc.kind !== 'KubeSchedulerConfiguration')
+    throw new ConfigError(`expected kind KubeSchedulerConfiguration, got ${doc.kind}`);
   const pct = doc?.percentageOfNodesToScore ?? 0;
   const profiles = (doc?.profiles?.length ? doc.profiles : [{}]).map((p: any) => resolveProfile(p, pct));
   const names = new Set<string>();

@@ -28,7 +28,14 @@ export interface Decision {
 
 /** Builds the decision document of an attempt. */
 export function decisionOf(profile: string, r: ScheduleResult, node?: string, preemption?: string): Decision {
-  const d: Decision = { profile, result: node ? 'Scheduled' : 'Unschedulable', node, nodes: r.numAllNodes, evaluated: r.evaluated, feasible: r.feasible };
+  const d: Decision = {
+    profile,
+    result: node ? 'Scheduled' : 'Unschedulable',
+    node,
+    nodes: r.numAllNodes,
+    evaluated: r.evaluated,
+    feasible: r.feasible,
+  };
   if (r.diagnosis.nodeToStatus.size) {
     const rejected: Record<string, string> = {};
     const reasons: Record<string, number> = {};

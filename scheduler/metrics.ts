@@ -28,7 +28,12 @@ export function schedulerMetrics(registry: Registry, pending: () => Record<strin
     },
   });
   return {
-    attempts: new prom.Counter({ name: 'scheduler_schedule_attempts_total', help: 'Number of attempts to schedule pods, by the result.', labelNames: ['result', 'profile'], registers: [registry] }),
+    attempts: new prom.Counter({
+      name: 'scheduler_schedule_attempts_total',
+      help: 'Number of attempts to schedule pods, by the result.',
+      labelNames: ['result', 'profile'],
+      registers: [registry],
+    }),
     attemptDuration: new prom.Histogram({
       name: 'scheduler_scheduling_attempt_duration_seconds',
       help: 'Scheduling attempt latency in seconds (scheduling algorithm + binding).',
@@ -50,7 +55,16 @@ export function schedulerMetrics(registry: Registry, pending: () => Record<strin
       buckets: BUCKETS,
       registers: [registry],
     }),
-    preemptionAttempts: new prom.Counter({ name: 'scheduler_preemption_attempts_total', help: 'Total preemption attempts in the cluster till now.', registers: [registry] }),
-    preemptionVictims: new prom.Histogram({ name: 'scheduler_preemption_victims', help: 'Number of selected preemption victims.', buckets: [1, 2, 4, 8, 16, 32, 64], registers: [registry] }),
+    preemptionAttempts: new prom.Counter({
+      name: 'scheduler_preemption_attempts_total',
+      help: 'Total preemption attempts in the cluster till now.',
+      registers: [registry],
+    }),
+    preemptionVictims: new prom.Histogram({
+      name: 'scheduler_preemption_victims',
+      help: 'Number of selected preemption victims.',
+      buckets: [1, 2, 4, 8, 16, 32, 64],
+      registers: [registry],
+    }),
   };
 }

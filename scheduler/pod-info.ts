@@ -74,8 +74,12 @@ export function podInfo(pod: any): PodInfo {
     request: podRequest(pod),
     requiredAffinity: (a.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t: any) => parseTerm(pod, t, 0)),
     requiredAntiAffinity: (a.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t: any) => parseTerm(pod, t, 0)),
-    preferredAffinity: (a.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: any) => parseTerm(pod, t.podAffinityTerm, t.weight ?? 0)),
-    preferredAntiAffinity: (a.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: any) => parseTerm(pod, t.podAffinityTerm, t.weight ?? 0)),
+    preferredAffinity: (a.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: any) =>
+      parseTerm(pod, t.podAffinityTerm, t.weight ?? 0),
+    ),
+    preferredAntiAffinity: (a.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: any) =>
+      parseTerm(pod, t.podAffinityTerm, t.weight ?? 0),
+    ),
   };
   cache.set(pod, info);
   return info;

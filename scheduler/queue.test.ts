@@ -8,7 +8,11 @@ import type { ClusterEvent } from './framework/types.ts';
 import { SchedulingQueue } from './queue.ts';
 import { makePod } from './testing/fixtures.ts';
 
-const interest: Partial<Record<ClusterEvent, string[]>> = { NodeAdd: ['NodeResourcesFit', 'NodeAffinity'], NodeLabel: ['NodeAffinity'], AssignedPodDelete: ['NodeResourcesFit'] };
+const interest: Partial<Record<ClusterEvent, string[]>> = {
+  NodeAdd: ['NodeResourcesFit', 'NodeAffinity'],
+  NodeLabel: ['NodeAffinity'],
+  AssignedPodDelete: ['NodeResourcesFit'],
+};
 const newQueue = (speed = 1) => {
   const clock = new FakeClock();
   const q = new SchedulingQueue({ clock, speed, priorityOf: (p) => p.spec.priority ?? 0, pluginsFor: (e) => new Set(interest[e] ?? []) });
@@ -36,7 +40,8 @@ const backoffTable: [number, number, number][] = [
   [3, 10, 400],
 ];
 for (const [attempts, speed, want] of backoffTable) {
-  test(`backoff after ${attempts} attempts at speed ${speed} is ${want} ms`, () => assert.equal(newQueue(speed).q.backoffDuration(attempts), want));
+  test(`backoff after ${attempts} attempts at speed ${speed} is ${want} ms`, () =>
+    assert.equal(newQueue(speed).q.backoffDuration(attempts), want));
 }
 
 const eventTable: { name: string; plugins: string[]; event: ClusterEvent; moves: boolean }[] = [

@@ -119,7 +119,13 @@ export class Scheduler {
           set.add(plugin.name);
         }
       }
-      const spec = { schedulerName: pc.schedulerName, filters, scorers, percentageOfNodesToScore: pc.percentageOfNodesToScore, preemption: pc.preemption };
+      const spec = {
+        schedulerName: pc.schedulerName,
+        filters,
+        scorers,
+        percentageOfNodesToScore: pc.percentageOfNodesToScore,
+        preemption: pc.preemption,
+      };
       this.profiles.set(pc.schedulerName, new Profile(spec, this.cache, nominator, (p) => this.priorityOf(p)));
     }
     this.queue = new SchedulingQueue({
@@ -199,7 +205,8 @@ export class Scheduler {
           this.cache.addOrUpdatePod(pod);
           if (isTerminal(pod)) this.queue.moveAllToActiveOrBackoff('AssignedPodDelete');
           else if (!assigned(old)) this.queue.moveAllToActiveOrBackoff('AssignedPodAdd');
-          else if (JSON.stringify(old.metadata?.labels) !== JSON.stringify(pod.metadata?.labels)) this.queue.moveAllToActiveOrBackoff('AssignedPodUpdate');
+          else if (JSON.stringify(old.metadata?.labels) !== JSON.stringify(pod.metadata?.labels))
+            this.queue.moveAllToActiveOrBackoff('AssignedPodUpdate');
         } else if (this.responsible(pod)) {
           if (pod.metadata.deletionTimestamp) this.queue.delete(pod);
           else if (!this.cache.isAssumed(keyOf(pod))) this.queue.update(pod);
@@ -349,7 +356,12 @@ export class Scheduler {
     const binding = {
       apiVersion: 'v1',
       kind: 'Binding',
-      metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, ...(annotations ? { annotations } : {}) },
+      metadata: {
+        name: pod.metadata.name,
+        namespace: pod.metadata.namespace,
+        uid: pod.metadata.uid,
+        ...(annotations ? { annotations } : {}),
+      },
       target: { apiVersion: 'v1', kind: 'Node', name: node },
     };
     this.inFlightBinds++;
@@ -361,11 +373,23 @@ export class Scheduler {
           this.metrics?.attempts.inc({ result: 'scheduled', profile: profile.name });
           this.metrics?.attemptDuration.observe({ result: 'scheduled', profile: profile.name }, seconds);
           this.metrics?.e2eDuration.observe({ result: 'scheduled', profile: profile.name }, seconds);
-          this.metrics?.podSchedulingDuration.observe({ attempts: String(Math.min(q.attempts, 15)) }, (this.clock.now() - q.initialAttempt) / 1000);
+          this.metrics?.podSchedulingDuration.observe(
+            { attempts: String(Math.min(q.attempts, 15)) },
+            (this.clock.now() - q.initialAttempt) / 1000,
+          );
           this.nominations.delete(q.key);
           this.opts.onBound?.(pod, node);
-          if (this.log.isLevelEnabled('info')) this.log.info({ pod: q.key, node, evaluatedNodes: result.evaluated, feasibleNodes: result.feasible, scores: decision.scores }, 'successfully bound pod to node');
-          this.recorder.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node}`);
+          if (this.log.isLevelEnabled('info'))
+            this.log.info(
+              { pod: q.key, node, evaluatedNodes: result.evaluated, feasibleNodes: result.feasible, scores: decision.scores },
+              'successfully bound pod to node',
+            );
+          this.recorder.event(
+            pod,
+            'Normal',
+            'Scheduled',
+            `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node}`,
+          );
         },
         (err) => {
           this.cache.forget(q.key);
@@ -390,7 +414,13 @@ export class Scheduler {
   }
 
   /** Writes PodScheduled=False (and nominatedNodeName) to pods/status, and the decision annotation, when they changed. */
-  private async reportFailure(pod: any, reason: string, message: string, nominatedNode: string | undefined, decision: string | undefined): Promise<void> {
+  private async reportFailure(
+    pod: any,
+    reason: string,
+    message: string,
+    nominatedNode: string | undefined,
+    decision: string | undefined,
+  ): Promise<void> {
     const ns = pod.metadata.namespace;
     const name = pod.metadata.name;
     const current = (pod.status?.conditions ?? []).find((c: any) => c.type === 'PodScheduled');
@@ -415,7 +445,8 @@ export class Scheduler {
         await this.opts.client.patch(pods, ns, name, 'merge', { metadata: { annotations: { [DECISION_ANNOTATION]: decision } } });
       }
     } catch (err) {
-      if (!(err instanceof StatusError && err.code === 404)) this.log.warn({ pod: `${ns}/${name}`, err: (err as Error).message }, 'could not update pod status');
+      if (!(err instanceof StatusError && err.code === 404))
+        this.log.warn({ pod: `${ns}/${name}`, err: (err as Error).message }, 'could not update pod status');
     }
   }
 }

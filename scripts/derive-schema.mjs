@@ -141,17 +141,20 @@ const KIND_DESCRIPTIONS = {
 const SPECIALS = {
   'io.k8s.apimachinery.pkg.apis.meta.v1.Time': {
     special: 'Time',
-    jsonNote: 'RFC 3339 in UTC with second precision, e.g. "2006-01-02T15:04:05Z"; null when zero. Proto: seconds and nanos since the Unix epoch (nanos are dropped in JSON).',
+    jsonNote:
+      'RFC 3339 in UTC with second precision, e.g. "2006-01-02T15:04:05Z"; null when zero. Proto: seconds and nanos since the Unix epoch (nanos are dropped in JSON).',
   },
   'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime': {
     special: 'MicroTime',
-    jsonNote: 'RFC 3339 in UTC with exactly six fractional digits, e.g. "2006-01-02T15:04:05.000000Z". Proto: seconds and nanos since the Unix epoch.',
+    jsonNote:
+      'RFC 3339 in UTC with exactly six fractional digits, e.g. "2006-01-02T15:04:05.000000Z". Proto: seconds and nanos since the Unix epoch.',
   },
   'io.k8s.apimachinery.pkg.apis.meta.v1.Duration': {
     special: 'Duration',
     synthetic: true,
     type: 'string',
-    jsonNote: 'A Go duration string, e.g. "1h2m3.5s". Proto: int64 nanoseconds. OpenAPI has no definition for it: fields of this type are written inline as type string.',
+    jsonNote:
+      'A Go duration string, e.g. "1h2m3.5s". Proto: int64 nanoseconds. OpenAPI has no definition for it: fields of this type are written inline as type string.',
   },
   'io.k8s.apimachinery.pkg.api.resource.Quantity': {
     special: 'Quantity',
@@ -165,17 +168,20 @@ const SPECIALS = {
   },
   'io.k8s.apimachinery.pkg.runtime.RawExtension': {
     special: 'RawExtension',
-    jsonNote: 'Any JSON value (usually a whole object with apiVersion and kind), embedded as is. Proto: raw holds the embedded object serialized (JSON text, or a protobuf-encoded object).',
+    jsonNote:
+      'Any JSON value (usually a whole object with apiVersion and kind), embedded as is. Proto: raw holds the embedded object serialized (JSON text, or a protobuf-encoded object).',
   },
   'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1': {
     special: 'FieldsV1',
-    jsonNote: 'A JSON object of field-set entries ("f:name", "k:{...}", "v:...", "i:N", "."), embedded as is. Proto: Raw holds the same JSON text as bytes.',
+    jsonNote:
+      'A JSON object of field-set entries ("f:name", "k:{...}", "v:...", "i:N", "."), embedded as is. Proto: Raw holds the same JSON text as bytes.',
   },
   'io.k8s.apimachinery.pkg.runtime.Unknown': {
     special: 'Unknown',
     synthetic: true,
     type: 'object',
-    jsonNote: 'Protobuf only: the envelope after the 4-byte magic "k8s\\u0000" of every application/vnd.kubernetes.protobuf body. typeMeta names the kind; raw is the object message itself.',
+    jsonNote:
+      'Protobuf only: the envelope after the 4-byte magic "k8s\\u0000" of every application/vnd.kubernetes.protobuf body. typeMeta names the kind; raw is the object message itself.',
   },
 };
 
@@ -387,9 +393,18 @@ function toField(p, where, problems) {
   if (p['x-kubernetes-list-map-keys']) f.listMapKeys = p['x-kubernetes-list-map-keys'];
   if (p['x-kubernetes-map-type']) f.mapType = p['x-kubernetes-map-type'];
   const known = new Set([
-    'description', '$ref', 'type', 'format', 'enum', 'items', 'additionalProperties',
-    'x-kubernetes-patch-merge-key', 'x-kubernetes-patch-strategy', 'x-kubernetes-list-type',
-    'x-kubernetes-list-map-keys', 'x-kubernetes-map-type',
+    'description',
+    '$ref',
+    'type',
+    'format',
+    'enum',
+    'items',
+    'additionalProperties',
+    'x-kubernetes-patch-merge-key',
+    'x-kubernetes-patch-strategy',
+    'x-kubernetes-list-type',
+    'x-kubernetes-list-map-keys',
+    'x-kubernetes-map-type',
   ]);
   for (const k of Object.keys(p)) if (!known.has(k)) problems.push(`${where}: key ${k} dropped`);
   return f;
@@ -500,7 +515,9 @@ function checkCompat(jf, pf, types) {
   if (pf.map) {
     if (jf.type !== 'object' || !jf.additionalProperties) return 'proto map but JSON is not a map';
     if (pf.map.key !== 'string') return `map key ${pf.map.key}`;
-    return scalarOk(jf.additionalProperties, pf.map.value) ? '' : `map value ${pf.map.value} vs JSON ${JSON.stringify(jf.additionalProperties)}`;
+    return scalarOk(jf.additionalProperties, pf.map.value)
+      ? ''
+      : `map value ${pf.map.value} vs JSON ${JSON.stringify(jf.additionalProperties)}`;
   }
   if (pf.repeated) {
     if (jf.type !== 'array') return 'proto repeated but JSON is not an array';

@@ -79,9 +79,18 @@ function readEntries(fd, fileSize) {
       const len = buf.readUInt16LE(e + 2);
       if (id === 0x0001) {
         let q = e + 4;
-        if (size === 0xffffffff) { size = Number(buf.readBigUInt64LE(q)); q += 8; }
-        if (compressedSize === 0xffffffff) { compressedSize = Number(buf.readBigUInt64LE(q)); q += 8; }
-        if (localOffset === 0xffffffff) { localOffset = Number(buf.readBigUInt64LE(q)); q += 8; }
+        if (size === 0xffffffff) {
+          size = Number(buf.readBigUInt64LE(q));
+          q += 8;
+        }
+        if (compressedSize === 0xffffffff) {
+          compressedSize = Number(buf.readBigUInt64LE(q));
+          q += 8;
+        }
+        if (localOffset === 0xffffffff) {
+          localOffset = Number(buf.readBigUInt64LE(q));
+          q += 8;
+        }
       }
       e += 4 + len;
     }
@@ -105,7 +114,7 @@ function extractEntry(fd, entry) {
   if (data.length !== entry.size) {
     throw new Error(`${zipPath}: ${entry.name} inflated to ${data.length} bytes, expected ${entry.size}`);
   }
-  if ((crc32(data) >>> 0) !== entry.crc) throw new Error(`${zipPath}: ${entry.name} fails its CRC-32 check`);
+  if (crc32(data) >>> 0 !== entry.crc) throw new Error(`${zipPath}: ${entry.name} fails its CRC-32 check`);
   return data;
 }
 

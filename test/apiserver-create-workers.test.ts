@@ -12,7 +12,10 @@ let w: ApiClient;
 let m: ApiClient;
 
 before(async () => {
-  [withWorker, withoutWorker] = await Promise.all([startApiserver({ extraArgs: ['--create-workers', '1'] }), startApiserver({ extraArgs: ['--create-workers', '0'] })]);
+  [withWorker, withoutWorker] = await Promise.all([
+    startApiserver({ extraArgs: ['--create-workers', '1'] }),
+    startApiserver({ extraArgs: ['--create-workers', '0'] }),
+  ]);
   w = api(withWorker.url);
   m = api(withoutWorker.url);
   // The worker starts beside the server: wait until it takes creates.
@@ -35,7 +38,8 @@ function comparable(res: { status: number; headers: Record<string, string>; body
       const generated = body.metadata.name;
       body.metadata.name = generated.slice(0, body.metadata.generateName.length) + '<suffix>';
       // A Namespace's label follows its name.
-      if (body.metadata.labels?.['kubernetes.io/metadata.name'] === generated) body.metadata.labels['kubernetes.io/metadata.name'] = body.metadata.name;
+      if (body.metadata.labels?.['kubernetes.io/metadata.name'] === generated)
+        body.metadata.labels['kubernetes.io/metadata.name'] = body.metadata.name;
     }
   }
   return { status: res.status, warning: res.headers.warning, body };
@@ -72,7 +76,9 @@ test('a Pod is defaulted, admitted and stored the same on a worker as on the mai
 test('generateName, YAML bodies, dry runs and other kinds match too', async () => {
   const gen = await both(PODS, { ...pod(''), metadata: { generateName: 'gen-' } });
   assert.match(gen.body.metadata.name, /^gen-[a-z0-9]{5}$/);
-  await both(PODS, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: from-yaml\nspec:\n  containers:\n  - name: c\n    image: nginx\n', { 'content-type': 'application/yaml' });
+  await both(PODS, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: from-yaml\nspec:\n  containers:\n  - name: c\n    image: nginx\n', {
+    'content-type': 'application/yaml',
+  });
   const dry = await both(`${PODS}?dryRun=All`, pod('dry'));
   assert.equal(dry.status, 201);
   assert.equal((await w.request('GET', `${PODS}/dry`)).status, 404);
@@ -95,7 +101,10 @@ test('a Namespace from generateName gets the generated name and the label that n
   for (const c of [w, m]) {
     const bad = await c.request('POST', '/api/v1/namespaces', { ...ns, metadata: { generateName: '-' } });
     assert.equal(bad.status, 422);
-    assert.match(bad.body.message, /^Namespace "-[bcdfghjklmnpqrstvwxz2456789]{5}" is invalid: \[metadata\.generateName: Invalid value: "-": a lowercase RFC 1123 label .*, metadata\.name: Invalid value: "-[a-z0-9]{5}": a lowercase RFC 1123 label .*\]$/);
+    assert.match(
+      bad.body.message,
+      /^Namespace "-[bcdfghjklmnpqrstvwxz2456789]{5}" is invalid: \[metadata\.generateName: Invalid value: "-": a lowercase RFC 1123 label .*, metadata\.name: Invalid value: "-[a-z0-9]{5}": a lowercase RFC 1123 label .*\]$/,
+    );
   }
 });
 
@@ -106,13 +115,28 @@ test('refusals carry the same Status: decode errors, unknown fields, invalid obj
   assert.equal(warned.status, 201);
   assert.ok(warned.headers.warning?.includes(String.raw`unknown field \"bogus\"`), warned.headers.warning);
   assert.equal((await both(PODS, pod('Bad_Name'))).status, 422);
-  assert.equal((await both(PODS, { ...pod('bad-cpu'), spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: 'lots' } } }] } })).status, 400, 'an unparsable quantity fails decoding, as in kube');
+  assert.equal(
+    (
+      await both(PODS, {
+        ...pod('bad-cpu'),
+        spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: 'lots' } } }] },
+      })
+    ).status,
+    400,
+    'an unparsable quantity fails decoding, as in kube',
+  );
   assert.equal((await both(PODS, pod('plain'))).status, 409);
   assert.equal((await both('/api/v1/namespaces/nowhere/pods', pod('lost'))).status, 404);
 });
 
 test('a PriorityClass is seen by the very next Pod, and a missing one is refused', async () => {
-  const pc = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000, preemptionPolicy: 'Never' };
+  const pc = {
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: { name: 'high' },
+    value: 1000,
+    preemptionPolicy: 'Never',
+  };
   assert.equal((await both('/apis/scheduling.k8s.io/v1/priorityclasses', pc)).status, 201);
   const high = await both(PODS, pod('high-pod', { priorityClassName: 'high' }));
   assert.equal(high.body.spec.priority, 1000);

@@ -102,15 +102,15 @@ describe('one Event storage behind two APIs', () => {
     await c.request('POST', CORE, pulled('pulled-b', 'web-b'));
     await c.request('POST', V1, scheduled('sched-b', 'web-b'));
     const v1Events = [(await v1Watch.next())!, (await v1Watch.next())!];
-    assert.deepEqual(v1Events.map((e) => `${e.type}:${e.object.metadata.name}:${e.object.apiVersion}:${e.object.regarding?.name}`), [
-      'ADDED:pulled-b:events.k8s.io/v1:web-b',
-      'ADDED:sched-b:events.k8s.io/v1:web-b',
-    ]);
+    assert.deepEqual(
+      v1Events.map((e) => `${e.type}:${e.object.metadata.name}:${e.object.apiVersion}:${e.object.regarding?.name}`),
+      ['ADDED:pulled-b:events.k8s.io/v1:web-b', 'ADDED:sched-b:events.k8s.io/v1:web-b'],
+    );
     const coreEvents = [(await coreWatch.next())!, (await coreWatch.next())!];
-    assert.deepEqual(coreEvents.map((e) => `${e.type}:${e.object.metadata.name}:${e.object.apiVersion}:${e.object.involvedObject?.name}`), [
-      'ADDED:pulled-b:v1:web-b',
-      'ADDED:sched-b:v1:web-b',
-    ]);
+    assert.deepEqual(
+      coreEvents.map((e) => `${e.type}:${e.object.metadata.name}:${e.object.apiVersion}:${e.object.involvedObject?.name}`),
+      ['ADDED:pulled-b:v1:web-b', 'ADDED:sched-b:v1:web-b'],
+    );
     v1Watch.close();
     coreWatch.close();
   });
@@ -127,12 +127,20 @@ describe('one Event storage behind two APIs', () => {
     assert.equal(changed.status, 422);
     assert.match(changed.body.message, /note|message/);
     // A stale resourceVersion read through the other API is the same conflict.
-    const stale = await c.request('PUT', `${CORE}/sched-a`, { ...core, metadata: { ...core.metadata, resourceVersion: cur.metadata.resourceVersion } });
+    const stale = await c.request('PUT', `${CORE}/sched-a`, {
+      ...core,
+      metadata: { ...core.metadata, resourceVersion: cur.metadata.resourceVersion },
+    });
     assert.equal(stale.status, 409);
   });
 
   test('a merge patch through events.k8s.io and a delete through core', async () => {
-    const patched = await c.request('PATCH', `${V1}/pulled-a`, { metadata: { labels: { seen: 'yes' } } }, { 'content-type': 'application/merge-patch+json' });
+    const patched = await c.request(
+      'PATCH',
+      `${V1}/pulled-a`,
+      { metadata: { labels: { seen: 'yes' } } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     assert.equal(patched.body.apiVersion, 'events.k8s.io/v1');
     assert.equal((await c.request('GET', `${CORE}/pulled-a`)).body.metadata.labels.seen, 'yes');
@@ -161,7 +169,12 @@ describe('--event-ttl', () => {
       assert.equal((await s.request('POST', V1, scheduled('refreshed', 'web'))).status, 201);
       await new Promise((r) => setTimeout(r, 1500 - (Date.now() - started)));
       // A write starts the TTL again.
-      const patched = await s.request('PATCH', `${V1}/refreshed`, { metadata: { labels: { again: 'yes' } } }, { 'content-type': 'application/merge-patch+json' });
+      const patched = await s.request(
+        'PATCH',
+        `${V1}/refreshed`,
+        { metadata: { labels: { again: 'yes' } } },
+        { 'content-type': 'application/merge-patch+json' },
+      );
       assert.equal(patched.status, 200);
       const seen: string[] = [];
       while (!seen.includes('DELETED:old')) {
@@ -192,7 +205,11 @@ describe('--event-ttl', () => {
       const restarting = Date.now();
       await short.restart();
       assert.equal((await s.request('GET', `${CORE}/before-restart`)).status, 200);
-      await until(async () => (await s.request('GET', `${CORE}/before-restart`)).status === 404, 'the Event expires after the restart', 10_000);
+      await until(
+        async () => (await s.request('GET', `${CORE}/before-restart`)).status === 404,
+        'the Event expires after the restart',
+        10_000,
+      );
       assert.ok(Date.now() - restarting >= 2000, 'it had its whole TTL again from the restart');
     } finally {
       await short.stop();

@@ -43,7 +43,11 @@ describe('warnings that carry client text', () => {
   test('an unknown field named with a control character is warned about in the %q form of Go, and the update answers 200', async () => {
     const created = await c.request('POST', CM, { metadata: { name: 'warn-ctl' } });
     assert.equal(created.status, 201);
-    const body = JSON.stringify({ metadata: { name: 'warn-ctl', resourceVersion: created.body.metadata.resourceVersion }, 'a\n\u0085': 1, data: { k: 'v' } });
+    const body = JSON.stringify({
+      metadata: { name: 'warn-ctl', resourceVersion: created.body.metadata.resourceVersion },
+      'a\n\u0085': 1,
+      data: { k: 'v' },
+    });
     const res = await c.request('PUT', `${CM}/warn-ctl`, body, { 'content-type': 'application/json' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(warnings(res.headers), '299 - "unknown field \\"a\\\\n\\\\u0085\\""');
@@ -73,7 +77,7 @@ async function unchanged(before: any): Promise<void> {
   assert.deepEqual(now.body, before);
 }
 
-describe('nesting past kube\'s 10,000 levels', () => {
+describe("nesting past kube's 10,000 levels", () => {
   test('merge, strategic and JSON patches 100,000 levels deep are "invalid JSON patch", as json.Valid refuses them', async () => {
     const before = await configMap('deep-patch');
     const deep = '{"data":' + deepJson(100_000) + '}';
@@ -97,15 +101,20 @@ describe('nesting past kube\'s 10,000 levels', () => {
     );
   });
 
-  test('YAML bodies and apply patches nested past 10,000 levels are go-yaml\'s error', async () => {
+  test("YAML bodies and apply patches nested past 10,000 levels are go-yaml's error", async () => {
     const body = 'metadata: {name: deep-yaml}\ndata: ' + '['.repeat(200_000);
     assertStatus(
       await c.request('POST', CM, body, { 'content-type': 'application/yaml' }),
       400,
       `the object provided is unrecognized (must be of type ConfigMap): yaml: line 2: exceeded max depth of 10000 (${summary(body)})`,
     );
-    const apply = (text: string) => c.request('PATCH', `${CM}/deep-apply?fieldManager=t`, text, { 'content-type': 'application/apply-patch+yaml' });
-    assertStatus(await apply('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep-apply}\ndata: ' + '{'.repeat(20_000)), 400, 'error encoding patch: yaml: line 4: exceeded max depth of 10000');
+    const apply = (text: string) =>
+      c.request('PATCH', `${CM}/deep-apply?fieldManager=t`, text, { 'content-type': 'application/apply-patch+yaml' });
+    assertStatus(
+      await apply('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep-apply}\ndata: ' + '{'.repeat(20_000)),
+      400,
+      'error encoding patch: yaml: line 4: exceeded max depth of 10000',
+    );
     assertStatus(
       await apply('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep-apply"},"data":' + deepJson(20_000) + '}'),
       400,
@@ -123,14 +132,16 @@ describe('nesting past kube\'s 10,000 levels', () => {
       const res = await c.request('PATCH', `${CM}/deep-ok`, body, { 'content-type': type });
       assert.ok(res.status < 500, `${type}: ${res.status} ${JSON.stringify(res.body)}`);
     }
-    const created = await c.request('POST', CM, `{"metadata":{"name":"deep-ok2"},"x":${deepJson(9_000)}}`, { 'content-type': 'application/json' });
+    const created = await c.request('POST', CM, `{"metadata":{"name":"deep-ok2"},"x":${deepJson(9_000)}}`, {
+      'content-type': 'application/json',
+    });
     assert.ok(created.status < 500, JSON.stringify(created.body));
     void before;
   });
 });
 
 describe('YAML aliases', () => {
-  test('an anchor that contains its own alias is go-yaml\'s 400, and nothing is stored', async () => {
+  test("an anchor that contains its own alias is go-yaml's 400, and nothing is stored", async () => {
     const body = 'metadata:\n  name: cycle\ndata: &a\n  k: *a\n';
     assertStatus(
       await c.request('POST', CM, body, { 'content-type': 'application/yaml' }),
@@ -139,9 +150,14 @@ describe('YAML aliases', () => {
     );
     assert.equal((await c.request('GET', `${CM}/cycle`)).status, 404);
     assertStatus(
-      await c.request('PATCH', `${CM}/cycle?fieldManager=t`, 'apiVersion: v1\nkind: ConfigMap\nmetadata: &m\n  name: cycle\n  labels: *m\n', {
-        'content-type': 'application/apply-patch+yaml',
-      }),
+      await c.request(
+        'PATCH',
+        `${CM}/cycle?fieldManager=t`,
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: &m\n  name: cycle\n  labels: *m\n',
+        {
+          'content-type': 'application/apply-patch+yaml',
+        },
+      ),
       400,
       "error encoding patch: yaml: anchor 'm' value contains itself",
     );
@@ -151,7 +167,11 @@ describe('YAML aliases', () => {
     const lines = ['metadata: {name: laughs}', 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (let i = 1; i < 10; i++) {
       const name = String.fromCharCode(97 + i);
-      lines.push(`${name}: &${name} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+      lines.push(
+        `${name}: &${name} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     }
     const body = lines.join('\n') + '\n';
     const started = Date.now();
@@ -202,8 +222,17 @@ describe('patches that grow objects', () => {
     const big = 'y'.repeat(2500 * 1024);
     const args = '/spec/template/spec/containers/0/args';
     for (const [type, body] of [
-      ['application/merge-patch+json', JSON.stringify({ metadata: { labels: { a: 'b' } }, spec: { template: { spec: { containers: [{ name: 'c', image: 'i', args: [arg, big] }] } } } })],
-      ['application/strategic-merge-patch+json', JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'c', args: [arg, big] }] } } } })],
+      [
+        'application/merge-patch+json',
+        JSON.stringify({
+          metadata: { labels: { a: 'b' } },
+          spec: { template: { spec: { containers: [{ name: 'c', image: 'i', args: [arg, big] }] } } },
+        }),
+      ],
+      [
+        'application/strategic-merge-patch+json',
+        JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'c', args: [arg, big] }] } } } }),
+      ],
       ['application/json-patch+json', JSON.stringify([{ op: 'add', path: `${args}/-`, value: big }])],
       ['application/json-patch+json', JSON.stringify([1, 2, 3].map(() => ({ op: 'copy', from: `${args}/0`, path: `${args}/-` })))],
     ]) {
@@ -216,36 +245,147 @@ describe('patches that grow objects', () => {
 
   test('a ConfigMap patched past its 1 MiB gets its validation error first, as in kube', async () => {
     await configMap('cm-grows', { a: 'x'.repeat(900 * 1024) });
-    const res = await c.request('PATCH', `${CM}/cm-grows`, JSON.stringify({ data: { b: 'y'.repeat(2500 * 1024) } }), { 'content-type': 'application/merge-patch+json' });
+    const res = await c.request('PATCH', `${CM}/cm-grows`, JSON.stringify({ data: { b: 'y'.repeat(2500 * 1024) } }), {
+      'content-type': 'application/merge-patch+json',
+    });
     assert.equal(res.status, 422, JSON.stringify(res.body).slice(0, 300));
   });
 });
 
-describe('malformed bodies of every kind are 4xx Statuses with kube\'s words', () => {
+describe("malformed bodies of every kind are 4xx Statuses with kube's words", () => {
   const PATCH_TYPES = ['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/json-patch+json'];
   const PB = 'application/vnd.kubernetes.protobuf';
   const hex = (s: string) => Buffer.from(s, 'hex');
-  const unrecognized = (why: string, body: string) => `the object provided is unrecognized (must be of type ConfigMap): ${why} (${body === '' ? '<empty>' : summary(body)})`;
+  const unrecognized = (why: string, body: string) =>
+    `the object provided is unrecognized (must be of type ConfigMap): ${why} (${body === '' ? '<empty>' : summary(body)})`;
 
-  test('kube\'s exact messages', async () => {
+  test("kube's exact messages", async () => {
     const before = await configMap('target');
     const truncated = '{"metadata":{"name":"t1"},"data":{"a":"1"}';
     const cases: [string, string, string, string, number, string][] = [
-      ['POST', CM, '', 'application/json', 400, unrecognized("couldn't get version/kind; json parse error: unexpected end of JSON input", '')],
-      ['POST', CM, truncated, 'application/json', 400, unrecognized("couldn't get version/kind; json parse error: unexpected end of JSON input", truncated)],
-      ['POST', CM, '{"a":1,}', 'application/json', 400, unrecognized("couldn't get version/kind; json parse error: invalid character '}' looking for beginning of object key string", '{"a":1,}')],
-      ['PUT', `${CM}/target`, '', 'application/json', 400, unrecognized("couldn't get version/kind; json parse error: unexpected end of JSON input", '')],
-      ['POST', CM, '{"metadata":{"name":"x"}}', 'text/plain', 415, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf'],
-      ...PATCH_TYPES.map((t): [string, string, string, string, number, string] => ['PATCH', `${CM}/target`, '', t, 400, 'invalid JSON patch']),
-      ...PATCH_TYPES.map((t): [string, string, string, string, number, string] => ['PATCH', `${CM}/target`, '{"data":', t, 400, 'invalid JSON patch']),
-      ['PATCH', `${CM}/target`, '[]', 'application/merge-patch+json', 400, 'error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}'],
-      ['PATCH', `${CM}/target`, '{"data":{"k":1e400}}', 'application/merge-patch+json', 400, 'error decoding patch: json: cannot unmarshal number 1e400 into Go value of type float64'],
-      ['PATCH', `${CM}/target`, '"x"', 'application/strategic-merge-patch+json', 400, 'json: cannot unmarshal string into Go value of type map[string]interface {}'],
-      ['PATCH', `${CM}/target`, '{}', 'application/json-patch+json', 400, 'error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp'],
-      ['PATCH', `${CM}/target`, '[{"op":"add","path":1}]', 'application/json-patch+json', 400, 'error decoding patch: json: cannot unmarshal number into Go struct field jsonPatchOp.path of type string'],
-      ['PATCH', `${CM}/target`, '[{"op":"test","path":"/data/k","value":"no"}]', 'application/json-patch+json', 422, 'the server rejected our request due to an error in our request'],
-      ['DELETE', `${CM}/target`, 'x', 'text/plain', 415, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf'],
-      ['DELETE', `${CM}/target`, '{"propagationPolicy":"Sideways"}', 'application/json', 422, 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"'],
+      [
+        'POST',
+        CM,
+        '',
+        'application/json',
+        400,
+        unrecognized("couldn't get version/kind; json parse error: unexpected end of JSON input", ''),
+      ],
+      [
+        'POST',
+        CM,
+        truncated,
+        'application/json',
+        400,
+        unrecognized("couldn't get version/kind; json parse error: unexpected end of JSON input", truncated),
+      ],
+      [
+        'POST',
+        CM,
+        '{"a":1,}',
+        'application/json',
+        400,
+        unrecognized(
+          "couldn't get version/kind; json parse error: invalid character '}' looking for beginning of object key string",
+          '{"a":1,}',
+        ),
+      ],
+      [
+        'PUT',
+        `${CM}/target`,
+        '',
+        'application/json',
+        400,
+        unrecognized("couldn't get version/kind; json parse error: unexpected end of JSON input", ''),
+      ],
+      [
+        'POST',
+        CM,
+        '{"metadata":{"name":"x"}}',
+        'text/plain',
+        415,
+        'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+      ],
+      ...PATCH_TYPES.map((t): [string, string, string, string, number, string] => [
+        'PATCH',
+        `${CM}/target`,
+        '',
+        t,
+        400,
+        'invalid JSON patch',
+      ]),
+      ...PATCH_TYPES.map((t): [string, string, string, string, number, string] => [
+        'PATCH',
+        `${CM}/target`,
+        '{"data":',
+        t,
+        400,
+        'invalid JSON patch',
+      ]),
+      [
+        'PATCH',
+        `${CM}/target`,
+        '[]',
+        'application/merge-patch+json',
+        400,
+        'error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}',
+      ],
+      [
+        'PATCH',
+        `${CM}/target`,
+        '{"data":{"k":1e400}}',
+        'application/merge-patch+json',
+        400,
+        'error decoding patch: json: cannot unmarshal number 1e400 into Go value of type float64',
+      ],
+      [
+        'PATCH',
+        `${CM}/target`,
+        '"x"',
+        'application/strategic-merge-patch+json',
+        400,
+        'json: cannot unmarshal string into Go value of type map[string]interface {}',
+      ],
+      [
+        'PATCH',
+        `${CM}/target`,
+        '{}',
+        'application/json-patch+json',
+        400,
+        'error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp',
+      ],
+      [
+        'PATCH',
+        `${CM}/target`,
+        '[{"op":"add","path":1}]',
+        'application/json-patch+json',
+        400,
+        'error decoding patch: json: cannot unmarshal number into Go struct field jsonPatchOp.path of type string',
+      ],
+      [
+        'PATCH',
+        `${CM}/target`,
+        '[{"op":"test","path":"/data/k","value":"no"}]',
+        'application/json-patch+json',
+        422,
+        'the server rejected our request due to an error in our request',
+      ],
+      [
+        'DELETE',
+        `${CM}/target`,
+        'x',
+        'text/plain',
+        415,
+        'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+      ],
+      [
+        'DELETE',
+        `${CM}/target`,
+        '{"propagationPolicy":"Sideways"}',
+        'application/json',
+        422,
+        'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"',
+      ],
     ];
     for (const [method, path, body, type, code, message] of cases) {
       const res = await c.request(method, path, body, { 'content-type': type });
@@ -263,20 +403,51 @@ describe('malformed bodies of every kind are 4xx Statuses with kube\'s words', (
   test('non-objects, bad bytes, bad protobuf and broken patches never answer 5xx', async () => {
     const before = await configMap('sturdy');
     const bodies: [string, string, string | Buffer, string][] = [];
-    for (const b of ['[]', 'null', '"x"', '1e400', '123456789012345678901234567890', '{"metadata":{"name":"n","generation":1e400}}', '{"data":{"a":"1","a":"2"}}', '\ufeff{}']) {
+    for (const b of [
+      '[]',
+      'null',
+      '"x"',
+      '1e400',
+      '123456789012345678901234567890',
+      '{"metadata":{"name":"n","generation":1e400}}',
+      '{"data":{"a":"1","a":"2"}}',
+      '\ufeff{}',
+    ]) {
       bodies.push(['POST', CM, b, 'application/json'], ['PUT', `${CM}/sturdy`, b, 'application/json']);
     }
     bodies.push(['POST', CM, Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), 'application/json']);
-    for (const y of ['a: &a [*a]', 'metadata: &m {name: *m}', '- a', 'a: [', '---\na: 1\n---\nb: 2\n', 'a: *x', '!!binary x', '? [a]\n: b']) bodies.push(['POST', CM, y, 'application/yaml']);
-    for (const p of ['6b387300', '6b3873000aff', '6b3873000affffffffffffffffffff01', '6b3873000f', '6b3873000a0a0a02763112094e6f7468696e67', '00000000', '6b3873001202ffff']) {
+    for (const y of ['a: &a [*a]', 'metadata: &m {name: *m}', '- a', 'a: [', '---\na: 1\n---\nb: 2\n', 'a: *x', '!!binary x', '? [a]\n: b'])
+      bodies.push(['POST', CM, y, 'application/yaml']);
+    for (const p of [
+      '6b387300',
+      '6b3873000aff',
+      '6b3873000affffffffffffffffffff01',
+      '6b3873000f',
+      '6b3873000a0a0a02763112094e6f7468696e67',
+      '00000000',
+      '6b3873001202ffff',
+    ]) {
       bodies.push(['POST', CM, hex(p), PB], ['DELETE', `${CM}/sturdy`, hex(p), PB]);
     }
     for (const t of PATCH_TYPES) {
-      for (const p of ['null', '[]', '{}', '"x"', '1', '[null]', '[{"op":"copy","from":"/data","path":"/data/x"}]', '[{"op":"move","from":"/metadata","path":"/metadata/x"}]', '{"data":{"$patch":"delete"}}', '{"$patch":"replace"}', '{"metadata":null}']) {
+      for (const p of [
+        'null',
+        '[]',
+        '{}',
+        '"x"',
+        '1',
+        '[null]',
+        '[{"op":"copy","from":"/data","path":"/data/x"}]',
+        '[{"op":"move","from":"/metadata","path":"/metadata/x"}]',
+        '{"data":{"$patch":"delete"}}',
+        '{"$patch":"replace"}',
+        '{"metadata":null}',
+      ]) {
         bodies.push(['PATCH', `${CM}/sturdy`, p, t]);
       }
     }
-    for (const a of ['[]', '"x"', 'a: [', 'kind: Pod', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other}']) bodies.push(['PATCH', `${CM}/sturdy?fieldManager=t`, a, 'application/apply-patch+yaml']);
+    for (const a of ['[]', '"x"', 'a: [', 'kind: Pod', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other}'])
+      bodies.push(['PATCH', `${CM}/sturdy?fieldManager=t`, a, 'application/apply-patch+yaml']);
     for (const [method, path, body, type] of bodies) {
       const res = await c.request(method, path, body, { 'content-type': type });
       const what = `${method} ${type} ${typeof body === 'string' ? JSON.stringify(body) : body.toString('hex')}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;

@@ -38,7 +38,9 @@ function raw(method: string, target: string, body?: unknown, extraHeaders = ''):
   const head =
     `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${/^Connection:/im.test(extraHeaders) ? '' : 'Connection: close\r\n'}Accept: application/json\r\n` +
     extraHeaders +
-    (body === undefined ? '' : `Content-Type: ${method === 'PATCH' ? 'application/merge-patch+json' : 'application/json'}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n`) +
+    (body === undefined
+      ? ''
+      : `Content-Type: ${method === 'PATCH' ? 'application/merge-patch+json' : 'application/json'}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n`) +
     '\r\n';
   return new Promise((resolve, reject) => {
     const socket = net.connect(server.port, '127.0.0.1');
@@ -96,7 +98,8 @@ async function names(path: string): Promise<string[]> {
 before(async () => {
   server = await startApiserver({ extraArgs: ['--create-workers', '0'] });
   c = api(server.url);
-  for (const ns of ['other', 'third']) assert.equal((await c.request('POST', '/api/v1/namespaces', { metadata: { name: ns } })).status, 201);
+  for (const ns of ['other', 'third'])
+    assert.equal((await c.request('POST', '/api/v1/namespaces', { metadata: { name: ns } })).status, 201);
   for (const n of ['keep-1', 'keep-2']) assert.equal((await c.request('POST', CMS, cm(n))).status, 201);
   for (const ns of ['other', 'third']) {
     const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'hidden' }, stringData: { password: 'p' } };
@@ -129,7 +132,12 @@ describe('path segments are names, never paths', () => {
     for (const method of ['GET', 'DELETE', 'PUT', 'PATCH']) {
       test(`${method} ${CMS}/${seg} is refused as kube refuses the name ${JSON.stringify(name)}`, async () => {
         const body = method === 'PUT' ? cm(name) : method === 'PATCH' ? {} : undefined;
-        assertStatus(await raw(method, `${CMS}/${seg}`, body), 400, 'BadRequest', `Name parameter invalid: ${JSON.stringify(name)}: ${why}`);
+        assertStatus(
+          await raw(method, `${CMS}/${seg}`, body),
+          400,
+          'BadRequest',
+          `Name parameter invalid: ${JSON.stringify(name)}: ${why}`,
+        );
       });
     }
   }
@@ -137,7 +145,12 @@ describe('path segments are names, never paths', () => {
   test('a cluster-scoped name is checked too: DELETE /api/v1/namespaces/%2e%2e does not delete the cluster', async () => {
     assertStatus(await raw('DELETE', '/api/v1/namespaces/%2e%2e'), 400, 'BadRequest', `Name parameter invalid: "..": may not be '..'`);
     assertStatus(await raw('GET', '/api/v1/namespaces/%2e/status'), 400, 'BadRequest', `Name parameter invalid: ".": may not be '.'`);
-    assertStatus(await raw('DELETE', '/api/v1/namespaces/default/configmaps/keep-1/..'), 404, 'NotFound', 'the server could not find the requested resource');
+    assertStatus(
+      await raw('DELETE', '/api/v1/namespaces/default/configmaps/keep-1/..'),
+      404,
+      'NotFound',
+      'the server could not find the requested resource',
+    );
   });
 
   for (const [seg, ns, why] of [
@@ -157,10 +170,16 @@ describe('path segments are names, never paths', () => {
   }
 
   test('a WebSocket upgrade reads its path with the same parser', async () => {
-    const upgrade = 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
+    const upgrade =
+      'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
     const res = await raw('GET', `${CMS}/%2e%2e?watch=1`, undefined, upgrade);
     assertStatus(res, 400, 'BadRequest', `Name parameter invalid: "..": may not be '..'`);
-    assertStatus(await raw('GET', '/api/v1/namespaces/%2e%2e/secrets?watch=1', undefined, upgrade), 400, 'BadRequest', `Namespace parameter invalid: "..": may not be '..'`);
+    assertStatus(
+      await raw('GET', '/api/v1/namespaces/%2e%2e/secrets?watch=1', undefined, upgrade),
+      400,
+      'BadRequest',
+      `Namespace parameter invalid: "..": may not be '..'`,
+    );
     assertStatus(await raw('GET', `${CMS}/%zz?watch=1`, undefined, upgrade), 400, 'BadRequest', 'invalid URL escape "%zz"');
     assert.equal((await raw('GET', '//?watch=1', undefined, upgrade)).status, 404);
   });
@@ -189,7 +208,8 @@ describe('malformed percent-encoding', () => {
     ['abc%4', '%4'],
   ]) {
     test(`${CMS}/${seg} is a 400 Status, not a 500`, async () => {
-      for (const method of ['GET', 'DELETE']) assertStatus(await raw(method, `${CMS}/${seg}`), 400, 'BadRequest', `invalid URL escape "${bad}"`);
+      for (const method of ['GET', 'DELETE'])
+        assertStatus(await raw(method, `${CMS}/${seg}`), 400, 'BadRequest', `invalid URL escape "${bad}"`);
     });
   }
   test('in any segment: namespace, resource, group', async () => {
@@ -206,7 +226,18 @@ describe('malformed percent-encoding', () => {
 });
 
 describe('group-versions ksim does not serve', () => {
-  for (const path of ['/apis/autoscaling/v2', '/apis/autoscaling/v2/horizontalpodautoscalers', '/apis/nosuch.io/v1', '/apis/nosuch.io', '/apis/nosuch.io/v1/things', '/api/v2', '/api/v2/pods', '/apis/apps/v1/nosuch', '/api/v1/nosuch', '/api/v1/namespaces/default/nosuch']) {
+  for (const path of [
+    '/apis/autoscaling/v2',
+    '/apis/autoscaling/v2/horizontalpodautoscalers',
+    '/apis/nosuch.io/v1',
+    '/apis/nosuch.io',
+    '/apis/nosuch.io/v1/things',
+    '/api/v2',
+    '/api/v2/pods',
+    '/apis/apps/v1/nosuch',
+    '/api/v1/nosuch',
+    '/api/v1/namespaces/default/nosuch',
+  ]) {
     test(`${path} is kube's bare 404`, async () => {
       const res = await raw('GET', path);
       assertStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
@@ -246,7 +277,9 @@ describe('generateName', () => {
         res,
         422,
         'Invalid',
-        new RegExp(`^Namespace "(${g}${SUFFIX})" is invalid: \\[metadata.generateName: Invalid value: "${g}": ${esc(rule)}, metadata.name: Invalid value: "\\1": ${esc(rule)}\\]$`),
+        new RegExp(
+          `^Namespace "(${g}${SUFFIX})" is invalid: \\[metadata.generateName: Invalid value: "${g}": ${esc(rule)}, metadata.name: Invalid value: "\\1": ${esc(rule)}\\]$`,
+        ),
       );
       assert.deepEqual(
         res.body.details.causes.map((x: any) => x.field),
@@ -257,7 +290,14 @@ describe('generateName', () => {
 
   test('ConfigMap generateName "-" is 422 with the subdomain rule', async () => {
     const res = await raw('POST', THIRD_CMS, { metadata: { generateName: '-' } });
-    assertStatus(res, 422, 'Invalid', new RegExp(`^ConfigMap "(-${SUFFIX})" is invalid: \\[metadata.generateName: Invalid value: "-": ${esc(SUBDOMAIN)}, metadata.name: Invalid value: "\\1": ${esc(SUBDOMAIN)}\\]$`));
+    assertStatus(
+      res,
+      422,
+      'Invalid',
+      new RegExp(
+        `^ConfigMap "(-${SUFFIX})" is invalid: \\[metadata.generateName: Invalid value: "-": ${esc(SUBDOMAIN)}, metadata.name: Invalid value: "\\1": ${esc(SUBDOMAIN)}\\]$`,
+      ),
+    );
   });
 
   test('a "a-" prefix is masked as kube masks it, and valid', async () => {
@@ -274,14 +314,33 @@ describe('generateName', () => {
     assert.equal(res.body.metadata.generateName, long);
     // A Namespace's prefix itself must be a label: 70 characters is too long, the generated name is not.
     const ns = await raw('POST', '/api/v1/namespaces', { metadata: { generateName: long } });
-    assertStatus(ns, 422, 'Invalid', new RegExp(`^Namespace "a{58}${SUFFIX}" is invalid: metadata.generateName: Invalid value: "${long}": must be no more than 63 characters$`));
+    assertStatus(
+      ns,
+      422,
+      'Invalid',
+      new RegExp(
+        `^Namespace "a{58}${SUFFIX}" is invalid: metadata.generateName: Invalid value: "${long}": must be no more than 63 characters$`,
+      ),
+    );
     const huge = 'b'.repeat(300);
     const big = await raw('POST', THIRD_CMS, { metadata: { generateName: huge } });
-    assertStatus(big, 422, 'Invalid', new RegExp(`^ConfigMap "b{58}${SUFFIX}" is invalid: metadata.generateName: Invalid value: "${huge}": must be no more than 253 characters$`));
+    assertStatus(
+      big,
+      422,
+      'Invalid',
+      new RegExp(
+        `^ConfigMap "b{58}${SUFFIX}" is invalid: metadata.generateName: Invalid value: "${huge}": must be no more than 253 characters$`,
+      ),
+    );
   });
 
   test('a Namespace with neither name nor generateName is refused for its name alone', async () => {
-    assertStatus(await raw('POST', '/api/v1/namespaces', { metadata: {} }), 422, 'Invalid', 'Namespace "" is invalid: metadata.name: Required value: name or generateName is required');
+    assertStatus(
+      await raw('POST', '/api/v1/namespaces', { metadata: {} }),
+      422,
+      'Invalid',
+      'Namespace "" is invalid: metadata.name: Required value: name or generateName is required',
+    );
   });
 
   test('a name wins over generateName', async () => {
@@ -297,7 +356,12 @@ describe('other path edges', () => {
     // `/namespaces//configmaps` would otherwise read as the Namespace "configmaps", or all namespaces.
     assertStatus(await raw('GET', '/api/v1/namespaces//configmaps'), 404, 'NotFound', 'the server could not find the requested resource');
     assertStatus(await raw('DELETE', '/api/v1/namespaces//secrets'), 404, 'NotFound', 'the server could not find the requested resource');
-    assertStatus(await raw('DELETE', '/api/v1/namespaces/default//configmaps'), 404, 'NotFound', 'the server could not find the requested resource');
+    assertStatus(
+      await raw('DELETE', '/api/v1/namespaces/default//configmaps'),
+      404,
+      'NotFound',
+      'the server could not find the requested resource',
+    );
     assertStatus(await raw('DELETE', `${CMS}//keep-1`), 404, 'NotFound', 'the server could not find the requested resource');
   });
 

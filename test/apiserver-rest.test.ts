@@ -106,13 +106,22 @@ describe('create, get, list', () => {
   });
 
   test('pods support spec.nodeName and status.phase field selectors', async () => {
-    const pod = (name: string, nodeName?: string) => ({ metadata: { name }, spec: { nodeName, containers: [{ name: 'c', image: 'busybox' }] } });
+    const pod = (name: string, nodeName?: string) => ({
+      metadata: { name },
+      spec: { nodeName, containers: [{ name: 'c', image: 'busybox' }] },
+    });
     await c.request('POST', '/api/v1/namespaces/default/pods', pod('p1', 'node-1'));
     await c.request('POST', '/api/v1/namespaces/default/pods', pod('p2'));
     const res = await c.request('GET', '/api/v1/pods?fieldSelector=spec.nodeName%3Dnode-1');
-    assert.deepEqual(res.body.items.map((p: any) => p.metadata.name), ['p1']);
+    assert.deepEqual(
+      res.body.items.map((p: any) => p.metadata.name),
+      ['p1'],
+    );
     const pending = await c.request('GET', '/api/v1/namespaces/default/pods?fieldSelector=status.phase%3DPending,spec.nodeName%3D');
-    assert.deepEqual(pending.body.items.map((p: any) => p.metadata.name), ['p2']);
+    assert.deepEqual(
+      pending.body.items.map((p: any) => p.metadata.name),
+      ['p2'],
+    );
   });
 });
 
@@ -140,20 +149,43 @@ describe('updates and patches', () => {
 
   test('merge patch and JSON patch; a patch carrying a stale resourceVersion is 409', async () => {
     const created = (await c.request('POST', '/api/v1/namespaces/default/configmaps', cm('pt', {}, { a: '1', b: '2' }))).body;
-    const merge = await c.request('PATCH', '/api/v1/namespaces/default/configmaps/pt', { data: { a: null, c: '3' } }, { 'content-type': 'application/merge-patch+json' });
+    const merge = await c.request(
+      'PATCH',
+      '/api/v1/namespaces/default/configmaps/pt',
+      { data: { a: null, c: '3' } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
     assert.equal(merge.status, 200);
     assert.deepEqual(merge.body.data, { b: '2', c: '3' });
-    const json = await c.request('PATCH', '/api/v1/namespaces/default/configmaps/pt', [{ op: 'add', path: '/metadata/labels', value: { x: 'y' } }, { op: 'replace', path: '/data/b', value: '20' }], {
-      'content-type': 'application/json-patch+json',
-    });
+    const json = await c.request(
+      'PATCH',
+      '/api/v1/namespaces/default/configmaps/pt',
+      [
+        { op: 'add', path: '/metadata/labels', value: { x: 'y' } },
+        { op: 'replace', path: '/data/b', value: '20' },
+      ],
+      {
+        'content-type': 'application/json-patch+json',
+      },
+    );
     assert.equal(json.status, 200);
     assert.equal(json.body.metadata.labels.x, 'y');
     assert.equal(json.body.data.b, '20');
-    const stale = await c.request('PATCH', '/api/v1/namespaces/default/configmaps/pt', { metadata: { resourceVersion: created.metadata.resourceVersion }, data: { d: '4' } }, {
-      'content-type': 'application/merge-patch+json',
-    });
+    const stale = await c.request(
+      'PATCH',
+      '/api/v1/namespaces/default/configmaps/pt',
+      { metadata: { resourceVersion: created.metadata.resourceVersion }, data: { d: '4' } },
+      {
+        'content-type': 'application/merge-patch+json',
+      },
+    );
     assert.equal(stale.status, 409);
-    const failedTest = await c.request('PATCH', '/api/v1/namespaces/default/configmaps/pt', [{ op: 'test', path: '/data/b', value: 'nope' }], { 'content-type': 'application/json-patch+json' });
+    const failedTest = await c.request(
+      'PATCH',
+      '/api/v1/namespaces/default/configmaps/pt',
+      [{ op: 'test', path: '/data/b', value: 'nope' }],
+      { 'content-type': 'application/json-patch+json' },
+    );
     assert.ok(failedTest.status >= 400 && failedTest.status < 500);
     assert.equal(failedTest.body.kind, 'Status');
   });
@@ -166,9 +198,15 @@ describe('updates and patches', () => {
     const path = '/apis/apps/v1/namespaces/default/deployments/smp';
     const res = await c.request('PATCH', path, { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } } } }, smp);
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.spec.template.spec.containers.map((x: any) => `${x.name}=${x.image}`), ['c=nginx:1.27', 'side=busybox']);
+    assert.deepEqual(
+      res.body.spec.template.spec.containers.map((x: any) => `${x.name}=${x.image}`),
+      ['c=nginx:1.27', 'side=busybox'],
+    );
     const del = await c.request('PATCH', path, { spec: { template: { spec: { containers: [{ name: 'side', $patch: 'delete' }] } } } }, smp);
-    assert.deepEqual(del.body.spec.template.spec.containers.map((x: any) => x.name), ['c']);
+    assert.deepEqual(
+      del.body.spec.template.spec.containers.map((x: any) => x.name),
+      ['c'],
+    );
   });
 
   test('generation moves only when spec changes; the status subresource ignores spec and the main resource ignores status', async () => {
@@ -180,7 +218,12 @@ describe('updates and patches', () => {
     const spec = await c.request('PATCH', path, { spec: { replicas: 3 }, status: { replicas: 99 } }, mp);
     assert.equal(spec.body.metadata.generation, 2);
     assert.equal(spec.body.status?.replicas, undefined);
-    const status = await c.request('PATCH', `${path}/status`, { spec: { replicas: 7 }, status: { replicas: 2, observedGeneration: 2 } }, mp);
+    const status = await c.request(
+      'PATCH',
+      `${path}/status`,
+      { spec: { replicas: 7 }, status: { replicas: 2, observedGeneration: 2 } },
+      mp,
+    );
     assert.equal(status.status, 200);
     assert.equal(status.body.status.replicas, 2);
     assert.equal(status.body.spec.replicas, 3);
@@ -212,9 +255,17 @@ describe('updates and patches', () => {
 
 describe('pods/binding', () => {
   test('binding assigns a Pod to a node once, with PodScheduled=True', async () => {
-    await c.request('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'tobind' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+    await c.request('POST', '/api/v1/namespaces/default/pods', {
+      metadata: { name: 'tobind' },
+      spec: { containers: [{ name: 'c', image: 'busybox' }] },
+    });
     const path = '/api/v1/namespaces/default/pods/tobind/binding';
-    const res = await c.request('POST', path, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'tobind' }, target: { kind: 'Node', name: 'node-2' } });
+    const res = await c.request('POST', path, {
+      apiVersion: 'v1',
+      kind: 'Binding',
+      metadata: { name: 'tobind' },
+      target: { kind: 'Node', name: 'node-2' },
+    });
     assert.equal(res.status, 201);
     const pod = (await c.request('GET', '/api/v1/namespaces/default/pods/tobind')).body;
     assert.equal(pod.spec.nodeName, 'node-2');
@@ -229,12 +280,33 @@ describe('pods/eviction', () => {
   test('an eviction a PodDisruptionBudget forbids is 429; an allowed one spends the budget and deletes gracefully', async () => {
     await c.request('POST', '/api/v1/namespaces', { metadata: { name: 'evict' } });
     const ready = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
-    const pod = { metadata: { name: 'guarded', labels: { app: 'g' } }, spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }] } };
+    const pod = {
+      metadata: { name: 'guarded', labels: { app: 'g' } },
+      spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }] },
+    };
     const created = (await c.request('POST', '/api/v1/namespaces/evict/pods', pod)).body;
     await c.request('PUT', '/api/v1/namespaces/evict/pods/guarded/status', { ...created, status: ready });
-    const pdb = (await c.request('POST', '/apis/policy/v1/namespaces/evict/poddisruptionbudgets', { metadata: { name: 'g-pdb' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'g' } } } })).body;
+    const pdb = (
+      await c.request('POST', '/apis/policy/v1/namespaces/evict/poddisruptionbudgets', {
+        metadata: { name: 'g-pdb' },
+        spec: { minAvailable: 1, selector: { matchLabels: { app: 'g' } } },
+      })
+    ).body;
     const setAllowed = (n: number) =>
-      c.request('PATCH', '/apis/policy/v1/namespaces/evict/poddisruptionbudgets/g-pdb/status', { status: { disruptionsAllowed: n, currentHealthy: 1, desiredHealthy: 1 - n, expectedPods: 1, observedGeneration: pdb.metadata.generation } }, { 'content-type': 'application/merge-patch+json' });
+      c.request(
+        'PATCH',
+        '/apis/policy/v1/namespaces/evict/poddisruptionbudgets/g-pdb/status',
+        {
+          status: {
+            disruptionsAllowed: n,
+            currentHealthy: 1,
+            desiredHealthy: 1 - n,
+            expectedPods: 1,
+            observedGeneration: pdb.metadata.generation,
+          },
+        },
+        { 'content-type': 'application/merge-patch+json' },
+      );
     await setAllowed(0);
     const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'guarded', namespace: 'evict' } };
     const refused = await c.request('POST', '/api/v1/namespaces/evict/pods/guarded/eviction', eviction);
@@ -263,7 +335,12 @@ describe('delete', () => {
     const still = await c.request('GET', path);
     assert.equal(still.status, 200);
     assert.ok(still.body.metadata.deletionTimestamp);
-    const addMore = await c.request('PATCH', path, { metadata: { finalizers: ['example.com/hold', 'example.com/other'] } }, { 'content-type': 'application/merge-patch+json' });
+    const addMore = await c.request(
+      'PATCH',
+      path,
+      { metadata: { finalizers: ['example.com/hold', 'example.com/other'] } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
     assert.equal(addMore.status, 422);
     const release = await c.request('PATCH', path, { metadata: { finalizers: null } }, { 'content-type': 'application/merge-patch+json' });
     assert.equal(release.status, 200);
@@ -289,7 +366,10 @@ describe('delete', () => {
   });
 
   test('a scheduled Pod is deleted gracefully; grace period 0 removes it at once', async () => {
-    const pod = { metadata: { name: 'graceful' }, spec: { nodeName: 'node-1', terminationGracePeriodSeconds: 30, containers: [{ name: 'c', image: 'busybox' }] } };
+    const pod = {
+      metadata: { name: 'graceful' },
+      spec: { nodeName: 'node-1', terminationGracePeriodSeconds: 30, containers: [{ name: 'c', image: 'busybox' }] },
+    };
     await c.request('POST', '/api/v1/namespaces/default/pods', pod);
     const path = '/api/v1/namespaces/default/pods/graceful';
     const first = await c.request('DELETE', path);
@@ -306,7 +386,10 @@ describe('delete', () => {
     const res = await c.request('DELETE', '/api/v1/namespaces/dc/configmaps?labelSelector=group%3Dx');
     assert.equal(res.status, 200);
     const left = await c.request('GET', '/api/v1/namespaces/dc/configmaps');
-    assert.deepEqual(left.body.items.map((i: any) => i.metadata.name), ['y1']);
+    assert.deepEqual(
+      left.body.items.map((i: any) => i.metadata.name),
+      ['y1'],
+    );
   });
 });
 
@@ -330,7 +413,10 @@ describe('errors are metav1.Status', () => {
     const res = await c.request('POST', '/api/v1/namespaces/default/configmaps', cm('Bad_Name'));
     assert.equal(res.status, 422);
     assert.equal(res.body.reason, 'Invalid');
-    assert.match(res.body.message, /^ConfigMap "Bad_Name" is invalid: metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
+    assert.match(
+      res.body.message,
+      /^ConfigMap "Bad_Name" is invalid: metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/,
+    );
     assert.equal(res.body.details.causes[0].field, 'metadata.name');
   });
 
@@ -340,13 +426,20 @@ describe('errors are metav1.Status', () => {
     assert.equal(res.body.message, 'namespaces "nowhere" not found');
   });
 
-  test('in kube\'s order: a body that does not decode is 400 before a missing namespace, an invalid object 404 after it', async () => {
-    const malformed = await c.request('POST', '/api/v1/namespaces/nowhere/configmaps', '{"metadata":', { 'content-type': 'application/json' });
+  test("in kube's order: a body that does not decode is 400 before a missing namespace, an invalid object 404 after it", async () => {
+    const malformed = await c.request('POST', '/api/v1/namespaces/nowhere/configmaps', '{"metadata":', {
+      'content-type': 'application/json',
+    });
     assert.equal(malformed.status, 400);
     const invalidCm = await c.request('POST', '/api/v1/namespaces/nowhere/configmaps', cm('Bad_Name'));
     assert.equal(invalidCm.status, 404);
     assert.equal(invalidCm.body.message, 'namespaces "nowhere" not found');
-    const invalidPod = await c.request('POST', '/api/v1/namespaces/nowhere/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'Bad_Name' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    const invalidPod = await c.request('POST', '/api/v1/namespaces/nowhere/pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'Bad_Name' },
+      spec: { containers: [{ name: 'c', image: 'nginx' }] },
+    });
     assert.equal(invalidPod.status, 404, 'Pods are prepared on the create worker: the same order');
   });
 

@@ -13,7 +13,19 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { api, freePort, kubectl, ksimNodeArgs, repoRoot, spawnTracked, startApiserver, tempDir, until, writeKubeconfig, type Apiserver } from './helpers/index.ts';
+import {
+  api,
+  freePort,
+  kubectl,
+  ksimNodeArgs,
+  repoRoot,
+  spawnTracked,
+  startApiserver,
+  tempDir,
+  until,
+  writeKubeconfig,
+  type Apiserver,
+} from './helpers/index.ts';
 import { mountTmpfs, type Tmpfs } from './helpers/tmpfs.ts';
 
 const disks: Tmpfs[] = [];
@@ -34,7 +46,14 @@ async function disk(t: { skip(msg: string): void }, size: number, opts?: { readO
   return fs;
 }
 
-const NO_SPACE = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver: mvcc: database space exceeded', code: 500 };
+const NO_SPACE = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message: 'etcdserver: mvcc: database space exceeded',
+  code: 500,
+};
 
 test('a full disk: writes get a 500 Status, reads and watches go on, writes resume when space returns, no restart needed', async (t) => {
   const fs = await disk(t, 32 * 1024 * 1024);
@@ -54,7 +73,10 @@ test('a full disk: writes get a 500 Status, reads and watches go on, writes resu
   const filler = fs.fill();
   let refused: { status: number; body: any } | undefined;
   for (let i = 0; i < 5000 && !refused; i++) {
-    const res = await c.request('POST', '/api/v1/namespaces/full/configmaps', { metadata: { name: `cm-${i}` }, data: { pad: 'p'.repeat(4000) } });
+    const res = await c.request('POST', '/api/v1/namespaces/full/configmaps', {
+      metadata: { name: `cm-${i}` },
+      data: { pad: 'p'.repeat(4000) },
+    });
     if (res.status === 201) acked.push(`cm-${i}`);
     else refused = res;
   }
@@ -63,7 +85,10 @@ test('a full disk: writes get a 500 Status, reads and watches go on, writes resu
   assert.deepEqual(refused.body, NO_SPACE);
   // Later writes of every verb are refused the same way, at once; the server lives on.
   const pid = server.pid;
-  assert.deepEqual((await c.request('PUT', '/api/v1/namespaces/full/configmaps/first', { ...first.body, data: { k: 'changed' } })).body, NO_SPACE);
+  assert.deepEqual(
+    (await c.request('PUT', '/api/v1/namespaces/full/configmaps/first', { ...first.body, data: { k: 'changed' } })).body,
+    NO_SPACE,
+  );
   assert.deepEqual((await c.request('DELETE', '/api/v1/namespaces/full/configmaps/first')).body, NO_SPACE);
   const kubeconfig = join(await tempDir('full-kubeconfig'), 'kubeconfig');
   await writeKubeconfig(kubeconfig, server.url);
@@ -82,10 +107,14 @@ test('a full disk: writes get a 500 Status, reads and watches go on, writes resu
   assert.equal((await fetch(`${server.url}/livez`)).status, 200);
 
   fs.release(filler);
-  const resumed = await until(async () => {
-    const res = await c.request('POST', '/api/v1/namespaces/full/configmaps', { metadata: { name: 'after' } });
-    return res.status === 201 && res;
-  }, 'a write to succeed once space returned', 15_000);
+  const resumed = await until(
+    async () => {
+      const res = await c.request('POST', '/api/v1/namespaces/full/configmaps', { metadata: { name: 'after' } });
+      return res.status === 201 && res;
+    },
+    'a write to succeed once space returned',
+    15_000,
+  );
   acked.push('after');
   assert.equal(server.pid, pid, 'the apiserver restarted');
   assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
@@ -108,10 +137,14 @@ test('a full disk: writes get a 500 Status, reads and watches go on, writes resu
 
 /** Starts `ksim apiserver` on `dataDir` expecting it to fail; returns its exit code and output. */
 async function failedStart(dataDir: string, port?: number): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const proc = await spawnTracked(process.execPath, [...ksimNodeArgs(), 'apiserver', '--data-dir', dataDir, '--port', String(port ?? (await freePort()))], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = await spawnTracked(
+    process.execPath,
+    [...ksimNodeArgs(), 'apiserver', '--data-dir', dataDir, '--port', String(port ?? (await freePort()))],
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   proc.child.stdout!.on('data', (d) => (stdout += d));
@@ -137,7 +170,10 @@ test('a start on a data dir that is a file, or held by another apiserver, is one
   const dir = await tempDir('bad-data-dir');
   const file = join(dir, 'a-file');
   writeFileSync(file, '');
-  assertOneLine(await failedStart(file), `data dir ${file}: cannot open the database ${file}/db: it or one of its parents is not a directory (ENOTDIR)`);
+  assertOneLine(
+    await failedStart(file),
+    `data dir ${file}: cannot open the database ${file}/db: it or one of its parents is not a directory (ENOTDIR)`,
+  );
 
   const holder = await startApiserver();
   servers.push(holder);
@@ -146,7 +182,10 @@ test('a start on a data dir that is a file, or held by another apiserver, is one
     `data dir ${holder.dataDir}: cannot open the database ${holder.dataDir}/db: another process holds it (LEVEL_LOCKED): is another ksim apiserver running on this data dir?`,
   );
   const other = await tempDir('port-taken');
-  assertOneLine(await failedStart(other, holder.port), `cannot serve on 127.0.0.1:${holder.port}: the address is already in use (EADDRINUSE): is another ksim apiserver running?`);
+  assertOneLine(
+    await failedStart(other, holder.port),
+    `cannot serve on 127.0.0.1:${holder.port}: the address is already in use (EADDRINUSE): is another ksim apiserver running?`,
+  );
   // The holder is unharmed.
   assert.equal((await fetch(`${holder.url}/readyz`)).status, 200);
 });
@@ -161,5 +200,8 @@ test('a start on a read-only or a full disk is one clear line and exit 1', async
   if (!full) return;
   full.fill();
   const fullDir = join(full.dir, 'data');
-  assertOneLine(await failedStart(fullDir), `data dir ${fullDir}: cannot open the database ${fullDir}/db: no space left on device (ENOSPC)`);
+  assertOneLine(
+    await failedStart(fullDir),
+    `data dir ${fullDir}: cannot open the database ${fullDir}/db: no space left on device (ENOSPC)`,
+  );
 });

@@ -72,105 +72,135 @@ function percentile(values: number[], p: number): number {
 
 function metricSum(text: string, name: string): number {
   let sum = 0;
-  for (const line of text.split('\n')) if (line.startsWith(name + ' ') || line.startsWith(name + '{')) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  for (const line of text.split('\n'))
+    if (line.startsWith(name + ' ') || line.startsWith(name + '{')) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
   return sum;
 }
 
-test('500 watchers that never read: RSS under 1 GiB, p99 under 1 s, laggards dropped, a reader sees every event', { timeout: 90_000 }, async (t) => {
-  const filler = 'x'.repeat(OBJECT_BYTES);
-  const big = await c.request('POST', `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: 'big', labels: { app: 'big' } }, data: { n: '0', filler } });
-  assert.equal(big.status, 201);
-  const probe = await c.request('POST', `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: 'probe' }, data: { n: '0' } });
-  assert.equal(probe.status, 201);
-  const fromRv = big.body.metadata.resourceVersion;
+test(
+  '500 watchers that never read: RSS under 1 GiB, p99 under 1 s, laggards dropped, a reader sees every event',
+  { timeout: 90_000 },
+  async (t) => {
+    const filler = 'x'.repeat(OBJECT_BYTES);
+    const big = await c.request('POST', `/api/v1/namespaces/${NS}/configmaps`, {
+      metadata: { name: 'big', labels: { app: 'big' } },
+      data: { n: '0', filler },
+    });
+    assert.equal(big.status, 201);
+    const probe = await c.request('POST', `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: 'probe' }, data: { n: '0' } });
+    assert.equal(probe.status, 201);
+    const fromRv = big.body.metadata.resourceVersion;
 
-  const base = `/api/v1/namespaces/${NS}/configmaps?watch=1&timeoutSeconds=600&resourceVersion=${probe.body.metadata.resourceVersion}`;
-  const idle: Idle[] = [];
-  for (let i = 0; i < 500; i++) {
-    const ws = i % 10 === 9;
-    if (i < 250) idle.push(openIdle(base, ws ? 'plain websocket' : 'plain', true, ws));
-    else if (i < 400) idle.push(openIdle(`${base}&labelSelector=app%3Dbig`, ws ? 'label websocket' : 'label', true, ws));
-    else if (i < 450) idle.push(openIdle(`${base}&fieldSelector=metadata.name%3Dbig`, ws ? 'field websocket' : 'field', true, ws));
-    else idle.push(openIdle(`${base}&labelSelector=app%3Dother`, 'not matching', false, ws));
-  }
-  // Every watch registered before the writes start (the WebSocket ones are not long-running requests).
-  const httpWatches = idle.length - idle.filter((_, i) => i % 10 === 9).length;
-  await until(async () => metricSum(await (await fetch(`${server.url}/metrics`)).text(), 'apiserver_longrunning_requests') >= httpWatches, `${httpWatches} open HTTP watches`, 20_000);
-  await sleep(1000);
-
-  const reader = c.watch(`/api/v1/namespaces/${NS}/configmaps?watch=1&labelSelector=app%3Dbig&resourceVersion=${fromRv}`);
-  await reader.ready;
-  const seen: string[] = [];
-  const reading = (async () => {
-    for await (const ev of reader) {
-      if (ev.object?.metadata?.name === 'big') seen.push(`${ev.type}:${ev.object.metadata.resourceVersion}`);
+    const base = `/api/v1/namespaces/${NS}/configmaps?watch=1&timeoutSeconds=600&resourceVersion=${probe.body.metadata.resourceVersion}`;
+    const idle: Idle[] = [];
+    for (let i = 0; i < 500; i++) {
+      const ws = i % 10 === 9;
+      if (i < 250) idle.push(openIdle(base, ws ? 'plain websocket' : 'plain', true, ws));
+      else if (i < 400) idle.push(openIdle(`${base}&labelSelector=app%3Dbig`, ws ? 'label websocket' : 'label', true, ws));
+      else if (i < 450) idle.push(openIdle(`${base}&fieldSelector=metadata.name%3Dbig`, ws ? 'field websocket' : 'field', true, ws));
+      else idle.push(openIdle(`${base}&labelSelector=app%3Dother`, 'not matching', false, ws));
     }
-  })();
+    // Every watch registered before the writes start (the WebSocket ones are not long-running requests).
+    const httpWatches = idle.length - idle.filter((_, i) => i % 10 === 9).length;
+    await until(
+      async () => metricSum(await (await fetch(`${server.url}/metrics`)).text(), 'apiserver_longrunning_requests') >= httpWatches,
+      `${httpWatches} open HTTP watches`,
+      20_000,
+    );
+    await sleep(1000);
 
-  let maxRss = 0;
-  const rssTimer = setInterval(() => {
+    const reader = c.watch(`/api/v1/namespaces/${NS}/configmaps?watch=1&labelSelector=app%3Dbig&resourceVersion=${fromRv}`);
+    await reader.ready;
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const ev of reader) {
+        if (ev.object?.metadata?.name === 'big') seen.push(`${ev.type}:${ev.object.metadata.resourceVersion}`);
+      }
+    })();
+
+    let maxRss = 0;
+    const rssTimer = setInterval(() => {
+      try {
+        maxRss = Math.max(maxRss, rssOf(server.pid));
+      } catch {
+        // The process is gone: the requests below fail and say so.
+      }
+    }, 100);
+
+    const written: string[] = [];
+    const latencies: number[] = [];
+    let stop = false;
+    const writer = (async () => {
+      const start = performance.now();
+      for (let n = 1; n <= WRITES_PER_SECOND * WRITE_SECONDS; n++) {
+        const res = await c.request('PUT', `/api/v1/namespaces/${NS}/configmaps/big`, {
+          metadata: { name: 'big', labels: { app: 'big' } },
+          data: { n: String(n), filler },
+        });
+        assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+        written.push(`MODIFIED:${res.body.metadata.resourceVersion}`);
+        const wait = start + (n * 1000) / WRITES_PER_SECOND - performance.now();
+        if (wait > 0) await sleep(wait);
+      }
+      stop = true;
+    })();
+    const prober = (async () => {
+      for (let n = 1; !stop; n++) {
+        let t = performance.now();
+        const got = await c.request('GET', `/api/v1/namespaces/${NS}/configmaps/probe`);
+        latencies.push(performance.now() - t);
+        assert.equal(got.status, 200);
+        t = performance.now();
+        const put = await c.request('PUT', `/api/v1/namespaces/${NS}/configmaps/probe`, {
+          metadata: { name: 'probe' },
+          data: { n: String(n) },
+        });
+        latencies.push(performance.now() - t);
+        assert.equal(put.status, 200);
+        await sleep(50);
+      }
+    })();
     try {
-      maxRss = Math.max(maxRss, rssOf(server.pid));
-    } catch {
-      // The process is gone: the requests below fail and say so.
+      await Promise.all([writer, prober]);
+    } finally {
+      clearInterval(rssTimer);
     }
-  }, 100);
 
-  const written: string[] = [];
-  const latencies: number[] = [];
-  let stop = false;
-  const writer = (async () => {
-    const start = performance.now();
-    for (let n = 1; n <= WRITES_PER_SECOND * WRITE_SECONDS; n++) {
-      const res = await c.request('PUT', `/api/v1/namespaces/${NS}/configmaps/big`, { metadata: { name: 'big', labels: { app: 'big' } }, data: { n: String(n), filler } });
-      assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
-      written.push(`MODIFIED:${res.body.metadata.resourceVersion}`);
-      const wait = start + (n * 1000) / WRITES_PER_SECOND - performance.now();
-      if (wait > 0) await sleep(wait);
-    }
-    stop = true;
-  })();
-  const prober = (async () => {
-    for (let n = 1; !stop; n++) {
-      let t = performance.now();
-      const got = await c.request('GET', `/api/v1/namespaces/${NS}/configmaps/probe`);
-      latencies.push(performance.now() - t);
-      assert.equal(got.status, 200);
-      t = performance.now();
-      const put = await c.request('PUT', `/api/v1/namespaces/${NS}/configmaps/probe`, { metadata: { name: 'probe' }, data: { n: String(n) } });
-      latencies.push(performance.now() - t);
-      assert.equal(put.status, 200);
-      await sleep(50);
-    }
-  })();
-  try {
-    await Promise.all([writer, prober]);
-  } finally {
-    clearInterval(rssTimer);
-  }
+    assert.ok(maxRss > 0, 'RSS was read');
+    assert.ok(maxRss < RSS_LIMIT, `apiserver RSS peaked at ${(maxRss / 2 ** 20).toFixed(0)} MiB`);
+    const p99 = percentile(latencies, 99);
+    assert.ok(p99 < 1000, `GET/PUT p99 ${p99.toFixed(0)} ms over ${latencies.length} requests`);
 
-  assert.ok(maxRss > 0, 'RSS was read');
-  assert.ok(maxRss < RSS_LIMIT, `apiserver RSS peaked at ${(maxRss / 2 ** 20).toFixed(0)} MiB`);
-  const p99 = percentile(latencies, 99);
-  assert.ok(p99 < 1000, `GET/PUT p99 ${p99.toFixed(0)} ms over ${latencies.length} requests`);
+    // The reader got every write, in order, and nothing else of this object.
+    await until(async () => seen.length >= written.length, 'the reader to see every write', 20_000);
+    reader.close();
+    await reading;
+    assert.deepEqual(seen, written);
 
-  // The reader got every write, in order, and nothing else of this object.
-  await until(async () => seen.length >= written.length, 'the reader to see every write', 20_000);
-  reader.close();
-  await reading;
-  assert.deepEqual(seen, written);
-
-  const receivers = idle.filter((w) => w.receives);
-  // Reading now, a dropped watcher's stream ends (after what the kernel still holds); one that had nothing to send stays open.
-  for (const w of idle) w.socket.on('data', () => {}).resume();
-  await until(async () => receivers.every((w) => w.closed), 'dropped watchers to close', 15_000).catch(() => {});
-  const open = receivers.filter((w) => !w.closed).map((w) => w.kind);
-  assert.deepEqual(open, [], 'watchers that fell behind were dropped by the server');
-  const metrics = await (await fetch(`${server.url}/metrics`)).text();
-  assert.ok(metricSum(metrics, 'apiserver_terminated_watchers_total') >= receivers.length, `every watcher that fell behind is counted as terminated:\n${metrics.split('\n').filter((l) => /terminated_watchers|ksim_watch_|longrunning/.test(l)).join('\n')}\nRSS peak ${(maxRss / 2 ** 20).toFixed(0)} MiB, p99 ${p99.toFixed(0)} ms`);
-  assert.ok(/^ksim_watch_queued_bytes[{ ]/m.test(metrics), 'queued bytes are exposed');
-  const drops = metrics.split('\n').filter((l) => l.startsWith('ksim_watch_dropped_total{'));
-  t.diagnostic(`RSS peak ${(maxRss / 2 ** 20).toFixed(0)} MiB, GET/PUT p99 ${p99.toFixed(0)} ms, ${written.length} writes; ${drops.join(', ')}`);
-  await sleep(500);
-  assert.deepEqual(idle.filter((w) => !w.receives && w.closed).map((w) => w.kind), [], 'watchers with nothing to send are not dropped');
-});
+    const receivers = idle.filter((w) => w.receives);
+    // Reading now, a dropped watcher's stream ends (after what the kernel still holds); one that had nothing to send stays open.
+    for (const w of idle) w.socket.on('data', () => {}).resume();
+    await until(async () => receivers.every((w) => w.closed), 'dropped watchers to close', 15_000).catch(() => {});
+    const open = receivers.filter((w) => !w.closed).map((w) => w.kind);
+    assert.deepEqual(open, [], 'watchers that fell behind were dropped by the server');
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    assert.ok(
+      metricSum(metrics, 'apiserver_terminated_watchers_total') >= receivers.length,
+      `every watcher that fell behind is counted as terminated:\n${metrics
+        .split('\n')
+        .filter((l) => /terminated_watchers|ksim_watch_|longrunning/.test(l))
+        .join('\n')}\nRSS peak ${(maxRss / 2 ** 20).toFixed(0)} MiB, p99 ${p99.toFixed(0)} ms`,
+    );
+    assert.ok(/^ksim_watch_queued_bytes[{ ]/m.test(metrics), 'queued bytes are exposed');
+    const drops = metrics.split('\n').filter((l) => l.startsWith('ksim_watch_dropped_total{'));
+    t.diagnostic(
+      `RSS peak ${(maxRss / 2 ** 20).toFixed(0)} MiB, GET/PUT p99 ${p99.toFixed(0)} ms, ${written.length} writes; ${drops.join(', ')}`,
+    );
+    await sleep(500);
+    assert.deepEqual(
+      idle.filter((w) => !w.receives && w.closed).map((w) => w.kind),
+      [],
+      'watchers with nothing to send are not dropped',
+    );
+  },
+);

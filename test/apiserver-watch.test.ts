@@ -30,7 +30,12 @@ describe('watch', () => {
     await c.request('POST', '/api/v1/namespaces', { metadata: { name: 'order' } });
     const first = await create('order', 'a');
     await create('order', 'b');
-    await c.request('PATCH', '/api/v1/namespaces/order/configmaps/a', { data: { v: '2' } }, { 'content-type': 'application/merge-patch+json' });
+    await c.request(
+      'PATCH',
+      '/api/v1/namespaces/order/configmaps/a',
+      { data: { v: '2' } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
     await c.request('DELETE', '/api/v1/namespaces/order/configmaps/b');
     const w = c.watch(`/api/v1/namespaces/order/configmaps?watch=true&resourceVersion=${first.metadata.resourceVersion}`);
     const got: string[] = [];
@@ -108,7 +113,9 @@ describe('watch', () => {
     await c.request('POST', '/api/v1/namespaces', { metadata: { name: 'wl' } });
     await create('wl', 'one');
     await create('wl', 'two');
-    const w = c.watch('/api/v1/namespaces/wl/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dtwo');
+    const w = c.watch(
+      '/api/v1/namespaces/wl/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dtwo',
+    );
     const added = (await w.next())!;
     assert.equal(added.type, 'ADDED');
     assert.equal(added.object.metadata.name, 'two');
@@ -128,7 +135,9 @@ describe('watch', () => {
   test('a label-selected watch sees an object leave and join the selection', async () => {
     await c.request('POST', '/api/v1/namespaces', { metadata: { name: 'lbl' } });
     const obj = await create('lbl', 'm', { tier: 'web' });
-    const w = c.watch(`/api/v1/namespaces/lbl/configmaps?watch=true&labelSelector=tier%3Dweb&resourceVersion=${obj.metadata.resourceVersion}`);
+    const w = c.watch(
+      `/api/v1/namespaces/lbl/configmaps?watch=true&labelSelector=tier%3Dweb&resourceVersion=${obj.metadata.resourceVersion}`,
+    );
     const mp = { 'content-type': 'application/merge-patch+json' };
     await c.request('PATCH', '/api/v1/namespaces/lbl/configmaps/m', { metadata: { labels: { tier: 'db' } } }, mp);
     await c.request('PATCH', '/api/v1/namespaces/lbl/configmaps/m', { metadata: { labels: { tier: 'web' } } }, mp);
@@ -138,7 +147,9 @@ describe('watch', () => {
   });
 
   test('bookmarks arrive when asked for, and timeoutSeconds ends the stream', async () => {
-    const w = c.watch(`/api/v1/namespaces/w/configmaps?watch=true&allowWatchBookmarks=true&timeoutSeconds=3&resourceVersion=${(await create('w', 'bm')).metadata.resourceVersion}`);
+    const w = c.watch(
+      `/api/v1/namespaces/w/configmaps?watch=true&allowWatchBookmarks=true&timeoutSeconds=3&resourceVersion=${(await create('w', 'bm')).metadata.resourceVersion}`,
+    );
     const ev = (await w.next(5000))!;
     assert.equal(ev.type, 'BOOKMARK');
     const started = Date.now();
@@ -149,7 +160,9 @@ describe('watch', () => {
 
   test('the same watch over a WebSocket', async () => {
     const start = await create('w', 'ws0');
-    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/api/v1/namespaces/w/configmaps?watch=true&resourceVersion=${start.metadata.resourceVersion}`);
+    const ws = new WebSocket(
+      `${server.url.replace('http', 'ws')}/api/v1/namespaces/w/configmaps?watch=true&resourceVersion=${start.metadata.resourceVersion}`,
+    );
     const messages: any[] = [];
     const got = new Promise<void>((resolve, reject) => {
       ws.on('message', (data) => {
@@ -162,7 +175,10 @@ describe('watch', () => {
     await create('w', 'ws1');
     await create('w', 'ws2');
     await got;
-    assert.deepEqual(messages.map((m) => `${m.type}:${m.object.metadata.name}`), ['ADDED:ws1', 'ADDED:ws2']);
+    assert.deepEqual(
+      messages.map((m) => `${m.type}:${m.object.metadata.name}`),
+      ['ADDED:ws1', 'ADDED:ws2'],
+    );
     ws.close();
   });
 });
@@ -181,7 +197,10 @@ describe('paging', () => {
     let listRv = '';
     let pages = 0;
     do {
-      const res = await c.request('GET', `/api/v1/namespaces/pages/configmaps?limit=100${token ? `&continue=${encodeURIComponent(token)}` : ''}`);
+      const res = await c.request(
+        'GET',
+        `/api/v1/namespaces/pages/configmaps?limit=100${token ? `&continue=${encodeURIComponent(token)}` : ''}`,
+      );
       assert.equal(res.status, 200);
       if (!listRv) listRv = res.body.metadata.resourceVersion;
       assert.equal(res.body.metadata.resourceVersion, listRv, 'every page is served at the first page revision');
@@ -197,7 +216,10 @@ describe('paging', () => {
     } while (token);
     assert.equal(pages, 10);
     assert.deepEqual(seen, all);
-    const exact = await c.request('GET', `/api/v1/namespaces/pages/configmaps?resourceVersion=${listRv}&resourceVersionMatch=Exact&limit=5`);
+    const exact = await c.request(
+      'GET',
+      `/api/v1/namespaces/pages/configmaps?resourceVersion=${listRv}&resourceVersionMatch=Exact&limit=5`,
+    );
     assert.equal(exact.status, 200);
     assert.equal(exact.body.metadata.resourceVersion, listRv);
     const bad = await c.request('GET', '/api/v1/namespaces/pages/configmaps?limit=5&continue=garbage');

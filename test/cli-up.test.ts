@@ -18,7 +18,9 @@ let up: TrackedProcess | undefined;
 after(() => up?.stop());
 
 async function startUp(dataDir: string, port: number, extra = ['--nodes', '1']): Promise<{ proc: TrackedProcess; output: () => string }> {
-  const proc = await spawnTracked(process.execPath, [ksimCli, 'up', '--data-dir', dataDir, '--port', String(port), ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = await spawnTracked(process.execPath, [ksimCli, 'up', '--data-dir', dataDir, '--port', String(port), ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   proc.child.stdout!.on('data', (d) => (out += d));
   proc.child.stderr!.on('data', (d) => (out += d));
@@ -41,8 +43,16 @@ test('ksim up serves, writes a kubeconfig kubectl can use, and keeps state acros
 
   const ns = await kubectl(['get', 'namespaces', '-o', 'name'], { kubeconfig });
   assert.equal(ns.code, 0, ns.stderr);
-  assert.deepEqual(ns.stdout.trim().split('\n').sort(), ['namespace/default', 'namespace/kube-node-lease', 'namespace/kube-public', 'namespace/kube-system']);
-  const created = await kubectl(['create', '--validate=false', '-f', '-'], { kubeconfig, input: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: survivor\n  namespace: default\ndata:\n  k: v\n' });
+  assert.deepEqual(ns.stdout.trim().split('\n').sort(), [
+    'namespace/default',
+    'namespace/kube-node-lease',
+    'namespace/kube-public',
+    'namespace/kube-system',
+  ]);
+  const created = await kubectl(['create', '--validate=false', '-f', '-'], {
+    kubeconfig,
+    input: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: survivor\n  namespace: default\ndata:\n  k: v\n',
+  });
   assert.equal(created.code, 0, created.stderr);
 
   const status = await run(process.execPath, [ksimCli, 'status', '--data-dir', dataDir]);
@@ -64,7 +74,9 @@ test('ksim up serves, writes a kubeconfig kubectl can use, and keeps state acros
 
 /** Runs `ksim up` expecting it to fail; returns its exit code and everything it printed. */
 async function failedUp(dataDir: string, port: number): Promise<{ code: number | null; output: string }> {
-  const proc = await spawnTracked(process.execPath, [ksimCli, 'up', '--data-dir', dataDir, '--port', String(port), '--nodes', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = await spawnTracked(process.execPath, [ksimCli, 'up', '--data-dir', dataDir, '--port', String(port), '--nodes', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   proc.child.stdout!.on('data', (d) => (output += d));
   proc.child.stderr!.on('data', (d) => (output += d));
@@ -88,7 +100,9 @@ test('ksim up on a data dir another ksim holds, or on a taken port, says so and 
   assert.doesNotMatch(held.output, /ksim is up/);
   assert.match(
     held.output,
-    new RegExp(`^ksim up: the apiserver could not start \\(code 1\\): data dir ${dataDir}: cannot open the database ${dataDir}/db: another process holds it \\(LEVEL_LOCKED\\): is another ksim apiserver running on this data dir\\?; see ${join(dataDir, 'logs', 'apiserver.log')}\\n$`),
+    new RegExp(
+      `^ksim up: the apiserver could not start \\(code 1\\): data dir ${dataDir}: cannot open the database ${dataDir}/db: another process holds it \\(LEVEL_LOCKED\\): is another ksim apiserver running on this data dir\\?; see ${join(dataDir, 'logs', 'apiserver.log')}\\n$`,
+    ),
   );
   assert.equal(readFileSync(join(dataDir, 'cluster.json'), 'utf8'), stateBefore, 'the failed ksim up rewrote cluster.json');
   assert.equal(readFileSync(join(dataDir, 'kubeconfig'), 'utf8'), kubeconfigBefore);
@@ -98,7 +112,12 @@ test('ksim up on a data dir another ksim holds, or on a taken port, says so and 
   const taken = await failedUp(otherDir, port);
   assert.equal(taken.code, 1, taken.output);
   assert.doesNotMatch(taken.output, /ksim is up/);
-  assert.match(taken.output, new RegExp(`^ksim up: the apiserver could not start \\(code 1\\): cannot serve on 127\\.0\\.0\\.1:${port}: the address is already in use \\(EADDRINUSE\\)`));
+  assert.match(
+    taken.output,
+    new RegExp(
+      `^ksim up: the apiserver could not start \\(code 1\\): cannot serve on 127\\.0\\.0\\.1:${port}: the address is already in use \\(EADDRINUSE\\)`,
+    ),
+  );
   assert.equal(existsSync(join(otherDir, 'kubeconfig')), false);
 
   // A data dir that is a file.
@@ -129,13 +148,17 @@ test('a cluster whose disk fills keeps running: ksim status says the apiserver i
     const cluster = await startUp(dataDir, port, ['--nodes', '0']);
     up = cluster.proc;
     const c = api(`http://127.0.0.1:${port}`);
-    const statusRow = async () => (await run(process.execPath, [ksimCli, 'status', '--data-dir', dataDir])).stdout.split('\n').find((l) => l.startsWith('apiserver'))!;
+    const statusRow = async () =>
+      (await run(process.execPath, [ksimCli, 'status', '--data-dir', dataDir])).stdout.split('\n').find((l) => l.startsWith('apiserver'))!;
     assert.match(await statusRow(), /^apiserver\s+\d+\s+running\s/);
 
     const filler = disk.fill();
     let refused: { status: number; body: any } | undefined;
     for (let i = 0; i < 5000 && !refused; i++) {
-      const res = await c.request('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: `fill-${i}` }, data: { pad: 'p'.repeat(4000) } });
+      const res = await c.request('POST', '/api/v1/namespaces/default/configmaps', {
+        metadata: { name: `fill-${i}` },
+        data: { pad: 'p'.repeat(4000) },
+      });
       if (res.status !== 201) refused = res;
     }
     assert.equal(refused?.status, 500, JSON.stringify(refused?.body));
@@ -143,7 +166,11 @@ test('a cluster whose disk fills keeps running: ksim status says the apiserver i
     assert.match(await statusRow(), /^apiserver\s+\d+\s+not-ready\(etcd\)\s/);
 
     disk.release(filler);
-    await until(async () => (await c.request('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'after-full' } })).status === 201, 'a write once space returned', 15_000);
+    await until(
+      async () => (await c.request('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'after-full' } })).status === 201,
+      'a write once space returned',
+      15_000,
+    );
     assert.match(await statusRow(), /^apiserver\s+\d+\s+running\s/);
     cluster.proc.signal('SIGTERM');
     assert.equal((await cluster.proc.exited).code, 0);

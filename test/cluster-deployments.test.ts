@@ -47,14 +47,19 @@ describe('rollouts', () => {
     ok(await c.k(['rollout', 'status', 'deploy/web', '--timeout=60s']));
     assert.equal(await jsonpath(['get', 'deploy', 'web'], '{.status.availableReplicas}'), '5');
     ok(await c.k(['scale', 'deploy', 'web', '--replicas=2']));
-    await eventually('2 pods', async () => (await jsonpath(['get', 'pods', '-l', 'app=web'], '{.items[*].metadata.name}')).split(' ').filter(Boolean).length === 2);
+    await eventually(
+      '2 pods',
+      async () => (await jsonpath(['get', 'pods', '-l', 'app=web'], '{.items[*].metadata.name}')).split(' ').filter(Boolean).length === 2,
+    );
     ok(await c.k(['wait', '--for=condition=Available', 'deploy/web', '--timeout=30s']));
   });
 
   test('set image rolls to a new ReplicaSet; history and undo go back to the old one', async () => {
     ok(await c.k(['set', 'image', 'deploy/web', 'web=nginx:1.28']));
     ok(await c.k(['rollout', 'status', 'deploy/web', '--timeout=60s']));
-    const rs = ok(await c.k(['get', 'rs', '-l', 'app=web', '--no-headers'])).trim().split('\n');
+    const rs = ok(await c.k(['get', 'rs', '-l', 'app=web', '--no-headers']))
+      .trim()
+      .split('\n');
     assert.equal(rs.length, 2);
     const history = ok(await c.k(['rollout', 'history', 'deploy/web']));
     assert.match(history, /^1\s/m);
@@ -62,7 +67,13 @@ describe('rollouts', () => {
     ok(await c.k(['rollout', 'undo', 'deploy/web']));
     ok(await c.k(['rollout', 'status', 'deploy/web', '--timeout=60s']));
     assert.equal(await jsonpath(['get', 'deploy', 'web'], '{.spec.template.spec.containers[0].image}'), 'nginx:1.27');
-    assert.equal(ok(await c.k(['get', 'rs', '-l', 'app=web', '--no-headers'])).trim().split('\n').length, 2, 'undo reuses the old ReplicaSet');
+    assert.equal(
+      ok(await c.k(['get', 'rs', '-l', 'app=web', '--no-headers']))
+        .trim()
+        .split('\n').length,
+      2,
+      'undo reuses the old ReplicaSet',
+    );
     assert.equal(await jsonpath(['get', 'deploy', 'web'], '{.metadata.annotations.deployment\\.kubernetes\\.io/revision}'), '3');
     const events = ok(await c.k(['get', 'events', '--field-selector', 'involvedObject.name=web,reason=ScalingReplicaSet']));
     assert.match(events, /Scaled up replica set web-\w+ from \d+ to \d+/);
@@ -72,7 +83,13 @@ describe('rollouts', () => {
     ok(await c.k(['rollout', 'pause', 'deploy/web']));
     ok(await c.k(['set', 'image', 'deploy/web', 'web=nginx:1.29']));
     await sleep(1500);
-    assert.equal(ok(await c.k(['get', 'rs', '-l', 'app=web', '--no-headers'])).trim().split('\n').length, 2, 'no new ReplicaSet while paused');
+    assert.equal(
+      ok(await c.k(['get', 'rs', '-l', 'app=web', '--no-headers']))
+        .trim()
+        .split('\n').length,
+      2,
+      'no new ReplicaSet while paused',
+    );
     assert.equal(await jsonpath(['get', 'deploy', 'web'], '{.status.conditions[?(@.type=="Progressing")].reason}'), 'DeploymentPaused');
     ok(await c.k(['rollout', 'resume', 'deploy/web']));
     ok(await c.k(['rollout', 'status', 'deploy/web', '--timeout=60s']));
@@ -86,7 +103,9 @@ describe('rollouts', () => {
     const [victim] = (await jsonpath(['get', 'pods', '-l', 'app=web'], '{.items[*].metadata.name}')).split(' ');
     ok(await c.k(['delete', 'pod', victim, '--wait=false']));
     await eventually('a replacement', async () => {
-      const names = (await jsonpath(['get', 'pods', '-l', 'app=web', '--field-selector=status.phase=Running'], '{.items[*].metadata.name}')).split(' ').filter(Boolean);
+      const names = (await jsonpath(['get', 'pods', '-l', 'app=web', '--field-selector=status.phase=Running'], '{.items[*].metadata.name}'))
+        .split(' ')
+        .filter(Boolean);
       return names.length === 2 && !names.includes(victim);
     });
     ok(await c.k(['expose', 'deploy', 'web', '--port=80', '--target-port=http']));
@@ -106,7 +125,10 @@ describe('deletion and adoption', () => {
     ok(await c.k(['apply', '-f', '-'], deployment('gone', 'nginx', 2)));
     ok(await c.k(['rollout', 'status', 'deploy/gone', '--timeout=60s']));
     ok(await c.k(['delete', 'deploy', 'gone']));
-    await eventually('no ReplicaSets or Pods', async () => (await c.k(['get', 'rs,pods', '-l', 'app=gone', '-o', 'name'])).stdout.trim() === '');
+    await eventually(
+      'no ReplicaSets or Pods',
+      async () => (await c.k(['get', 'rs,pods', '-l', 'app=gone', '-o', 'name'])).stdout.trim() === '',
+    );
   });
 
   test('--cascade=orphan leaves the ReplicaSet without owner; a new Deployment adopts it', async () => {
@@ -115,11 +137,23 @@ describe('deletion and adoption', () => {
     const rsName = (await jsonpath(['get', 'rs', '-l', 'app=orph'], '{.items[0].metadata.name}')).trim();
     ok(await c.k(['delete', 'deploy', 'orph', '--cascade=orphan']));
     await eventually('the ReplicaSet orphaned', async () => (await jsonpath(['get', 'rs', rsName], '{.metadata.ownerReferences}')) === '');
-    assert.equal((await jsonpath(['get', 'pods', '-l', 'app=orph'], '{.items[*].metadata.name}')).split(' ').filter(Boolean).length, 2, 'pods stay');
+    assert.equal(
+      (await jsonpath(['get', 'pods', '-l', 'app=orph'], '{.items[*].metadata.name}')).split(' ').filter(Boolean).length,
+      2,
+      'pods stay',
+    );
     ok(await c.k(['apply', '-f', '-'], deployment('orph', 'nginx', 2)));
-    await eventually('adoption', async () => (await jsonpath(['get', 'rs', rsName], '{.metadata.ownerReferences[0].kind}')) === 'Deployment');
+    await eventually(
+      'adoption',
+      async () => (await jsonpath(['get', 'rs', rsName], '{.metadata.ownerReferences[0].kind}')) === 'Deployment',
+    );
     ok(await c.k(['rollout', 'status', 'deploy/orph', '--timeout=60s']));
-    assert.equal(ok(await c.k(['get', 'rs', '-l', 'app=orph', '--no-headers'])).trim().split('\n').length, 1);
+    assert.equal(
+      ok(await c.k(['get', 'rs', '-l', 'app=orph', '--no-headers']))
+        .trim()
+        .split('\n').length,
+      1,
+    );
   });
 
   test('deleting a namespace empties and removes it', async () => {
@@ -142,7 +176,10 @@ describe('chaos', () => {
     await sleep(1000);
     await c.startComponent('controller-manager', ['--speed', '10']);
     ok(await c.k(['rollout', 'status', 'deploy/chaos', '--timeout=90s']));
-    await eventually('old pods gone', async () => (await jsonpath(['get', 'pods', '-l', 'app=chaos'], '{.items[*].metadata.name}')).split(' ').filter(Boolean).length === 6);
+    await eventually(
+      'old pods gone',
+      async () => (await jsonpath(['get', 'pods', '-l', 'app=chaos'], '{.items[*].metadata.name}')).split(' ').filter(Boolean).length === 6,
+    );
     const images = (await jsonpath(['get', 'pods', '-l', 'app=chaos'], '{.items[*].spec.containers[0].image}')).split(' ');
     assert.deepEqual([...new Set(images)], ['nginx:1.28']);
   });

@@ -22,7 +22,10 @@ async function eventually(what: string, check: () => Promise<boolean>, ms = 60_0
   }
 }
 const podsOn = async (node: string, app: string) =>
-  ok(await c.k(['get', 'pods', '-l', `app=${app}`, '--field-selector', `spec.nodeName=${node}`, '-o', 'name'])).trim().split('\n').filter(Boolean);
+  ok(await c.k(['get', 'pods', '-l', `app=${app}`, '--field-selector', `spec.nodeName=${node}`, '-o', 'name']))
+    .trim()
+    .split('\n')
+    .filter(Boolean);
 
 test('a partitioned node goes NotReady and tainted; its Pods are evicted and replaced; healing clears the taints', async () => {
   ok(await c.k(['create', 'deployment', 'svc', '--image=nginx', '--replicas=6']));
@@ -35,11 +38,25 @@ test('a partitioned node goes NotReady and tainted; its Pods are evicted and rep
   const taints = ok(await c.k(['get', 'node', 'node-1', '-o', 'jsonpath={range .spec.taints[*]}{.key}:{.effect}{"\\n"}{end}']));
   assert.match(taints, /node\.kubernetes\.io\/unreachable:NoSchedule/);
   assert.match(taints, /node\.kubernetes\.io\/unreachable:NoExecute/);
-  const tolerations = ok(await c.k(['get', before[0], '-o', 'jsonpath={.spec.tolerations[?(@.key=="node.kubernetes.io/unreachable")].tolerationSeconds}']));
+  const tolerations = ok(
+    await c.k(['get', before[0], '-o', 'jsonpath={.spec.tolerations[?(@.key=="node.kubernetes.io/unreachable")].tolerationSeconds}']),
+  );
   assert.equal(tolerations, '300');
   // The evicted Pods stay Terminating (their kubelet cannot confirm); replacements run elsewhere.
   await eventually('6 running replicas off node-1', async () => {
-    const rows = ok(await c.k(['get', 'pods', '-l', 'app=svc', '--field-selector', 'status.phase=Running', '--no-headers', '-o', 'custom-columns=NODE:.spec.nodeName,DELETED:.metadata.deletionTimestamp']));
+    const rows = ok(
+      await c.k([
+        'get',
+        'pods',
+        '-l',
+        'app=svc',
+        '--field-selector',
+        'status.phase=Running',
+        '--no-headers',
+        '-o',
+        'custom-columns=NODE:.spec.nodeName,DELETED:.metadata.deletionTimestamp',
+      ]),
+    );
     const live = rows.split('\n').filter((l) => /<none>\s*$/.test(l) && !l.startsWith('node-1'));
     return live.length >= 6;
   });
@@ -47,7 +64,8 @@ test('a partitioned node goes NotReady and tainted; its Pods are evicted and rep
   assert.match(events, /Marking for deletion Pod default\/svc-/);
   await fetch(`${c.endpointOf('kubelet-sim')}/nodes/node-1/heal`, { method: 'POST' });
   await eventually('node-1 Ready and untainted', async () => {
-    const out = (await c.k(['get', 'node', 'node-1', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status} {.spec.taints}'])).stdout;
+    const out = (await c.k(['get', 'node', 'node-1', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status} {.spec.taints}']))
+      .stdout;
     return out.trim() === 'True';
   });
 });

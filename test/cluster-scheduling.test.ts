@@ -22,7 +22,12 @@ async function eventually<T>(what: string, get: () => Promise<T>, good: (v: T) =
     await sleep(250);
   }
 }
-const nodeOf = (pod: string) => eventually(`${pod} scheduled`, async () => (await c.k(['get', 'pod', pod, '-o', 'jsonpath={.spec.nodeName}'])).stdout, (n) => n !== '');
+const nodeOf = (pod: string) =>
+  eventually(
+    `${pod} scheduled`,
+    async () => (await c.k(['get', 'pod', pod, '-o', 'jsonpath={.spec.nodeName}'])).stdout,
+    (n) => n !== '',
+  );
 const podYaml = (name: string, spec: string, labels = `{app: ${name}}`) => `apiVersion: v1
 kind: Pod
 metadata: {name: ${name}, labels: ${labels}}
@@ -36,13 +41,24 @@ ${spec}
 describe('scheduling decisions', () => {
   test('a Pod bigger than any node stays Pending with kube FailedScheduling message', async () => {
     // Requests beyond every node's allocatable are unresolvable, so kube reports that preemption cannot help.
-    ok(await c.k(['apply', '-f', '-'], podYaml('huge', '  terminationGracePeriodSeconds: 0').replace('image: nginx', 'image: nginx\n    resources: {requests: {cpu: "64"}}')));
+    ok(
+      await c.k(
+        ['apply', '-f', '-'],
+        podYaml('huge', '  terminationGracePeriodSeconds: 0').replace(
+          'image: nginx',
+          'image: nginx\n    resources: {requests: {cpu: "64"}}',
+        ),
+      ),
+    );
     const message = await eventually(
       'PodScheduled=False',
       async () => (await c.k(['get', 'pod', 'huge', '-o', 'jsonpath={.status.conditions[?(@.type=="PodScheduled")].message}'])).stdout,
       (m) => m !== '',
     );
-    assert.equal(message, '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.');
+    assert.equal(
+      message,
+      '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+    );
     const events = ok(await c.k(['get', 'events', '--field-selector', 'involvedObject.name=huge,reason=FailedScheduling']));
     assert.match(events, /FailedScheduling\s+pod\/huge\s+0\/3 nodes are available: 3 Insufficient cpu/);
     assert.equal((await c.k(['get', 'pod', 'huge', '-o', 'jsonpath={.status.phase}'])).stdout, 'Pending');
@@ -55,7 +71,9 @@ describe('scheduling decisions', () => {
     assert.equal((await c.k(['get', 'pod', 'picky', '-o', 'jsonpath={.spec.nodeName}'])).stdout, '');
     ok(await c.k(['label', 'node', 'node-1', 'disk=ssd']));
     assert.equal(await nodeOf('picky'), 'node-1');
-    const decision = JSON.parse(ok(await c.k(['get', 'pod', 'picky', '-o', 'jsonpath={.metadata.annotations.ksim\\.io/scheduling-decision}'])));
+    const decision = JSON.parse(
+      ok(await c.k(['get', 'pod', 'picky', '-o', 'jsonpath={.metadata.annotations.ksim\\.io/scheduling-decision}'])),
+    );
     assert.ok(decision, 'the scheduler explains its choice');
   });
 
@@ -64,7 +82,15 @@ describe('scheduling decisions', () => {
     ok(await c.k(['taint', 'node', 'node-2', 'dedicated=db:NoSchedule']));
     ok(await c.k(['apply', '-f', '-'], podYaml('plain', '  terminationGracePeriodSeconds: 0')));
     assert.equal(await nodeOf('plain'), 'node-1');
-    ok(await c.k(['apply', '-f', '-'], podYaml('tolerant', '  nodeSelector: {kubernetes.io/hostname: node-2}\n  tolerations: [{key: dedicated, operator: Equal, value: db, effect: NoSchedule}]')));
+    ok(
+      await c.k(
+        ['apply', '-f', '-'],
+        podYaml(
+          'tolerant',
+          '  nodeSelector: {kubernetes.io/hostname: node-2}\n  tolerations: [{key: dedicated, operator: Equal, value: db, effect: NoSchedule}]',
+        ),
+      ),
+    );
     assert.equal(await nodeOf('tolerant'), 'node-2');
     ok(await c.k(['taint', 'node', 'node-0', 'dedicated-']));
     ok(await c.k(['taint', 'node', 'node-2', 'dedicated-']));
@@ -139,10 +165,34 @@ describe('scheduling decisions', () => {
     ok(await c.k(['create', 'priorityclass', 'important', '--value=1000']));
     // Fill every node's 4 CPUs with low-priority Pods.
     for (let i = 0; i < 3; i++) {
-      ok(await c.k(['apply', '-f', '-'], podYaml(`filler-${i}`, `  nodeName: node-${i}\n  terminationGracePeriodSeconds: 0`, '{app: filler}').replace('image: nginx', 'image: nginx\n    resources: {requests: {cpu: "3500m"}}')));
+      ok(
+        await c.k(
+          ['apply', '-f', '-'],
+          podYaml(`filler-${i}`, `  nodeName: node-${i}\n  terminationGracePeriodSeconds: 0`, '{app: filler}').replace(
+            'image: nginx',
+            'image: nginx\n    resources: {requests: {cpu: "3500m"}}',
+          ),
+        ),
+      );
     }
-    await eventually('fillers running', async () => (await c.k(['get', 'pods', '-l', 'app=filler', '--field-selector=status.phase=Running', '-o', 'name'])).stdout.trim().split('\n').filter(Boolean).length, (n) => n === 3);
-    ok(await c.k(['apply', '-f', '-'], podYaml('vip', '  priorityClassName: important\n  terminationGracePeriodSeconds: 0').replace('image: nginx', 'image: nginx\n    resources: {requests: {cpu: "3"}}')));
+    await eventually(
+      'fillers running',
+      async () =>
+        (await c.k(['get', 'pods', '-l', 'app=filler', '--field-selector=status.phase=Running', '-o', 'name'])).stdout
+          .trim()
+          .split('\n')
+          .filter(Boolean).length,
+      (n) => n === 3,
+    );
+    ok(
+      await c.k(
+        ['apply', '-f', '-'],
+        podYaml('vip', '  priorityClassName: important\n  terminationGracePeriodSeconds: 0').replace(
+          'image: nginx',
+          'image: nginx\n    resources: {requests: {cpu: "3"}}',
+        ),
+      ),
+    );
     const node = await nodeOf('vip');
     assert.match(node, /^node-[012]$/);
     const events = ok(await c.k(['get', 'events', '--field-selector', 'reason=Preempted']));

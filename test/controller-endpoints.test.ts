@@ -42,7 +42,8 @@ const getOrUndefined = async (rt: typeof endpoints, name: string) => {
     throw err;
   }
 };
-const slicesOf = async (svc: string) => (await client.list(slices, { namespace: NS, labelSelector: `kubernetes.io/service-name=${svc}` })).items as any[];
+const slicesOf = async (svc: string) =>
+  (await client.list(slices, { namespace: NS, labelSelector: `kubernetes.io/service-name=${svc}` })).items as any[];
 
 /** A Pod on `node` with one container port named http. */
 const podBody = (name: string, node: string, port: number, labels: Record<string, string> = { app: 'web' }) => ({
@@ -58,7 +59,16 @@ const setStatus = (name: string, ip: string, ready: boolean) =>
     NS,
     name,
     'merge',
-    { status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] } },
+    {
+      status: {
+        phase: 'Running',
+        podIP: ip,
+        podIPs: [{ ip }],
+        conditions: [
+          { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
+        ],
+      },
+    },
     'status',
   );
 const ips = (addrs: any[] | undefined) => (addrs ?? []).map((a) => a.ip).sort();
@@ -143,13 +153,22 @@ test('Endpoints and EndpointSlices follow the Pods of a Service: readiness, name
     const all = await slicesOf('web');
     return all.length === 2 && all.every((s) => s.endpoints?.length) && all;
   }, 'two slices');
-  assert.ok(sl.some((s) => s.metadata.name === placeholder.metadata.name), 'the placeholder was filled in place');
+  assert.ok(
+    sl.some((s) => s.metadata.name === placeholder.metadata.name),
+    'the placeholder was filled in place',
+  );
   const s8080 = sl.find((s) => s.ports[0].port === 8080);
   assert.equal(s8080.addressType, 'IPv4');
   assert.match(s8080.metadata.name, /^web-/);
-  assert.deepEqual(s8080.metadata.labels, { tier: 'front', 'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' });
+  assert.deepEqual(s8080.metadata.labels, {
+    tier: 'front',
+    'kubernetes.io/service-name': 'web',
+    'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io',
+  });
   const svc = await client.get(services, NS, 'web');
-  assert.deepEqual(s8080.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Service', name: 'web', uid: svc.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+  assert.deepEqual(s8080.metadata.ownerReferences, [
+    { apiVersion: 'v1', kind: 'Service', name: 'web', uid: svc.metadata.uid, controller: true, blockOwnerDeletion: true },
+  ]);
   const byName = Object.fromEntries(s8080.endpoints.map((e: any) => [e.targetRef.name, e]));
   assert.deepEqual(byName['web-1'].conditions, { ready: true, serving: true, terminating: false });
   assert.deepEqual(byName['web-1'].addresses, ['10.244.0.5']);
@@ -212,21 +231,30 @@ test('Endpoints and EndpointSlices follow the Pods of a Service: readiness, name
 test('publishNotReadyAddresses lists not-ready Pods as ready addresses', async () => {
   await client.create(pods, NS, podBody('pub-1', 'node-1', 8080, { app: 'pub' }));
   await setStatus('pub-1', '10.244.0.20', false);
-  await client.create(services, NS, { metadata: { name: 'pub' }, spec: { selector: { app: 'pub' }, publishNotReadyAddresses: true, ports: [{ port: 80, targetPort: 8080 }] } });
+  await client.create(services, NS, {
+    metadata: { name: 'pub' },
+    spec: { selector: { app: 'pub' }, publishNotReadyAddresses: true, ports: [{ port: 80, targetPort: 8080 }] },
+  });
   const ep = await until(async () => {
     const e = await getOrUndefined(endpoints, 'pub');
     return e?.subsets?.[0]?.addresses && e;
   }, 'the pub Endpoints');
   assert.deepEqual(ips(ep.subsets[0].addresses), ['10.244.0.20']);
   assert.deepEqual(ep.subsets[0].ports, [{ port: 8080, protocol: 'TCP' }]);
-  const [slice] = await until(async () => (await slicesOf('pub')).filter((s) => s.endpoints?.length).length === 1 && slicesOf('pub'), 'the pub slice');
+  const [slice] = await until(
+    async () => (await slicesOf('pub')).filter((s) => s.endpoints?.length).length === 1 && slicesOf('pub'),
+    'the pub slice',
+  );
   assert.deepEqual(slice.endpoints[0].conditions, { ready: true, serving: false, terminating: false });
   assert.deepEqual(slice.ports, [{ name: '', port: 8080, protocol: 'TCP' }]);
 });
 
 test('a Service without a selector keeps the Endpoints its user wrote', async () => {
   await client.create(services, NS, { metadata: { name: 'external' }, spec: { ports: [{ port: 5432 }] } });
-  await client.create(endpoints, NS, { metadata: { name: 'external' }, subsets: [{ addresses: [{ ip: '192.0.2.10' }], ports: [{ port: 5432 }] }] });
+  await client.create(endpoints, NS, {
+    metadata: { name: 'external' },
+    subsets: [{ addresses: [{ ip: '192.0.2.10' }], ports: [{ port: 5432 }] }],
+  });
   await sleep(500);
   const ep = await client.get(endpoints, NS, 'external');
   assert.deepEqual(ips(ep.subsets[0].addresses), ['192.0.2.10']);
@@ -235,10 +263,16 @@ test('a Service without a selector keeps the Endpoints its user wrote', async ()
 });
 
 test('a restarted controller-manager rewrites nothing, and cleans up after a Service deleted while it was down', async () => {
-  for (const [svc, ip] of [['steady', '10.244.0.30'], ['gone', '10.244.0.31']]) {
+  for (const [svc, ip] of [
+    ['steady', '10.244.0.30'],
+    ['gone', '10.244.0.31'],
+  ]) {
     await client.create(pods, NS, podBody(`${svc}-1`, 'node-1', 8080, { app: svc }));
     await setStatus(`${svc}-1`, ip, true);
-    await client.create(services, NS, { metadata: { name: svc }, spec: { selector: { app: svc }, ports: [{ port: 80, targetPort: 8080 }] } });
+    await client.create(services, NS, {
+      metadata: { name: svc },
+      spec: { selector: { app: svc }, ports: [{ port: 80, targetPort: 8080 }] },
+    });
     await until(async () => (await getOrUndefined(endpoints, svc))?.subsets?.[0]?.addresses?.length === 1, `${svc} Endpoints`);
     await until(async () => (await slicesOf(svc))[0]?.endpoints?.length === 1, `${svc} slice`);
   }
@@ -253,5 +287,8 @@ test('a restarted controller-manager rewrites nothing, and cleans up after a Ser
   await until(async () => (await slicesOf('gone')).length === 0, 'the leftover slice deleted');
   await sleep(300);
   assert.equal((await client.get(endpoints, NS, 'steady')).metadata.resourceVersion, epRv);
-  assert.deepEqual((await slicesOf('steady')).map((s) => `${s.metadata.name}@${s.metadata.resourceVersion}`), sliceRvs);
+  assert.deepEqual(
+    (await slicesOf('steady')).map((s) => `${s.metadata.name}@${s.metadata.resourceVersion}`),
+    sliceRvs,
+  );
 });

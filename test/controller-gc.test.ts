@@ -51,7 +51,8 @@ async function getOrUndefined(rt: ResourceType, ns: string | undefined, name: st
     throw err;
   }
 }
-const list = async (rt: ResourceType, ns: string, labelSelector?: string) => (await client.list(rt, { namespace: ns, labelSelector })).items as any[];
+const list = async (rt: ResourceType, ns: string, labelSelector?: string) =>
+  (await client.list(rt, { namespace: ns, labelSelector })).items as any[];
 const k = (args: string[], input?: string) => kubectl(args, { kubeconfig, input });
 
 const deployYaml = (name: string, ns: string, replicas = 2) => `apiVersion: apps/v1
@@ -84,7 +85,13 @@ async function startControllers(): Promise<void> {
   factory = new InformerFactory(client, { log, clock: realClock });
   const events = new EventRecorder(client, { component: 'controller-manager', log });
   const ctx: ControllerContext = { client, informers: factory, clock: realClock, log, registry, events, speed: SPEED };
-  const parts = [CONTROLLERS.deployment(ctx), CONTROLLERS.replicaset(ctx), garbageCollectorController(ctx), namespaceController(ctx), serviceAccountController(ctx)];
+  const parts = [
+    CONTROLLERS.deployment(ctx),
+    CONTROLLERS.replicaset(ctx),
+    garbageCollectorController(ctx),
+    namespaceController(ctx),
+    serviceAccountController(ctx),
+  ];
   factory.start();
   running = await Promise.all(parts.map((p) => runController({ ...p, workers: 5, log, registry })));
 }
@@ -169,7 +176,10 @@ test('a dependent whose owner uid does not exist is deleted; one with a live own
     metadata: { name: 'half', ownerReferences: [ghost, { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid }] },
   });
   await until(async () => !(await getOrUndefined(configmaps, ns, 'dangling')), 'the dangling ConfigMap to be deleted');
-  await until(async () => !(await getOrUndefined(secrets, ns, 'wrong-uid')), 'the Secret owned by another uid under a live name to be deleted');
+  await until(
+    async () => !(await getOrUndefined(secrets, ns, 'wrong-uid')),
+    'the Secret owned by another uid under a live name to be deleted',
+  );
   const half = await until(async () => {
     const cm = await client.get(configmaps, ns, 'half');
     return cm.metadata.ownerReferences?.length === 1 && cm;
@@ -196,14 +206,28 @@ test('deleting a namespace empties and removes it, with kube conditions while co
   }, 'the NamespaceContentRemaining condition');
   assert.equal(terminating.status.phase, 'Terminating');
   const cond = (type: string) => terminating.status.conditions.find((c: any) => c.type === type);
-  assert.deepEqual([cond('NamespaceContentRemaining').reason, cond('NamespaceContentRemaining').message], ['SomeResourcesRemain', 'Some resources are remaining: configmaps. has 1 resource instances']);
   assert.deepEqual(
-    [cond('NamespaceFinalizersRemaining').status, cond('NamespaceFinalizersRemaining').reason, cond('NamespaceFinalizersRemaining').message],
+    [cond('NamespaceContentRemaining').reason, cond('NamespaceContentRemaining').message],
+    ['SomeResourcesRemain', 'Some resources are remaining: configmaps. has 1 resource instances'],
+  );
+  assert.deepEqual(
+    [
+      cond('NamespaceFinalizersRemaining').status,
+      cond('NamespaceFinalizersRemaining').reason,
+      cond('NamespaceFinalizersRemaining').message,
+    ],
     ['True', 'SomeFinalizersRemain', 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances'],
   );
-  assert.deepEqual([cond('NamespaceDeletionContentFailure').status, cond('NamespaceDeletionContentFailure').reason], ['False', 'ContentDeleted']);
-  assert.deepEqual([cond('NamespaceDeletionDiscoveryFailure').status, cond('NamespaceDeletionDiscoveryFailure').reason], ['False', 'ResourcesDiscovered']);
-  for (const rt of [deployments, replicasets, pods, secrets, serviceaccounts]) assert.deepEqual(await list(rt, ns), [], `${rt.plural} are gone`);
+  assert.deepEqual(
+    [cond('NamespaceDeletionContentFailure').status, cond('NamespaceDeletionContentFailure').reason],
+    ['False', 'ContentDeleted'],
+  );
+  assert.deepEqual(
+    [cond('NamespaceDeletionDiscoveryFailure').status, cond('NamespaceDeletionDiscoveryFailure').reason],
+    ['False', 'ResourcesDiscovered'],
+  );
+  for (const rt of [deployments, replicasets, pods, secrets, serviceaccounts])
+    assert.deepEqual(await list(rt, ns), [], `${rt.plural} are gone`);
   const refused = await k(['create', 'configmap', 'late', '-n', ns]);
   assert.notEqual(refused.code, 0);
   assert.match(refused.stderr, /because it is being terminated/);
@@ -232,5 +256,6 @@ test('a new namespace gets a default ServiceAccount, recreated when deleted', as
   }, 'the default ServiceAccount to come back');
   assert.ok(again);
   assert.match(ok(await k(['get', 'sa', '-n', 'fresh'])), /^default\s+/m);
-  for (const system of ['default', 'kube-system']) await until(() => getOrUndefined(serviceaccounts, system, 'default'), `default ServiceAccount in ${system}`);
+  for (const system of ['default', 'kube-system'])
+    await until(() => getOrUndefined(serviceaccounts, system, 'default'), `default ServiceAccount in ${system}`);
 });

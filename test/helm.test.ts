@@ -104,14 +104,22 @@ async function lifecycle(release: string, applyFlags: string[]): Promise<void> {
   assert.equal(afterRollback.at(-1).revision, 3);
 
   // The Deployment's Pod exists before the uninstall, so the garbage collector has work to do.
-  await until(async () => ok(await cluster.k(['get', 'pods', '-l', `app=${release}-web`, '-o', 'name'])) !== '', `a Pod of ${release}-web`, 60_000);
+  await until(
+    async () => ok(await cluster.k(['get', 'pods', '-l', `app=${release}-web`, '-o', 'name'])) !== '',
+    `a Pod of ${release}-web`,
+    60_000,
+  );
 
   assert.match(await passes(['uninstall', release]), new RegExp(`release "${release}" uninstalled`));
   for (const kind of ['cm', 'deploy', 'svc']) {
     const got = await cluster.k(['get', kind, '-o', 'name']);
     assert.doesNotMatch(ok(got), new RegExp(`${release}-`), `${kind} left after uninstall`);
   }
-  await until(async () => ok(await cluster.k(['get', 'pods,rs', '-l', `app=${release}-web`, '-o', 'name'])) === '', `the Pods of ${release}-web to go`, 60_000);
+  await until(
+    async () => ok(await cluster.k(['get', 'pods,rs', '-l', `app=${release}-web`, '-o', 'name'])) === '',
+    `the Pods of ${release}-web to go`,
+    60_000,
+  );
   // The release records (Secrets) go too: helm knows nothing of the release any more.
   assert.equal(ok(await cluster.k(['get', 'secrets', '-l', `owner=helm,name=${release}`, '-o', 'name'])), '');
   const gone = await h(['status', release]);

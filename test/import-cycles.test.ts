@@ -19,7 +19,15 @@ test('circles are found, self-imports too; a tree without one has none', () => {
   ]);
   const cycles: string[][] = findCycles(graph);
   assert.deepEqual(cycles.map((c) => [...c].sort()).sort(), [['a', 'b', 'c'], ['e']]);
-  assert.deepEqual(findCycles(new Map([['x', ['y']], ['y', []]])), []);
+  assert.deepEqual(
+    findCycles(
+      new Map([
+        ['x', ['y']],
+        ['y', []],
+      ]),
+    ),
+    [],
+  );
 });
 
 test('every kind of import counts, comments do not', () => {

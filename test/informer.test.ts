@@ -31,9 +31,15 @@ const until = async (cond: () => boolean, what: string, ms = 10_000) => {
 };
 
 test('the client turns error answers into typed StatusErrors', async () => {
-  await assert.rejects(client.get(configmaps, 'default', 'missing'), (e: unknown) => e instanceof StatusError && e.code === 404 && e.reason === 'NotFound');
+  await assert.rejects(
+    client.get(configmaps, 'default', 'missing'),
+    (e: unknown) => e instanceof StatusError && e.code === 404 && e.reason === 'NotFound',
+  );
   await client.create(configmaps, 'default', { metadata: { name: 'once' } });
-  await assert.rejects(client.create(configmaps, 'default', { metadata: { name: 'once' } }), (e: unknown) => e instanceof StatusError && e.reason === 'AlreadyExists');
+  await assert.rejects(
+    client.create(configmaps, 'default', { metadata: { name: 'once' } }),
+    (e: unknown) => e instanceof StatusError && e.reason === 'AlreadyExists',
+  );
 });
 
 test('an informer follows adds, updates and deletes, survives a restart, and relists after 410', async () => {
@@ -54,7 +60,10 @@ test('an informer follows adds, updates and deletes, survives a restart, and rel
   await client.delete(configmaps, 'default', 'during');
   await until(() => events.length === 4, 'watch events');
   assert.deepEqual(events, ['add:before', 'add:during', 'update:before', 'delete:during']);
-  assert.deepEqual(informer.cache.byIndex('color', 'red').map((o) => o.metadata.name), ['before']);
+  assert.deepEqual(
+    informer.cache.byIndex('color', 'red').map((o) => o.metadata.name),
+    ['before'],
+  );
 
   await server.restart();
   await client.create(configmaps, 'default', { metadata: { name: 'after-restart', labels: { inf: 'yes' } } });

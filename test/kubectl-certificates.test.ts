@@ -7,7 +7,17 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { api, kubectl as runKubectl, ok, startApiserver, tempDir, writeKubeconfig, type Apiserver, type ApiClient, type ToolResult } from './helpers/index.ts';
+import {
+  api,
+  kubectl as runKubectl,
+  ok,
+  startApiserver,
+  tempDir,
+  writeKubeconfig,
+  type Apiserver,
+  type ApiClient,
+  type ToolResult,
+} from './helpers/index.ts';
 import { certificateRequestPem, selfSignedCertificatePem } from './helpers/csr.ts';
 
 let server: Apiserver;
@@ -38,7 +48,11 @@ spec:
   usages: [client auth]
 `;
 const getCSR = async (name: string) => (await http.request('GET', `${PATH}/${name}`)).body;
-const condition = async (name: string) => ok(await k(['get', 'csr', name, '--no-headers'])).trim().split(/\s+/).pop();
+const condition = async (name: string) =>
+  ok(await k(['get', 'csr', name, '--no-headers']))
+    .trim()
+    .split(/\s+/)
+    .pop();
 async function put(name: string, sub: string, edit: (csr: any) => void): Promise<{ status: number; body: any }> {
   const csr = await getCSR(name);
   edit(csr);
@@ -65,7 +79,10 @@ test('kubectl certificate approve and deny stick; get csr shows Pending, Approve
   assert.equal(ok(await k(['certificate', 'deny', 'bob'])).trim(), 'certificatesigningrequest.certificates.k8s.io/bob denied');
   assert.equal(await condition('bob'), 'Denied');
   const [denied] = (await getCSR('bob')).status.conditions;
-  assert.deepEqual([denied.type, denied.status, denied.reason, denied.message], ['Denied', 'True', 'KubectlDeny', 'This CSR was denied by kubectl certificate deny.']);
+  assert.deepEqual(
+    [denied.type, denied.status, denied.reason, denied.message],
+    ['Denied', 'True', 'KubectlDeny', 'This CSR was denied by kubectl certificate deny.'],
+  );
 
   fails(await k(['certificate', 'approve', 'bob']), /certificate signing request "bob" is already Denied/);
   fails(await k(['certificate', 'deny', 'alice']), /certificate signing request "alice" is already Approved/);
@@ -75,7 +92,11 @@ test('kubectl certificate approve and deny stick; get csr shows Pending, Approve
 
   const described = ok(await k(['describe', 'csr', 'alice']));
   assert.match(described, /^Name:\s+alice$/m);
-  assert.match(described, /^Requesting User:\s+system:anonymous$/m, 'the server fills in who asked (ksim has no authentication: anonymous)');
+  assert.match(
+    described,
+    /^Requesting User:\s+system:anonymous$/m,
+    'the server fills in who asked (ksim has no authentication: anonymous)',
+  );
   assert.match(described, /^Signer:\s+kubernetes\.io\/kube-apiserver-client$/m);
   assert.match(described, /^Requested Duration:\s+24h$/m);
   assert.match(described, /^Status:\s+Approved$/m);
@@ -87,14 +108,25 @@ test('the approval subresource: Approved and Denied exclude each other, none is 
   const both = await put('bob', 'approval', (csr) => csr.status.conditions.push({ type: 'Approved', status: 'True', reason: 'R' }));
   assert.equal(both.status, 422);
   assert.equal(both.body.reason, 'Invalid');
-  assert.equal(both.body.message, 'CertificateSigningRequest.certificates.k8s.io "bob" is invalid: status.conditions: Invalid value: "Approved": Approved and Denied conditions are mutually exclusive');
+  assert.equal(
+    both.body.message,
+    'CertificateSigningRequest.certificates.k8s.io "bob" is invalid: status.conditions: Invalid value: "Approved": Approved and Denied conditions are mutually exclusive',
+  );
 
   const removed = await put('alice', 'approval', (csr) => (csr.status.conditions = []));
   assert.equal(removed.status, 422);
   assert.match(removed.body.message, /status\.conditions: Forbidden: updates may not remove a condition of type "Approved"$/);
 
   ok(await k(['create', '-f', '-'], csrYaml('carol')));
-  const twice = await put('carol', 'approval', (csr) => (csr.status.conditions = [{ type: 'Approved', status: 'True' }, { type: 'Approved', status: 'True' }]));
+  const twice = await put(
+    'carol',
+    'approval',
+    (csr) =>
+      (csr.status.conditions = [
+        { type: 'Approved', status: 'True' },
+        { type: 'Approved', status: 'True' },
+      ]),
+  );
   assert.equal(twice.status, 422);
   assert.match(twice.body.message, /status\.conditions\[1\]\.type: Duplicate value: "Approved"/);
   const notTrue = await put('carol', 'approval', (csr) => (csr.status.conditions = [{ type: 'Denied', status: 'False' }]));
@@ -119,7 +151,9 @@ test('the approval subresource: Approved and Denied exclude each other, none is 
 
 test('a PATCH of the approval subresource records the decision as a PUT does', async () => {
   ok(await k(['create', '-f', '-'], csrYaml('erin')));
-  const patch = [{ op: 'add', path: '/status/conditions', value: [{ type: 'Approved', status: 'True', reason: 'ByPatch', message: 'patched' }] }];
+  const patch = [
+    { op: 'add', path: '/status/conditions', value: [{ type: 'Approved', status: 'True', reason: 'ByPatch', message: 'patched' }] },
+  ];
   const res = await http.request('PATCH', `${PATH}/erin/approval`, patch, { 'content-type': 'application/json-patch+json' });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const erin = await getCSR('erin');
@@ -128,16 +162,29 @@ test('a PATCH of the approval subresource records the decision as a PUT does', a
   assert.ok(erin.status.conditions[0].lastUpdateTime, 'the server fills in lastUpdateTime');
   assert.equal(await condition('erin'), 'Approved');
   // The same rules as a PUT: a merge patch adding Denied beside Approved is refused.
-  const both = await http.request('PATCH', `${PATH}/erin/approval`, { status: { conditions: [erin.status.conditions[0], { type: 'Denied', status: 'True' }] } }, { 'content-type': 'application/merge-patch+json' });
+  const both = await http.request(
+    'PATCH',
+    `${PATH}/erin/approval`,
+    { status: { conditions: [erin.status.conditions[0], { type: 'Denied', status: 'True' }] } },
+    { 'content-type': 'application/merge-patch+json' },
+  );
   assert.equal(both.status, 422);
   assert.match(both.body.message, /Approved and Denied conditions are mutually exclusive$/);
 });
 
 test('the status subresource cannot decide; it sets the certificate once; the object itself ignores status', async () => {
   // A client cannot claim to be someone else.
-  ok(await k(['create', '-f', '-'], csrYaml('dave').replace('spec:\n', 'spec:\n  username: root\n  uid: "0"\n  groups: [system:masters]\n  extra: {a: [b]}\n')));
+  ok(
+    await k(
+      ['create', '-f', '-'],
+      csrYaml('dave').replace('spec:\n', 'spec:\n  username: root\n  uid: "0"\n  groups: [system:masters]\n  extra: {a: [b]}\n'),
+    ),
+  );
   const claimed = (await getCSR('dave')).spec;
-  assert.deepEqual([claimed.username, claimed.uid, claimed.groups, claimed.extra], ['system:anonymous', undefined, ['system:unauthenticated'], undefined]);
+  assert.deepEqual(
+    [claimed.username, claimed.uid, claimed.groups, claimed.extra],
+    ['system:anonymous', undefined, ['system:unauthenticated'], undefined],
+  );
   const decide = await put('dave', 'status', (csr) => (csr.status.conditions = [{ type: 'Approved', status: 'True' }]));
   assert.equal(decide.status, 422);
   assert.match(decide.body.message, /status\.conditions: Forbidden: updates may not add a condition of type "Approved"$/);
@@ -155,11 +202,18 @@ test('the status subresource cannot decide; it sets the certificate once; the ob
   const cert = Buffer.from(selfSignedCertificatePem('alice')).toString('base64');
   const junk = await put('alice', 'status', (csr) => (csr.status.certificate = Buffer.from('not a certificate').toString('base64')));
   assert.equal(junk.status, 422);
-  assert.match(junk.body.message, /status\.certificate: Invalid value: "<certificate data>": must contain at least one CERTIFICATE PEM block/);
+  assert.match(
+    junk.body.message,
+    /status\.certificate: Invalid value: "<certificate data>": must contain at least one CERTIFICATE PEM block/,
+  );
   const issued = await put('alice', 'status', (csr) => (csr.status.certificate = cert));
   assert.equal(issued.status, 200, JSON.stringify(issued.body));
   assert.equal(await condition('alice'), 'Approved,Issued');
-  const again = await put('alice', 'status', (csr) => (csr.status.certificate = Buffer.from(selfSignedCertificatePem('alice')).toString('base64')));
+  const again = await put(
+    'alice',
+    'status',
+    (csr) => (csr.status.certificate = Buffer.from(selfSignedCertificatePem('alice')).toString('base64')),
+  );
   assert.equal(again.status, 422);
   assert.match(again.body.message, /status\.certificate: Forbidden: updates may not modify existing certificate content/);
 });

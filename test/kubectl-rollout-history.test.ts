@@ -53,10 +53,17 @@ test('each revision keeps its own change-cause; --revision shows its template; u
     ok(await c.k(['rollout', 'status', 'deploy/hist', '--timeout=60s']));
     // An annotation does not move the generation, so rollout status may finish
     // before the controller has copied it: wait for the new ReplicaSet to carry it.
-    await until(async () => {
-      const rss = JSON.parse(ok(await c.k(['get', 'rs', '-l', 'app=hist', '-o', 'json']))).items;
-      return rss.some((r: any) => r.spec.template.spec.containers[0].image === `nginx:${v}` && r.metadata.annotations?.[CAUSE] === `set image nginx:${v}`);
-    }, `the nginx:${v} ReplicaSet to carry its change-cause`, 30_000);
+    await until(
+      async () => {
+        const rss = JSON.parse(ok(await c.k(['get', 'rs', '-l', 'app=hist', '-o', 'json']))).items;
+        return rss.some(
+          (r: any) =>
+            r.spec.template.spec.containers[0].image === `nginx:${v}` && r.metadata.annotations?.[CAUSE] === `set image nginx:${v}`,
+        );
+      },
+      `the nginx:${v} ReplicaSet to carry its change-cause`,
+      30_000,
+    );
   }
 
   const history = ok(await c.k(['rollout', 'history', 'deployment/hist']));
@@ -78,7 +85,10 @@ test('each revision keeps its own change-cause; --revision shows its template; u
 
   assert.match(ok(await c.k(['rollout', 'undo', 'deployment/hist', '--to-revision=1'])), /^deployment\.apps\/hist rolled back$/m);
   ok(await c.k(['rollout', 'status', 'deploy/hist', '--timeout=60s']));
-  assert.equal(ok(await c.k(['get', 'deploy', 'hist', '-o', `jsonpath={.metadata.annotations.kubernetes\\.io/change-cause}`])), 'create hist at nginx:1.26');
+  assert.equal(
+    ok(await c.k(['get', 'deploy', 'hist', '-o', `jsonpath={.metadata.annotations.kubernetes\\.io/change-cause}`])),
+    'create hist at nginx:1.26',
+  );
   assert.deepEqual(rows(ok(await c.k(['rollout', 'history', 'deployment/hist']))), [
     ['2', 'set image nginx:1.27'],
     ['3', 'set image nginx:1.28'],
@@ -93,5 +103,8 @@ test('each revision keeps its own change-cause; --revision shows its template; u
   assert.equal(rs.metadata.annotations['deployment.kubernetes.io/revision-history'], '1');
   // Go's omitempty: a zero minReadySeconds is not in a kube ReplicaSet.
   assert.ok(!('minReadySeconds' in rs.spec), JSON.stringify(rs.spec));
-  assert.equal(ok(await c.k(['get', 'deploy', 'hist', '-o', `jsonpath={.metadata.annotations.deployment\\.kubernetes\\.io/revision}`])), '5');
+  assert.equal(
+    ok(await c.k(['get', 'deploy', 'hist', '-o', `jsonpath={.metadata.annotations.deployment\\.kubernetes\\.io/revision}`])),
+    '5',
+  );
 });

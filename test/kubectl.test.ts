@@ -5,7 +5,16 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile, chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { helm, kubectl as runKubectl, startApiserver, tempDir, writeKubeconfig, type Apiserver, type ToolResult, ok } from './helpers/index.ts';
+import {
+  helm,
+  kubectl as runKubectl,
+  startApiserver,
+  tempDir,
+  writeKubeconfig,
+  type Apiserver,
+  type ToolResult,
+  ok,
+} from './helpers/index.ts';
 
 let server: Apiserver;
 let kubeconfig: string;
@@ -45,10 +54,16 @@ describe('discovery and version', () => {
   test('version, api-resources, api-versions', async () => {
     assert.match(ok(await k(['version'])), /Server Version: v1\.35\./);
     const resources = ok(await k(['api-resources']));
-    for (const line of [/^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment$/m, /^pods\s+po\s+v1\s+true\s+Pod$/m, /^namespaces\s+ns\s+v1\s+false\s+Namespace$/m]) {
+    for (const line of [
+      /^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment$/m,
+      /^pods\s+po\s+v1\s+true\s+Pod$/m,
+      /^namespaces\s+ns\s+v1\s+false\s+Namespace$/m,
+    ]) {
       assert.match(resources, line);
     }
-    const versions = ok(await k(['api-versions'])).trim().split('\n');
+    const versions = ok(await k(['api-versions']))
+      .trim()
+      .split('\n');
     for (const v of ['v1', 'apps/v1', 'batch/v1', 'rbac.authorization.k8s.io/v1', 'policy/v1']) assert.ok(versions.includes(v), v);
   });
 });
@@ -63,7 +78,10 @@ describe('auth', () => {
 describe('create', () => {
   test('create -f with strict validation, and kube messages for AlreadyExists and unknown fields', async () => {
     assert.match(ok(await k(['create', '-f', '-'], deployYaml('created'))), /deployment.apps\/created created/);
-    fails(await k(['create', '-f', '-'], deployYaml('created')), /Error from server \(AlreadyExists\).*deployments.apps "created" already exists/);
+    fails(
+      await k(['create', '-f', '-'], deployYaml('created')),
+      /Error from server \(AlreadyExists\).*deployments.apps "created" already exists/,
+    );
     const typo = deployYaml('typo').replace('replicas: 2', 'replicas: 2\n  replica: 3');
     fails(await k(['create', '-f', '-'], typo), /strict decoding error: unknown field "spec.replica"/);
   });
@@ -75,17 +93,45 @@ describe('create', () => {
     ok(await k(['create', 'deployment', 'dep', '-n', 'gen', '--image=nginx', '--replicas=3', '--port=80']));
     ok(await k(['create', 'service', 'clusterip', 'svc', '-n', 'gen', '--tcp=80:8080']));
     assert.equal(ok(await k(['get', 'cm', 'cfg', '-n', 'gen', '-o', 'jsonpath={.data.a}{.data.c}'])), 'bd');
-    assert.equal(Buffer.from(ok(await k(['get', 'secret', 'sec', '-n', 'gen', '-o', 'jsonpath={.data.password}'])), 'base64').toString(), 's3cret');
-    assert.equal(ok(await k(['get', 'deploy', 'dep', '-n', 'gen', '-o', 'jsonpath={.spec.replicas} {.spec.template.spec.containers[0].ports[0].containerPort} {.spec.strategy.rollingUpdate.maxSurge}'])), '3 80 25%');
-    assert.equal(ok(await k(['get', 'svc', 'svc', '-n', 'gen', '-o', 'jsonpath={.spec.ports[0].port}/{.spec.ports[0].targetPort}'])), '80/8080');
+    assert.equal(
+      Buffer.from(ok(await k(['get', 'secret', 'sec', '-n', 'gen', '-o', 'jsonpath={.data.password}'])), 'base64').toString(),
+      's3cret',
+    );
+    assert.equal(
+      ok(
+        await k([
+          'get',
+          'deploy',
+          'dep',
+          '-n',
+          'gen',
+          '-o',
+          'jsonpath={.spec.replicas} {.spec.template.spec.containers[0].ports[0].containerPort} {.spec.strategy.rollingUpdate.maxSurge}',
+        ]),
+      ),
+      '3 80 25%',
+    );
+    assert.equal(
+      ok(await k(['get', 'svc', 'svc', '-n', 'gen', '-o', 'jsonpath={.spec.ports[0].port}/{.spec.ports[0].targetPort}'])),
+      '80/8080',
+    );
   });
 });
 
 describe('get', () => {
   before(async () => {
     ok(await k(['create', 'namespace', 'g']));
-    for (const [name, tier] of [['alpha', 'web'], ['beta', 'db'], ['gamma', 'web']]) {
-      ok(await k(['create', '-n', 'g', '-f', '-'], `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, labels: {tier: ${tier}}}\ndata: {k: ${name}}\n`));
+    for (const [name, tier] of [
+      ['alpha', 'web'],
+      ['beta', 'db'],
+      ['gamma', 'web'],
+    ]) {
+      ok(
+        await k(
+          ['create', '-n', 'g', '-f', '-'],
+          `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, labels: {tier: ${tier}}}\ndata: {k: ${name}}\n`,
+        ),
+      );
     }
   });
 
@@ -93,16 +139,31 @@ describe('get', () => {
     const table = ok(await k(['get', 'cm', '-n', 'g']));
     assert.match(table, /^NAME\s+DATA\s+AGE$/m);
     assert.match(table, /^alpha\s+1\s+\d+s$/m);
-    assert.match(ok(await k(['get', 'deploy', 'created', '-o', 'wide'])), /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\s+CONTAINERS\s+IMAGES\s+SELECTOR$/m);
+    assert.match(
+      ok(await k(['get', 'deploy', 'created', '-o', 'wide'])),
+      /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\s+CONTAINERS\s+IMAGES\s+SELECTOR$/m,
+    );
     assert.equal(ok(await k(['get', 'cm', '-n', 'g', '-o', 'name', '-l', 'tier=web'])), 'configmap/alpha\nconfigmap/gamma\n');
     assert.match(ok(await k(['get', 'cm', 'beta', '-n', 'g', '-o', 'yaml'])), /^kind: ConfigMap$/m);
     assert.equal(JSON.parse(ok(await k(['get', 'cm', 'beta', '-n', 'g', '-o', 'json']))).data.k, 'beta');
-    assert.equal(ok(await k(['get', 'cm', '-n', 'g', '-o', 'custom-columns=N:.metadata.name,T:.metadata.labels.tier', '--no-headers'])).replace(/ +/g, ' '), 'alpha web\nbeta db\ngamma web\n');
+    assert.equal(
+      ok(await k(['get', 'cm', '-n', 'g', '-o', 'custom-columns=N:.metadata.name,T:.metadata.labels.tier', '--no-headers'])).replace(
+        / +/g,
+        ' ',
+      ),
+      'alpha web\nbeta db\ngamma web\n',
+    );
   });
 
   test('selectors, all namespaces, chunking, sorting and labels', async () => {
-    assert.equal(ok(await k(['get', 'cm', '-A', '--field-selector', 'metadata.namespace=g,metadata.name!=beta', '-o', 'name'])), 'configmap/alpha\nconfigmap/gamma\n');
-    assert.equal(ok(await k(['get', 'cm', '-n', 'g', '--chunk-size=1', '-o', 'name'])), 'configmap/alpha\nconfigmap/beta\nconfigmap/gamma\n');
+    assert.equal(
+      ok(await k(['get', 'cm', '-A', '--field-selector', 'metadata.namespace=g,metadata.name!=beta', '-o', 'name'])),
+      'configmap/alpha\nconfigmap/gamma\n',
+    );
+    assert.equal(
+      ok(await k(['get', 'cm', '-n', 'g', '--chunk-size=1', '-o', 'name'])),
+      'configmap/alpha\nconfigmap/beta\nconfigmap/gamma\n',
+    );
     const sorted = ok(await k(['get', 'cm', '-n', 'g', '--sort-by=.metadata.labels.tier', '-o', 'name']));
     assert.equal(sorted, 'configmap/beta\nconfigmap/alpha\nconfigmap/gamma\n');
     assert.match(ok(await k(['get', 'cm', 'alpha', '-n', 'g', '--show-labels'])), /^alpha\s+1\s+\S+\s+tier=web$/m);
@@ -143,7 +204,10 @@ describe('apply, replace, edit, patch', () => {
     current.spec.replicas = 1;
     ok(await k(['replace', '-f', '-'], JSON.stringify(current)));
     current.spec.replicas = 5;
-    fails(await k(['replace', '-f', '-'], JSON.stringify(current)), /Error from server \(Conflict\).*the object has been modified; please apply your changes to the latest version and try again/);
+    fails(
+      await k(['replace', '-f', '-'], JSON.stringify(current)),
+      /Error from server \(Conflict\).*the object has been modified; please apply your changes to the latest version and try again/,
+    );
   });
 
   test('edit with an editor that changes the image', async () => {
@@ -171,11 +235,17 @@ describe('apply, replace, edit, patch', () => {
     ok(await k(['label', 'deploy', 'app', 'team=red', '--overwrite']));
     ok(await k(['annotate', 'deploy', 'app', 'note=hello']));
     assert.match(ok(await k(['scale', 'deploy', 'app', '--replicas=7'])), /deployment.apps\/app scaled/);
-    assert.equal(ok(await k(['get', 'deploy', 'app', '-o', 'jsonpath={.spec.replicas} {.metadata.labels.team} {.metadata.annotations.note}'])), '7 red hello');
+    assert.equal(
+      ok(await k(['get', 'deploy', 'app', '-o', 'jsonpath={.spec.replicas} {.metadata.labels.team} {.metadata.annotations.note}'])),
+      '7 red hello',
+    );
   });
 
   test('Invalid and NotFound carry kube messages', async () => {
-    fails(await k(['create', '-f', '-'], deployYaml('bad', -1)), /The Deployment "bad" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0/);
+    fails(
+      await k(['create', '-f', '-'], deployYaml('bad', -1)),
+      /The Deployment "bad" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0/,
+    );
     fails(await k(['get', 'deploy', 'missing']), /Error from server \(NotFound\): deployments.apps "missing" not found/);
   });
 });
@@ -201,7 +271,10 @@ describe('helm', () => {
     const chart = join(dir, 'chart');
     await mkdir(join(chart, 'templates'), { recursive: true });
     await writeFile(join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: demo\nversion: 0.1.0\n');
-    await writeFile(join(chart, 'templates', 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\ndata:\n  greeting: {{ .Values.greeting | quote }}\n');
+    await writeFile(
+      join(chart, 'templates', 'cm.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\ndata:\n  greeting: {{ .Values.greeting | quote }}\n',
+    );
     await writeFile(join(chart, 'values.yaml'), 'greeting: hello\n');
     const install = await helm(['install', 'demo', chart], { kubeconfig });
     assert.equal(install.code, 0, install.stderr);

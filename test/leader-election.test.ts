@@ -34,7 +34,14 @@ const fast = { leaseDurationMs: 1500, renewDeadlineMs: 1000, retryPeriodMs: 200 
 test('one of two candidates leads; stepping down hands over', async () => {
   const log: string[] = [];
   const make = (id: string) =>
-    new LeaderElector(client, { namespace: 'kube-system', name: 'demo', identity: id, ...fast, onStartedLeading: () => log.push(`${id}+`), onStoppedLeading: () => log.push(`${id}-`) });
+    new LeaderElector(client, {
+      namespace: 'kube-system',
+      name: 'demo',
+      identity: id,
+      ...fast,
+      onStartedLeading: () => log.push(`${id}+`),
+      onStoppedLeading: () => log.push(`${id}-`),
+    });
   const a = make('a');
   const b = make('b');
   a.start();
@@ -53,10 +60,22 @@ test('one of two candidates leads; stepping down hands over', async () => {
 test('a lease whose holder went silent is taken once it expires', async () => {
   await client.create(leases, 'kube-system', {
     metadata: { name: 'silent' },
-    spec: { holderIdentity: 'ghost', leaseDurationSeconds: 1, renewTime: new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z'), leaseTransitions: 3 },
+    spec: {
+      holderIdentity: 'ghost',
+      leaseDurationSeconds: 1,
+      renewTime: new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z'),
+      leaseTransitions: 3,
+    },
   });
   const started = Date.now();
-  const c = new LeaderElector(client, { namespace: 'kube-system', name: 'silent', identity: 'c', ...fast, onStartedLeading: () => {}, onStoppedLeading: () => {} });
+  const c = new LeaderElector(client, {
+    namespace: 'kube-system',
+    name: 'silent',
+    identity: 'c',
+    ...fast,
+    onStartedLeading: () => {},
+    onStoppedLeading: () => {},
+  });
   c.start();
   await until(() => c.isLeader, 'c to take the expired lease');
   assert.ok(Date.now() - started >= 900, 'not before the lease expired');

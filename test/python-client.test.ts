@@ -12,7 +12,10 @@ import { ok, spawnTracked, startCluster, tempDir, until, type Cluster } from './
 
 const PYTHON = '/usr/bin/python3';
 const probe = spawnSync(PYTHON, ['-c', 'import kubernetes'], { encoding: 'utf8' });
-const skip = probe.status === 0 ? false : `${PYTHON} cannot import kubernetes (install python3-kubernetes): ${probe.error?.message ?? probe.stderr.trim()}`;
+const skip =
+  probe.status === 0
+    ? false
+    : `${PYTHON} cannot import kubernetes (install python3-kubernetes): ${probe.error?.message ?? probe.stderr.trim()}`;
 
 let c: Cluster;
 let dir: string;
@@ -64,8 +67,17 @@ for ev in w.stream(v1.list_namespaced_config_map, 'default', timeout_seconds=20)
 });
 
 test('read_namespaced_pod_log(follow=True, _preload_content=False) streams lines as they are written', { skip }, async () => {
-  ok(await c.k(['apply', '-f', '-'], `apiVersion: v1\nkind: Pod\nmetadata: {name: counter}\nspec:\n  containers: [{name: main, image: busybox, command: [sh, -c, 'for i in 1 2 3 4 5 6 7 8 9; do echo line $i; sleep 10; done; sleep 3600']}]\n`));
-  await until(async () => (await c.k(['get', 'pod', 'counter', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', 'counter Running', 30_000);
+  ok(
+    await c.k(
+      ['apply', '-f', '-'],
+      `apiVersion: v1\nkind: Pod\nmetadata: {name: counter}\nspec:\n  containers: [{name: main, image: busybox, command: [sh, -c, 'for i in 1 2 3 4 5 6 7 8 9; do echo line $i; sleep 10; done; sleep 3600']}]\n`,
+    ),
+  );
+  await until(
+    async () => (await c.k(['get', 'pod', 'counter', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running',
+    'counter Running',
+    30_000,
+  );
   const r = await python(
     'follow',
     `
@@ -85,12 +97,24 @@ print(buf.decode().strip().split('\\n'), time.time() - start >= 2.0)
   assert.equal(r.out, `[${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `'line ${i}'`).join(', ')}] True\n`);
 });
 
-test('stream(connect_get_namespaced_pod_exec, stdin=True): stdin written, stdout, stderr and the exit code read back', { skip }, async () => {
-  ok(await c.k(['apply', '-f', '-'], `apiVersion: v1\nkind: Pod\nmetadata: {name: pyexec}\nspec:\n  containers: [{name: main, image: busybox, command: [sleep, "36000"]}]\n`));
-  await until(async () => (await c.k(['get', 'pod', 'pyexec', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', 'pyexec Running', 30_000);
-  const r = await python(
-    'exec',
-    `
+test(
+  'stream(connect_get_namespaced_pod_exec, stdin=True): stdin written, stdout, stderr and the exit code read back',
+  { skip },
+  async () => {
+    ok(
+      await c.k(
+        ['apply', '-f', '-'],
+        `apiVersion: v1\nkind: Pod\nmetadata: {name: pyexec}\nspec:\n  containers: [{name: main, image: busybox, command: [sleep, "36000"]}]\n`,
+      ),
+    );
+    await until(
+      async () => (await c.k(['get', 'pod', 'pyexec', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running',
+      'pyexec Running',
+      30_000,
+    );
+    const r = await python(
+      'exec',
+      `
 resp = stream(v1.connect_get_namespaced_pod_exec, 'pyexec', 'default', command=['sh'], stdin=True, stdout=True, stderr=True, tty=False, _preload_content=False)
 resp.write_stdin('echo from-python\\n')
 out = ''
@@ -108,7 +132,8 @@ resp.write_stdin('exit 5\\n')
 resp.run_forever(timeout=10)
 print(repr(out), repr(err), resp.returncode)
 `,
-  );
-  assert.equal(r.code, 0, r.err);
-  assert.equal(r.out, "'from-python\\n' 'to-stderr\\n' 5\n");
-});
+    );
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, "'from-python\\n' 'to-stderr\\n' 5\n");
+  },
+);

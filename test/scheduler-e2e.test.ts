@@ -29,15 +29,33 @@ const until = async <T>(fn: () => Promise<T | undefined>, what: string, ms = 10_
   }
 };
 
-const boundNode = (name: string, ns = 'default') => until(async () => (await client.get(pods, ns, name)).spec?.nodeName as string | undefined, `${name} to be bound`);
+const boundNode = (name: string, ns = 'default') =>
+  until(async () => (await client.get(pods, ns, name)).spec?.nodeName as string | undefined, `${name} to be bound`);
 
 before(async () => {
   server = await startApiserver();
   client = new KubeClient({ server: server.url });
   await client.create(nodes, undefined, makeNode('node-a', { cpu: '2' }));
-  await client.create(nodes, undefined, makeNode('node-b', { cpu: '2', taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] }));
-  await client.create(nodes, undefined, makeNode('node-c', { cpu: '2', taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] }));
-  const config = resolveConfig({ profiles: [{ schedulerName: 'default-scheduler' }, { schedulerName: 'packer', plugins: { score: { enabled: [{ name: 'NodeResourcesFit', weight: 5 }] } }, pluginConfig: [{ name: 'NodeResourcesFit', args: { scoringStrategy: { type: 'MostAllocated' } } }] }] });
+  await client.create(
+    nodes,
+    undefined,
+    makeNode('node-b', { cpu: '2', taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] }),
+  );
+  await client.create(
+    nodes,
+    undefined,
+    makeNode('node-c', { cpu: '2', taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] }),
+  );
+  const config = resolveConfig({
+    profiles: [
+      { schedulerName: 'default-scheduler' },
+      {
+        schedulerName: 'packer',
+        plugins: { score: { enabled: [{ name: 'NodeResourcesFit', weight: 5 }] } },
+        pluginConfig: [{ name: 'NodeResourcesFit', args: { scoringStrategy: { type: 'MostAllocated' } } }],
+      },
+    ],
+  });
   scheduler = new Scheduler({ client, config, log: pino({ level: 'warn' }), speed: 10 });
   scheduler.startInformers();
   await scheduler.run();
@@ -58,20 +76,30 @@ test('a Pod is bound through pods/binding with a Scheduled event and the decisio
   assert.equal(decision.node, 'node-a');
   assert.equal(decision.feasible, 1);
   assert.match(decision.rejected['node-b'], /^TaintToleration: node\(s\) had untolerated taint/);
-  const ev = await until(async () => (await client.list(events, { namespace: 'default', fieldSelector: 'involvedObject.name=web-1,reason=Scheduled' })).items[0], 'Scheduled event');
+  const ev = await until(
+    async () => (await client.list(events, { namespace: 'default', fieldSelector: 'involvedObject.name=web-1,reason=Scheduled' })).items[0],
+    'Scheduled event',
+  );
   assert.equal(ev.message, 'Successfully assigned default/web-1 to node-a');
   assert.equal(ev.source.component, 'default-scheduler');
 });
 
-test('a Pod that fits nowhere gets kube\'s FailedScheduling message and PodScheduled=False', async () => {
+test("a Pod that fits nowhere gets kube's FailedScheduling message and PodScheduled=False", async () => {
   await client.create(pods, 'default', makePod('huge', { cpu: '3' }));
   const expected =
     '0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.';
-  const cond = await until(async () => (await client.get(pods, 'default', 'huge')).status?.conditions?.find((c: any) => c.type === 'PodScheduled'), 'condition');
+  const cond = await until(
+    async () => (await client.get(pods, 'default', 'huge')).status?.conditions?.find((c: any) => c.type === 'PodScheduled'),
+    'condition',
+  );
   assert.equal(cond.status, 'False');
   assert.equal(cond.reason, 'Unschedulable');
   assert.equal(cond.message, expected);
-  const ev = await until(async () => (await client.list(events, { namespace: 'default', fieldSelector: 'involvedObject.name=huge,reason=FailedScheduling' })).items[0], 'event');
+  const ev = await until(
+    async () =>
+      (await client.list(events, { namespace: 'default', fieldSelector: 'involvedObject.name=huge,reason=FailedScheduling' })).items[0],
+    'event',
+  );
   assert.equal(ev.type, 'Warning');
   assert.equal(ev.message, expected);
   assert.equal(scheduler.queue.where('default/huge'), 'unschedulable');
@@ -98,23 +126,59 @@ test('a Pod with spec.nodeName bypasses the scheduler; other schedulerNames are 
 });
 
 test('Pods spread over equal nodes; toleration, anti-affinity and a second profile decide placement', async () => {
-  for (const n of ['spread-1', 'spread-2', 'spread-3']) await client.create(nodes, undefined, makeNode(n, { cpu: '4', labels: { pool: 'spread' } }));
+  for (const n of ['spread-1', 'spread-2', 'spread-3'])
+    await client.create(nodes, undefined, makeNode(n, { cpu: '4', labels: { pool: 'spread' } }));
   const tol = [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }];
-  for (let i = 0; i < 6; i++) await client.create(pods, 'default', makePod(`even-${i}`, { cpu: '500m', nodeSelector: { pool: 'spread' }, labels: { app: 'even' } }));
+  for (let i = 0; i < 6; i++)
+    await client.create(pods, 'default', makePod(`even-${i}`, { cpu: '500m', nodeSelector: { pool: 'spread' }, labels: { app: 'even' } }));
   const placed = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => boundNode(`even-${i}`)));
   const counts = new Map<string, number>();
   for (const n of placed) counts.set(n, (counts.get(n) ?? 0) + 1);
-  const why = await Promise.all([0, 1, 2, 3, 4, 5].map(async (i) => (await client.get(pods, 'default', `even-${i}`)).metadata.annotations['ksim.io/scheduling-decision']));
+  const why = await Promise.all(
+    [0, 1, 2, 3, 4, 5].map(
+      async (i) => (await client.get(pods, 'default', `even-${i}`)).metadata.annotations['ksim.io/scheduling-decision'],
+    ),
+  );
   assert.deepEqual([...counts.values()].sort(), [2, 2, 2], `placement ${placed}\n${why.join('\n')}`);
-  const anti = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'solo' } }, topologyKey: 'kubernetes.io/hostname' }] } };
-  for (let i = 0; i < 3; i++) await client.create(pods, 'default', makePod(`solo-${i}`, { labels: { app: 'solo' }, affinity: anti, tolerations: tol, nodeSelector: { 'kubernetes.io/hostname': ['node-b', 'node-c', 'node-a'][i] } }));
+  const anti = {
+    podAntiAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: [
+        { labelSelector: { matchLabels: { app: 'solo' } }, topologyKey: 'kubernetes.io/hostname' },
+      ],
+    },
+  };
+  for (let i = 0; i < 3; i++)
+    await client.create(
+      pods,
+      'default',
+      makePod(`solo-${i}`, {
+        labels: { app: 'solo' },
+        affinity: anti,
+        tolerations: tol,
+        nodeSelector: { 'kubernetes.io/hostname': ['node-b', 'node-c', 'node-a'][i] },
+      }),
+    );
   assert.deepEqual(await Promise.all([0, 1, 2].map((i) => boundNode(`solo-${i}`))), ['node-b', 'node-c', 'node-a']);
-  await client.create(pods, 'default', makePod('solo-3', { labels: { app: 'solo' }, affinity: anti, tolerations: tol, nodeSelector: { 'kubernetes.io/hostname': 'node-a' } }));
-  const cond = await until(async () => (await client.get(pods, 'default', 'solo-3')).status?.conditions?.find((c: any) => c.type === 'PodScheduled'), 'solo-3 condition');
-  assert.match(cond.message, /^0\/6 nodes are available: 1 node\(s\) didn't match pod anti-affinity rules, 5 node\(s\) didn't match Pod's node affinity\/selector\./);
+  await client.create(
+    pods,
+    'default',
+    makePod('solo-3', { labels: { app: 'solo' }, affinity: anti, tolerations: tol, nodeSelector: { 'kubernetes.io/hostname': 'node-a' } }),
+  );
+  const cond = await until(
+    async () => (await client.get(pods, 'default', 'solo-3')).status?.conditions?.find((c: any) => c.type === 'PodScheduled'),
+    'solo-3 condition',
+  );
+  assert.match(
+    cond.message,
+    /^0\/6 nodes are available: 1 node\(s\) didn't match pod anti-affinity rules, 5 node\(s\) didn't match Pod's node affinity\/selector\./,
+  );
   // The packer profile (MostAllocated, weight 5) stacks Pods on the fullest spread node.
   for (let i = 0; i < 3; i++) {
-    await client.create(pods, 'default', makePod(`packed-${i}`, { cpu: '100m', schedulerName: 'packer', nodeSelector: { pool: 'spread' } }));
+    await client.create(
+      pods,
+      'default',
+      makePod(`packed-${i}`, { cpu: '100m', schedulerName: 'packer', nodeSelector: { pool: 'spread' } }),
+    );
   }
   const packed = await Promise.all([0, 1, 2].map((i) => boundNode(`packed-${i}`)));
   assert.equal(new Set(packed).size, 1, `packed onto ${packed}`);

@@ -38,7 +38,11 @@ test('the scheduler process leads, schedules, serves metrics and exits 0 on SIGT
   await writeKubeconfig(kubeconfig, server.url);
   const port = await freePort();
   const code = `import('./scheduler/main.ts').then((m) => m.schedulerMain(['--kubeconfig', ${JSON.stringify(kubeconfig)}, '--port', '${port}', '--leader-elect-lease-duration', '3']))`;
-  const proc = await spawnTracked(process.execPath, ['--import', 'tsx', '-e', code], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, KSIM_LOG_LEVEL: 'warn' } });
+  const proc = await spawnTracked(process.execPath, ['--import', 'tsx', '-e', code], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, KSIM_LOG_LEVEL: 'warn' },
+  });
   try {
     await client.create(nodes, undefined, makeNode('only'));
     await client.create(pods, 'default', makePod('hello'));

@@ -18,12 +18,18 @@ before(async () => {
 after(() => c?.stop());
 
 /** A long-running kubectl (attach, logs -f, run -it) with its output collected as it comes. */
-async function spawnKubectl(args: string[], viaPty = false): Promise<TrackedProcess & { out: () => string; err: () => string; write(s: string): void }> {
+async function spawnKubectl(
+  args: string[],
+  viaPty = false,
+): Promise<TrackedProcess & { out: () => string; err: () => string; write(s: string): void }> {
   const env = { ...process.env, HOME: await homeFor(c.kubeconfig), KUBECONFIG: resolve(c.kubeconfig), TERM: 'xterm' };
   const argv = [kubectlBin, '--kubeconfig', resolve(c.kubeconfig), ...args];
   // `script` gives kubectl a terminal (it needs one for --tty); its own stdin is our pipe.
   const p = viaPty
-    ? await spawnTracked('script', ['-qfec', argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' '), '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+    ? await spawnTracked('script', ['-qfec', argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' '), '/dev/null'], {
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      })
     : await spawnTracked(argv[0], argv.slice(1), { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -33,11 +39,17 @@ async function spawnKubectl(args: string[], viaPty = false): Promise<TrackedProc
   return Object.assign(p, { out: () => out, err: () => err, write: (s: string) => void p.child.stdin!.write(s) });
 }
 
-const within = <T>(p: Promise<T>, ms: number, what: string) => Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`${what} did not happen within ${ms} ms`)), ms))]);
+const within = <T>(p: Promise<T>, ms: number, what: string) =>
+  Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`${what} did not happen within ${ms} ms`)), ms))]);
 const phase = async (pod: string) => (await c.k(['get', 'pod', pod, '-o', 'jsonpath={.status.phase}'])).stdout;
 
 async function podRunning(name: string, spec: string): Promise<void> {
-  ok(await c.k(['apply', '-f', '-'], `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}}\nspec:\n  restartPolicy: Never\n  terminationGracePeriodSeconds: 1\n${spec}\n`));
+  ok(
+    await c.k(
+      ['apply', '-f', '-'],
+      `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}}\nspec:\n  restartPolicy: Never\n  terminationGracePeriodSeconds: 1\n${spec}\n`,
+    ),
+  );
   await until(async () => (await phase(name)) === 'Running', `${name} Running`, 30_000);
 }
 
@@ -57,7 +69,10 @@ test('kubectl exec: stderr on kubectl stderr, stdout on stdout, the exit code re
 });
 
 test('kubectl attach shows the running container output from now on, stdout and stderr apart', async () => {
-  await podRunning('ticker', `  containers: [{name: main, image: busybox, command: [sh, -c, 'sleep 20; for i in 1 2 3; do echo tick $i; echo warn $i >&2; sleep 10; done']}]`);
+  await podRunning(
+    'ticker',
+    `  containers: [{name: main, image: busybox, command: [sh, -c, 'sleep 20; for i in 1 2 3; do echo tick $i; echo warn $i >&2; sleep 10; done']}]`,
+  );
   const a = await spawnKubectl(['attach', 'ticker']);
   const st = await within(a.exited, 30_000, 'attach to end with the container');
   assert.equal(st.code, 0, a.err());
@@ -74,7 +89,10 @@ test('kubectl attach -i feeds the container stdin', async () => {
   await within(a.exited, 30_000, 'attach -i to end');
   assert.match(a.out(), /from-stdin\n/);
   await until(async () => (await phase('reader')) === 'Failed', 'reader Failed with exit 4');
-  assert.equal((await c.k(['get', 'pod', 'reader', '-o', 'jsonpath={.status.containerStatuses[0].state.terminated.exitCode}'])).stdout, '4');
+  assert.equal(
+    (await c.k(['get', 'pod', 'reader', '-o', 'jsonpath={.status.containerStatuses[0].state.terminated.exitCode}'])).stdout,
+    '4',
+  );
 });
 
 test('kubectl run -i --rm prints the output and returns', async () => {
@@ -88,7 +106,11 @@ test('kubectl run -i --rm prints the output and returns', async () => {
 
 test('kubectl run -it gives an interactive shell whose exit ends the container', async () => {
   const r = await spawnKubectl(['run', '-it', 'shell', '--image=busybox', '--restart=Never', '--', 'sh'], true);
-  await until(async () => r.out().includes("If you don't see a command prompt, try pressing enter.") || !r.running(), 'the attach banner', 30_000);
+  await until(
+    async () => r.out().includes("If you don't see a command prompt, try pressing enter.") || !r.running(),
+    'the attach banner',
+    30_000,
+  );
   r.write('\r');
   await until(async () => / # $/.test(r.out()), 'a prompt', 10_000);
   r.write('X=tty; echo hello-$X\r');
@@ -132,7 +154,9 @@ test('an exec session ends when its container stops (the Pod is deleted)', async
 });
 
 test('an exec with no command (what attach used to reach) is refused with a Status; kubelet-sim stays up', async () => {
-  const ws = new WebSocket(`${c.url.replace(/^http/, 'ws')}/api/v1/namespaces/default/pods/sleeper/exec?stdout=true&stderr=true`, ['v5.channel.k8s.io']);
+  const ws = new WebSocket(`${c.url.replace(/^http/, 'ws')}/api/v1/namespaces/default/pods/sleeper/exec?stdout=true&stderr=true`, [
+    'v5.channel.k8s.io',
+  ]);
   const frames: Buffer[] = [];
   ws.on('message', (d: Buffer) => frames.push(d));
   const code = await new Promise<number>((r, rej) => {
@@ -140,7 +164,12 @@ test('an exec with no command (what attach used to reach) is refused with a Stat
     ws.on('error', rej);
   });
   assert.equal(code, 1000);
-  const status = JSON.parse(frames.find((f) => f[0] === 3)!.subarray(1).toString());
+  const status = JSON.parse(
+    frames
+      .find((f) => f[0] === 3)!
+      .subarray(1)
+      .toString(),
+  );
   assert.equal(status.status, 'Failure');
   assert.match(status.message, /you must specify at least one command for the container/);
   const r = await c.k(['exec', 'sleeper', '--', 'echo', 'still here']);

@@ -17,7 +17,10 @@ let server: Apiserver;
 let kubelet: http.Server;
 let kubeletBehaviour: (ws: WebSocket, url: string) => void = () => {};
 let kubeletLogs: (req: http.IncomingMessage, res: http.ServerResponse) => void = (_req, res) => res.end();
-const kubeletWss = new WebSocketServer({ noServer: true, handleProtocols: (p) => (p.has('v5.channel.k8s.io') ? 'v5.channel.k8s.io' : false) });
+const kubeletWss = new WebSocketServer({
+  noServer: true,
+  handleProtocols: (p) => (p.has('v5.channel.k8s.io') ? 'v5.channel.k8s.io' : false),
+});
 
 before(async () => {
   server = await startApiserver();
@@ -26,9 +29,18 @@ before(async () => {
   await new Promise<void>((r) => kubelet.listen(0, '127.0.0.1', r));
   const c = api(server.url);
   const port = (kubelet.address() as AddressInfo).port;
-  let r = await c.request('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'fake-node', annotations: { 'ksim.dev/kubelet-endpoint': `http://127.0.0.1:${port}` } } });
+  let r = await c.request('POST', '/api/v1/nodes', {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: 'fake-node', annotations: { 'ksim.dev/kubelet-endpoint': `http://127.0.0.1:${port}` } },
+  });
   assert.equal(r.status, 201, JSON.stringify(r.body));
-  r = await c.request('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1' }, spec: { nodeName: 'fake-node', containers: [{ name: 'c', image: 'busybox' }] } });
+  r = await c.request('POST', '/api/v1/namespaces/default/pods', {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p1' },
+    spec: { nodeName: 'fake-node', containers: [{ name: 'c', image: 'busybox' }] },
+  });
   assert.equal(r.status, 201, JSON.stringify(r.body));
 });
 after(async () => {
@@ -42,7 +54,14 @@ const KEY = 'dGhlIHNhbXBsZSBub25jZQ==';
 
 /** Sends a raw upgrade request and reads the whole answer (the server closes after a refusal). */
 function rawUpgrade(path: string, headers: Record<string, string> = {}): Promise<{ status: number; contentType: string; body: string }> {
-  const all = { Host: '127.0.0.1', Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': KEY, ...headers };
+  const all = {
+    Host: '127.0.0.1',
+    Connection: 'Upgrade',
+    Upgrade: 'websocket',
+    'Sec-WebSocket-Version': '13',
+    'Sec-WebSocket-Key': KEY,
+    ...headers,
+  };
   return new Promise((resolve, reject) => {
     const s = net.connect(server.port, '127.0.0.1');
     let data = '';
@@ -51,9 +70,17 @@ function rawUpgrade(path: string, headers: Record<string, string> = {}): Promise
     s.on('error', reject);
     s.on('end', () => {
       const [head, ...rest] = data.split('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1.1 (\d+)/.exec(head)?.[1]), contentType: /content-type: ([^\r\n]+)/i.exec(head)?.[1] ?? '', body: rest.join('\r\n\r\n') });
+      resolve({
+        status: Number(/^HTTP\/1.1 (\d+)/.exec(head)?.[1]),
+        contentType: /content-type: ([^\r\n]+)/i.exec(head)?.[1] ?? '',
+        body: rest.join('\r\n\r\n'),
+      });
     });
-    s.write(`GET ${path} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+    s.write(
+      `GET ${path} HTTP/1.1\r\n${Object.entries(all)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('')}\r\n`,
+    );
   });
 }
 
@@ -93,7 +120,9 @@ test('a refused upgrade whose client resets at once does not take the apiserver 
   for (let i = 0; i < 30; i++) {
     await new Promise<void>((resolve) => {
       const s = net.connect(server.port, '127.0.0.1', () => {
-        s.write(`GET /api/v1/namespaces/default/pods/p1/portforward?ports=80 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${KEY}\r\n\r\n`);
+        s.write(
+          `GET /api/v1/namespaces/default/pods/p1/portforward?ports=80 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${KEY}\r\n\r\n`,
+        );
         s.resetAndDestroy();
         resolve();
       });
@@ -106,7 +135,9 @@ test('a refused upgrade whose client resets at once does not take the apiserver 
 
 /** Opens an attach session through the apiserver; frames collects what arrives (from the first frame on). */
 function attach(frames: string[] = []): Promise<WebSocket> {
-  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/v1/namespaces/default/pods/p1/attach?container=c&stdout=true&stderr=true`, ['v5.channel.k8s.io']);
+  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/v1/namespaces/default/pods/p1/attach?container=c&stdout=true&stderr=true`, [
+    'v5.channel.k8s.io',
+  ]);
   ws.on('message', (d: Buffer) => frames.length < 100 && frames.push(d.toString('latin1')));
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(ws));

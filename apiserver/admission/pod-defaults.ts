@@ -25,14 +25,19 @@ export const defaultTolerationSeconds: AdmissionPlugin = {
     if (op !== 'CREATE' || !isPod(rt) || !pod.spec) return;
     const tolerations: any[] = (pod.spec.tolerations ??= []);
     for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
-      const covered = tolerations.some((t) => (t.key === key || (!t.key && t.operator === 'Exists')) && (!t.effect || t.effect === 'NoExecute'));
+      const covered = tolerations.some(
+        (t) => (t.key === key || (!t.key && t.operator === 'Exists')) && (!t.effect || t.effect === 'NoExecute'),
+      );
       if (!covered) tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
     }
   },
 };
 
 /** The PriorityClasses kube creates itself. */
-export const SYSTEM_PRIORITY_CLASSES: Record<string, number> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
+export const SYSTEM_PRIORITY_CLASSES: Record<string, number> = {
+  'system-node-critical': 2000001000,
+  'system-cluster-critical': 2000000000,
+};
 
 /** Priority admission: resolves spec.priorityClassName through the PriorityClasses `classes` shows. */
 export function priorityAdmission(classes: PriorityClassView): AdmissionPlugin {
@@ -47,7 +52,14 @@ export function priorityAdmission(classes: PriorityClassView): AdmissionPlugin {
       }
       const value = pc?.value ?? 0;
       if (pod.spec.priority !== undefined && pod.spec.priority !== null && pod.spec.priority !== value) {
-        throw invalid('Pod', '', pod.metadata?.name ?? '', [fieldError.forbidden('spec.priority', 'the integer value of priority must not be provided in pod spec; priority admission controller computed ' + value + ' from the given PriorityClass name')]);
+        throw invalid('Pod', '', pod.metadata?.name ?? '', [
+          fieldError.forbidden(
+            'spec.priority',
+            'the integer value of priority must not be provided in pod spec; priority admission controller computed ' +
+              value +
+              ' from the given PriorityClass name',
+          ),
+        ]);
       }
       pod.spec.priority = value;
       if (pc) pod.spec.priorityClassName = pc.metadata.name;

@@ -92,9 +92,16 @@ export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<any>
       } else if (want) {
         const n = ipToInt(want);
         if (n === undefined || n < first || n >= first + size) {
-          throw fail(fieldError.invalid('spec.clusterIPs', [want], `failed to allocate IP ${want}: the provided IP (${want}) is not in the valid range. The range of valid IPs is ${ranges.serviceCIDR}`));
+          throw fail(
+            fieldError.invalid(
+              'spec.clusterIPs',
+              [want],
+              `failed to allocate IP ${want}: the provided IP (${want}) is not in the valid range. The range of valid IPs is ${ranges.serviceCIDR}`,
+            ),
+          );
         }
-        if (ips.has(n)) throw fail(fieldError.invalid('spec.clusterIPs', [want], `failed to allocate IP ${want}: provided IP is already allocated`));
+        if (ips.has(n))
+          throw fail(fieldError.invalid('spec.clusterIPs', [want], `failed to allocate IP ${want}: provided IP is already allocated`));
         ips.add(n);
         spec.clusterIP = want;
         spec.clusterIPs = [want];
@@ -115,9 +122,16 @@ export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<any>
         if (p.nodePort) {
           if (held.has(p.nodePort)) return;
           if (p.nodePort < ranges.nodePortMin || p.nodePort > ranges.nodePortMax) {
-            throw fail(fieldError.invalid(`spec.ports[${i}].nodePort`, p.nodePort, `provided port is not in the valid range. The range of valid ports is ${ranges.nodePortMin}-${ranges.nodePortMax}`));
+            throw fail(
+              fieldError.invalid(
+                `spec.ports[${i}].nodePort`,
+                p.nodePort,
+                `provided port is not in the valid range. The range of valid ports is ${ranges.nodePortMin}-${ranges.nodePortMax}`,
+              ),
+            );
           }
-          if (ports.has(p.nodePort)) throw fail(fieldError.invalid(`spec.ports[${i}].nodePort`, p.nodePort, 'provided port is already allocated'));
+          if (ports.has(p.nodePort))
+            throw fail(fieldError.invalid(`spec.ports[${i}].nodePort`, p.nodePort, 'provided port is already allocated'));
           ports.add(p.nodePort);
         } else {
           const port = freePort();

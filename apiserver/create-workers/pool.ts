@@ -67,7 +67,10 @@ class CreateWorker {
     // A worker that exited meanwhile already handed these back (see the exit handler).
     if (this.gone) return;
     // The bodies are moved, not copied.
-    this.thread.postMessage(batch, batch.requests.map((m) => m.body.buffer as ArrayBuffer));
+    this.thread.postMessage(
+      batch,
+      batch.requests.map((m) => m.body.buffer as ArrayBuffer),
+    );
   }
 
   private onMessage(m: WorkerReply, log: Logger): void {

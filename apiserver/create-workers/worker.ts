@@ -17,7 +17,9 @@ export function runCreateWorker(): void {
   if (!port) throw new Error('ksim __create-worker runs only as a worker thread of the apiserver');
   const { placeholder } = workerData as CreateWorkerData;
   let classes: PriorityClassView = priorityClassSnapshot([]);
-  const admission = new AdmissionChain(objectAdmissionPlugins({ lookup: (name) => classes.lookup(name), globalDefault: () => classes.globalDefault() }));
+  const admission = new AdmissionChain(
+    objectAdmissionPlugins({ lookup: (name) => classes.lookup(name), globalDefault: () => classes.globalDefault() }),
+  );
   const send = (m: WorkerReply) => port.postMessage(m);
 
   const prepare = (m: PrepareMessage): PrepareReply => {
@@ -26,11 +28,23 @@ export function runCreateWorker(): void {
       const rt = findResource(m.group, m.version, m.plural);
       if (!rt) throw new Error(`unknown resource ${m.group}/${m.version}/${m.plural}`);
       const body = Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength);
-      const out = prepareNewObject({ rt, namespace: m.namespace, body, contentType: m.contentType, fieldValidation: m.fieldValidation, now: new Date(m.nowMs), uid: m.uid }, admission);
+      const out = prepareNewObject(
+        {
+          rt,
+          namespace: m.namespace,
+          body,
+          contentType: m.contentType,
+          fieldValidation: m.fieldValidation,
+          now: new Date(m.nowMs),
+          uid: m.uid,
+        },
+        admission,
+      );
       out.value.metadata.resourceVersion = placeholder;
       return { id: m.id, json: JSON.stringify(out.value), name: out.name, generateName: out.generateName, warnings: out.warnings };
     } catch (err) {
-      if (err instanceof StatusError) return { id: m.id, status: { code: err.code, reason: err.reason, message: err.message, details: err.details } };
+      if (err instanceof StatusError)
+        return { id: m.id, status: { code: err.code, reason: err.reason, message: err.message, details: err.details } };
       return { id: m.id, failure: err instanceof Error ? (err.stack ?? err.message) : String(err) };
     }
   };

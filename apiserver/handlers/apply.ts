@@ -67,7 +67,8 @@ export async function handleApply(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
       } catch (err) {
         if (err instanceof PatchError) throw badRequest(err.message);
         // Nesting within kube's 10,000 levels can still be deeper than V8's stack allows for the merge.
-        if (isStackExhausted(err)) throw new StatusError(422, 'Invalid', 'the patch or the object it patches is nested too deeply to be applied');
+        if (isStackExhausted(err))
+          throw new StatusError(422, 'Invalid', 'the patch or the object it patches is nested too deeply to be applied');
         throw err;
       }
       const next = prepareUpdate(rt, merged, cur, '', dryRun ? undefined : (o, old) => ctx.admission.admit('UPDATE', rt, o, old));

@@ -7,7 +7,14 @@ import type { ApiContext, ApiResponse } from './context.ts';
 import { resourceStore } from './resource-store.ts';
 
 /** Commits `mutate` at `key`; `view` turns the stored JSON into the response body (e.g. a Scale). */
-export async function commitWrite(ctx: ApiContext, rt: ResourceType, key: string, mutate: Mutate, dryRun: boolean, view: (json: string) => string): Promise<ApiResponse> {
+export async function commitWrite(
+  ctx: ApiContext,
+  rt: ResourceType,
+  key: string,
+  mutate: Mutate,
+  dryRun: boolean,
+  view: (json: string) => string,
+): Promise<ApiResponse> {
   const objects = resourceStore(ctx.store, rt);
   if (dryRun) {
     const cur = objects.get(key);

@@ -71,7 +71,11 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
       });
       return { status: 201, json: result.json!, warnings: prepared.warnings };
     } catch (err) {
-      const retry = prepared.generateName !== undefined && err instanceof StatusError && err.reason === 'AlreadyExists' && attempt + 1 < GENERATE_NAME_ATTEMPTS;
+      const retry =
+        prepared.generateName !== undefined &&
+        err instanceof StatusError &&
+        err.reason === 'AlreadyExists' &&
+        attempt + 1 < GENERATE_NAME_ATTEMPTS;
       if (!retry) throw err;
       // As kube, each attempt prepares the object again from the request with a new name:
       // what was derived from the name (a Namespace's kubernetes.io/metadata.name label) follows it.

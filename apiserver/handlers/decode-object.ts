@@ -30,12 +30,21 @@ function validationModeOf(value: string | null) {
 }
 
 /** Decodes and checks the request body as an object of `rt` (or of `kind` for subresource bodies). */
-export async function decodeObject(r: ApiRequest, rt: ResourceType, kind = { group: rt.group, version: rt.version, kind: rt.kind }): Promise<DecodedObject> {
+export async function decodeObject(
+  r: ApiRequest,
+  rt: ResourceType,
+  kind = { group: rt.group, version: rt.version, kind: rt.kind },
+): Promise<DecodedObject> {
   return decodeBytes(await r.body(), r.contentType, r.query.get('fieldValidation'), kind);
 }
 
 /** Decodes and checks `body` (sent as `contentType`, checked as ?fieldValidation=`fieldValidation`) as an object of `kind`. */
-export function decodeBytes(body: Buffer, contentType: string | undefined, fieldValidation: string | null, kind: { group: string; version: string; kind: string }): DecodedObject {
+export function decodeBytes(
+  body: Buffer,
+  contentType: string | undefined,
+  fieldValidation: string | null,
+  kind: { group: string; version: string; kind: string },
+): DecodedObject {
   const type = mediaType(contentType) || 'application/json';
   let text: string | undefined;
   let obj: any;
@@ -93,7 +102,12 @@ function withinStack<T>(kind: { kind: string }, fn: () => T): T {
 }
 
 /** Checks an object produced by a patch (no raw text: duplicates cannot occur). */
-export function checkPatched(r: ApiRequest, rt: ResourceType, obj: any, kind = { group: rt.group, version: rt.version, kind: rt.kind }): DecodedObject {
+export function checkPatched(
+  r: ApiRequest,
+  rt: ResourceType,
+  obj: any,
+  kind = { group: rt.group, version: rt.version, kind: rt.kind },
+): DecodedObject {
   const mode = validationMode(r.query);
   const { object, warnings } = withinStack(kind, () => decodeChecks(kind, undefined, obj, mode));
   return { obj: object, warnings };

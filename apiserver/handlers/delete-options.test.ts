@@ -18,16 +18,33 @@ function rejects(fn: () => unknown, code: number, message: string): void {
 
 test('a protobuf DeleteOptions body, as helm 4 sends it, is decoded in any group version', () => {
   for (const apiVersion of ['v1', 'apps/v1', 'batch/v1']) {
-    const body = encodeKubeProtobuf({ apiVersion, kind: 'DeleteOptions', propagationPolicy: 'Background', gracePeriodSeconds: 0, preconditions: { uid: 'u1' } });
-    assert.deepEqual(readDeleteOptions(body, q(), PB), { propagationPolicy: 'Background', gracePeriodSeconds: 0, preconditions: { uid: 'u1' }, dryRun: false });
+    const body = encodeKubeProtobuf({
+      apiVersion,
+      kind: 'DeleteOptions',
+      propagationPolicy: 'Background',
+      gracePeriodSeconds: 0,
+      preconditions: { uid: 'u1' },
+    });
+    assert.deepEqual(readDeleteOptions(body, q(), PB), {
+      propagationPolicy: 'Background',
+      gracePeriodSeconds: 0,
+      preconditions: { uid: 'u1' },
+      dryRun: false,
+    });
   }
   const dry = encodeKubeProtobuf({ apiVersion: 'v1', kind: 'DeleteOptions', dryRun: ['All'] });
   assert.equal(readDeleteOptions(dry, q(), `${PB}; charset=utf-8`).dryRun, true);
 });
 
 test('JSON and YAML bodies by their Content-Type; other types are 415', () => {
-  assert.deepEqual(readDeleteOptions(Buffer.from('{"propagationPolicy":"Orphan"}'), q(), undefined), { propagationPolicy: 'Orphan', dryRun: false });
-  assert.deepEqual(readDeleteOptions(Buffer.from('gracePeriodSeconds: 5\n'), q(), 'application/yaml'), { gracePeriodSeconds: 5, dryRun: false });
+  assert.deepEqual(readDeleteOptions(Buffer.from('{"propagationPolicy":"Orphan"}'), q(), undefined), {
+    propagationPolicy: 'Orphan',
+    dryRun: false,
+  });
+  assert.deepEqual(readDeleteOptions(Buffer.from('gracePeriodSeconds: 5\n'), q(), 'application/yaml'), {
+    gracePeriodSeconds: 5,
+    dryRun: false,
+  });
   rejects(
     () => readDeleteOptions(Buffer.from('x'), q(), 'text/plain'),
     415,
@@ -50,7 +67,10 @@ test('malformed bodies are 400s with the decoder text, bad options are 422s as V
     400,
     'DeleteOptions in version "v1" cannot be handled as a DeleteOptions: json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64',
   );
-  assert.throws(() => readDeleteOptions(Buffer.from('k8s\0\x0a\xff'), q(), PB), (err: unknown) => err instanceof StatusError && err.code === 400);
+  assert.throws(
+    () => readDeleteOptions(Buffer.from('k8s\0\x0a\xff'), q(), PB),
+    (err: unknown) => err instanceof StatusError && err.code === 400,
+  );
   rejects(
     () => readDeleteOptions(Buffer.from('{"propagationPolicy":"Sideways"}'), q(), 'application/json'),
     422,
@@ -61,6 +81,14 @@ test('malformed bodies are 400s with the decoder text, bad options are 422s as V
     422,
     'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set',
   );
-  rejects(() => readDeleteOptions(Buffer.alloc(0), q('dryRun=Some')), 422, 'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"');
-  rejects(() => readDeleteOptions(Buffer.from('{"kind":"Pod","apiVersion":"v1"}'), q(), 'application/json'), 400, 'decoded object cannot be converted to DeleteOptions');
+  rejects(
+    () => readDeleteOptions(Buffer.alloc(0), q('dryRun=Some')),
+    422,
+    'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"',
+  );
+  rejects(
+    () => readDeleteOptions(Buffer.from('{"kind":"Pod","apiVersion":"v1"}'), q(), 'application/json'),
+    400,
+    'decoded object cannot be converted to DeleteOptions',
+  );
 });

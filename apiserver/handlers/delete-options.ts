@@ -35,7 +35,8 @@ function fromQuery(query: URLSearchParams): DeleteOptions & { dryRun?: string[] 
 function fromBody(body: Buffer, contentType: string | undefined): DeleteOptions & { dryRun?: string[] } {
   // Delete bodies are decoded without field validation: unknown fields are dropped silently.
   const b = decodeBytes(body, contentType, 'Ignore', { group: '', version: 'v1', kind: 'DeleteOptions' }).obj ?? {};
-  if (b.kind !== undefined && b.kind !== '' && b.kind !== 'DeleteOptions') throw badRequest('decoded object cannot be converted to DeleteOptions');
+  if (b.kind !== undefined && b.kind !== '' && b.kind !== 'DeleteOptions')
+    throw badRequest('decoded object cannot be converted to DeleteOptions');
   const opts: DeleteOptions & { dryRun?: string[] } = {};
   if (typeof b.gracePeriodSeconds === 'number') opts.gracePeriodSeconds = b.gracePeriodSeconds;
   if (typeof b.propagationPolicy === 'string') opts.propagationPolicy = b.propagationPolicy;
@@ -51,7 +52,9 @@ export function readDeleteOptions(body: Buffer, query: URLSearchParams, contentT
   // kube's ValidateDeleteOptions.
   const errors: FieldError[] = [];
   if (opts.orphanDependents !== undefined && opts.propagationPolicy !== undefined) {
-    errors.push(fieldError.invalid('propagationPolicy', opts.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
+    errors.push(
+      fieldError.invalid('propagationPolicy', opts.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'),
+    );
   }
   if (opts.propagationPolicy !== undefined && !POLICIES.includes(opts.propagationPolicy)) {
     errors.push(fieldError.notSupported('propagationPolicy', opts.propagationPolicy, [...POLICIES, 'nil']));
@@ -59,7 +62,11 @@ export function readDeleteOptions(body: Buffer, query: URLSearchParams, contentT
   if (dryRun?.some((v) => v !== 'All')) {
     // Go prints the []string with %#v.
     const value = `[]string{${dryRun.map((v) => JSON.stringify(v)).join(', ')}}`;
-    errors.push({ type: 'FieldValueNotSupported', field: 'dryRun', message: `dryRun: Unsupported value: ${value}: supported values: "All"` });
+    errors.push({
+      type: 'FieldValueNotSupported',
+      field: 'dryRun',
+      message: `dryRun: Unsupported value: ${value}: supported values: "All"`,
+    });
   }
   if (errors.length) throw invalid('DeleteOptions', 'meta.k8s.io', '', errors);
   return { ...opts, dryRun: dryRun !== undefined };

@@ -72,5 +72,12 @@ export async function handleDeleteCollection(ctx: ApiContext, r: ApiRequest): Pr
       }
     }),
   );
-  return { status: 200, json: listJson(rt, ctx.store.revision, done.filter((j): j is string => j !== undefined)) };
+  return {
+    status: 200,
+    json: listJson(
+      rt,
+      ctx.store.revision,
+      done.filter((j): j is string => j !== undefined),
+    ),
+  };
 }

@@ -82,13 +82,16 @@ export async function handleList(ctx: ApiContext, r: ApiRequest): Promise<ApiRes
   if (match && !['Exact', 'NotOlderThan'].includes(match)) {
     throw badRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`);
   }
-  if (match && rv === undefined) throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
-  if (match === 'Exact' && rv === 0) throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  if (match && rv === undefined)
+    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+  if (match === 'Exact' && rv === 0)
+    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
   if (token && rv !== undefined && rv !== 0) throw badRequest('specifying resource version is not allowed when using continue');
 
   let namespace = r.info.namespace;
   if (filter.namespace !== undefined) {
-    if (namespace && namespace !== filter.namespace) return { status: 200, json: listJson(rt, ctx.store.revision, []), list: { items: [], rev: ctx.store.revision } };
+    if (namespace && namespace !== filter.namespace)
+      return { status: 200, json: listJson(rt, ctx.store.revision, []), list: { items: [], rev: ctx.store.revision } };
     namespace = filter.namespace;
   }
   const prefix = collectionPrefix(rt, namespace);
@@ -116,13 +119,26 @@ export async function handleList(ctx: ApiContext, r: ApiRequest): Promise<ApiRes
   if (filter.name !== undefined && (!rt.namespaced || namespace)) {
     // A name pins the key: a range of one.
     const key = prefix + filter.name;
-    const page = resourceStore(ctx.store, rt).list({ bucket: rt.storagePrefix, keyPrefix: key, atRev, matches: (o) => o?.metadata?.name === filter.name && (!filter.matches || filter.matches(o)) });
+    const page = resourceStore(ctx.store, rt).list({
+      bucket: rt.storagePrefix,
+      keyPrefix: key,
+      atRev,
+      matches: (o) => o?.metadata?.name === filter.name && (!filter.matches || filter.matches(o)),
+    });
     return { status: 200, json: listJson(rt, page.rev, page.items), list: { items: page.items, rev: page.rev } };
   }
-  const page = resourceStore(ctx.store, rt).list({ bucket: rt.storagePrefix, keyPrefix: prefix, startAfter, atRev, limit, matches: filter.matches });
+  const page = resourceStore(ctx.store, rt).list({
+    bucket: rt.storagePrefix,
+    keyPrefix: prefix,
+    startAfter,
+    atRev,
+    limit,
+    matches: filter.matches,
+  });
   const cont = page.lastKey !== undefined ? encodeContinue({ rev: page.rev, afterKey: page.lastKey.slice(prefix.length) }) : undefined;
   const remaining = cont && !filter.matches ? page.remaining : undefined;
   const list = { items: page.items, rev: page.rev, continue: cont, remaining };
-  if (r.view === 'object' && r.format === 'json') return { status: 200, json: '', encoded: encodeList(r.res, rt, page.rev, page.items, cont, remaining), list };
+  if (r.view === 'object' && r.format === 'json')
+    return { status: 200, json: '', encoded: encodeList(r.res, rt, page.rev, page.items, cont, remaining), list };
   return { status: 200, json: listJson(rt, page.rev, page.items, cont, remaining), list };
 }

@@ -13,10 +13,13 @@ export function admitNamespace(store: Store, rt: ResourceType, namespace: string
   if (!entry) throw notFound({ group: '', resource: 'namespaces' }, namespace);
   // Cheap check first: most namespaces are not terminating.
   if (entry.json.includes('"deletionTimestamp"') && JSON.parse(entry.json).metadata?.deletionTimestamp) {
-    throw forbidden(`${rt.plural}${rt.group ? '.' + rt.group : ''} "" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
-      group: rt.group || undefined,
-      kind: rt.plural,
-      causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
-    });
+    throw forbidden(
+      `${rt.plural}${rt.group ? '.' + rt.group : ''} "" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+      {
+        group: rt.group || undefined,
+        kind: rt.plural,
+        causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+      },
+    );
   }
 }

@@ -13,11 +13,16 @@ import type { NewObjectRequest, PreparedCreate } from './new-object-types.ts';
 /** Prepares a create's object (parsed); throws the StatusError the client should get. */
 export function prepareNewObject(req: NewObjectRequest, admission: AdmissionChain): PreparedCreate {
   const { rt } = req;
-  const { obj, warnings } = decodeBytes(req.body, req.contentType, req.fieldValidation, { group: rt.group, version: rt.version, kind: rt.kind });
+  const { obj, warnings } = decodeBytes(req.body, req.contentType, req.fieldValidation, {
+    group: rt.group,
+    version: rt.version,
+    kind: rt.kind,
+  });
   checkTypeMeta(rt, obj);
   checkNamespace(rt, obj, req.namespace);
   const meta = obj.metadata;
-  const generateName = !meta.name && typeof meta.generateName === 'string' && meta.generateName !== '' ? (meta.generateName as string) : undefined;
+  const generateName =
+    !meta.name && typeof meta.generateName === 'string' && meta.generateName !== '' ? (meta.generateName as string) : undefined;
   // As kube's Store.Create: the name is generated first, so defaults (a Namespace's
   // kubernetes.io/metadata.name label) and validation see the name that is stored.
   if (generateName !== undefined) meta.name = generateNameFrom(generateName);

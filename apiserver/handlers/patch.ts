@@ -40,10 +40,12 @@ function jsonPatchShapeError(patch: unknown): string | undefined {
   if (!Array.isArray(patch)) return `json: cannot unmarshal ${jsonTypeName(patch)} into Go value of type []handlers.jsonPatchOp`;
   for (const op of patch) {
     if (op === null) continue;
-    if (typeof op !== 'object' || Array.isArray(op)) return `json: cannot unmarshal ${jsonTypeName(op)} into Go value of type handlers.jsonPatchOp`;
+    if (typeof op !== 'object' || Array.isArray(op))
+      return `json: cannot unmarshal ${jsonTypeName(op)} into Go value of type handlers.jsonPatchOp`;
     for (const [key, value] of Object.entries(op)) {
       const field = ['op', 'path', 'from'].find((f) => f.toLowerCase() === key.toLowerCase());
-      if (field && value !== null && typeof value !== 'string') return `json: cannot unmarshal ${jsonTypeName(value)} into Go struct field jsonPatchOp.${field} of type string`;
+      if (field && value !== null && typeof value !== 'string')
+        return `json: cannot unmarshal ${jsonTypeName(value)} into Go struct field jsonPatchOp.${field} of type string`;
     }
   }
   return undefined;
@@ -110,12 +112,17 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
     if (overflow && strictDecode) throw badRequest(`error decoding patch: ${overflowError('Go struct field jsonPatchOp.value')}`);
     if (!Array.isArray(ops)) throw badRequest(`json: cannot unmarshal ${jsonTypeName(ops)} into Go value of type jsonpatch.Patch`);
     if (ops.length > MAX_JSON_PATCH_OPERATIONS) {
-      throw new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`);
+      throw new StatusError(
+        413,
+        'RequestEntityTooLarge',
+        `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`,
+      );
     }
     apply = (cur) => applyJsonPatch(cur, ops, { maxCopyBytes: MAX_BODY_BYTES });
   } else if (type === 'application/merge-patch+json') {
     const notObject = patch !== null && (typeof patch !== 'object' || Array.isArray(patch));
-    if (notObject && strictDecode) throw badRequest(`error decoding patch: json: cannot unmarshal ${jsonTypeName(patch)} into Go value of type map[string]interface {}`);
+    if (notObject && strictDecode)
+      throw badRequest(`error decoding patch: json: cannot unmarshal ${jsonTypeName(patch)} into Go value of type map[string]interface {}`);
     if (overflow) throw badRequest(`error decoding patch: ${overflowError('Go value')}`);
     // evanphx/json-patch refuses a patch that is not an object (null included) as ErrBadJSONPatch.
     if (notObject || patch === null) throw badRequest('Invalid JSON Patch');
@@ -145,13 +152,20 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
       } catch (err) {
         patchFailure(err, jsonPatch);
       }
-      if (out === null || typeof out !== 'object' || Array.isArray(out)) throw new StatusError(422, 'Invalid', 'the patched object is not a JSON object');
-      const checked = checkPatched(r, rt, out, subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : undefined);
+      if (out === null || typeof out !== 'object' || Array.isArray(out))
+        throw new StatusError(422, 'Invalid', 'the patched object is not a JSON object');
+      const checked = checkPatched(
+        r,
+        rt,
+        out,
+        subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : undefined,
+      );
       out = checked.obj;
       warnings.push(...checked.warnings);
       if (subresource !== 'scale') {
         out.metadata ??= {};
-        if (out.metadata.name !== name) throw badRequest(`the name of the object (${out.metadata.name ?? ''}) does not match the name on the URL (${name})`);
+        if (out.metadata.name !== name)
+          throw badRequest(`the name of the object (${out.metadata.name ?? ''}) does not match the name on the URL (${name})`);
       }
       if (approval) requestedConditions = structuredClone(out.status?.conditions);
       return out;

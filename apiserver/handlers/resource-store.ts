@@ -54,6 +54,9 @@ class ConvertingStore implements ResourceStore {
 
   watch(watcher: Watcher, fromRev: number): () => void {
     const served = (events: WatchEvent[]) => events.map((ev) => ({ ...ev, json: this.served(ev.json) }));
-    return this.store.watch({ ...watcher, matches: this.matcher(watcher.matches), deliver: (events) => watcher.deliver(served(events)) }, fromRev);
+    return this.store.watch(
+      { ...watcher, matches: this.matcher(watcher.matches), deliver: (events) => watcher.deliver(served(events)) },
+      fromRev,
+    );
   }
 }

@@ -9,7 +9,10 @@ const ANONYMOUS = { username: 'system:anonymous', groups: ['system:unauthenticat
 
 /** True for the resources this file serves. */
 export function isReview(group: string, plural: string): boolean {
-  return (group === 'authorization.k8s.io' && (plural === 'selfsubjectaccessreviews' || plural === 'selfsubjectrulesreviews')) || (group === 'authentication.k8s.io' && plural === 'selfsubjectreviews');
+  return (
+    (group === 'authorization.k8s.io' && (plural === 'selfsubjectaccessreviews' || plural === 'selfsubjectrulesreviews')) ||
+    (group === 'authentication.k8s.io' && plural === 'selfsubjectreviews')
+  );
 }
 
 /** Answers a review. */
@@ -20,8 +23,15 @@ export async function handleReview(_ctx: ApiContext, r: ApiRequest): Promise<Api
   let status: object;
   if (rt.plural === 'selfsubjectaccessreviews') status = { allowed: true };
   else if (rt.plural === 'selfsubjectrulesreviews') {
-    status = { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false };
+    status = {
+      resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+      nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+      incomplete: false,
+    };
   } else status = { userInfo: ANONYMOUS };
-  const body = rt.plural === 'selfsubjectreviews' ? { kind: rt.kind, apiVersion: base.apiVersion, metadata: base.metadata, status } : { ...base, status };
+  const body =
+    rt.plural === 'selfsubjectreviews'
+      ? { kind: rt.kind, apiVersion: base.apiVersion, metadata: base.metadata, status }
+      : { ...base, status };
   return { status: 201, json: JSON.stringify(body) };
 }

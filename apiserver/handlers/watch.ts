@@ -61,7 +61,8 @@ export function checkWatchParams(p: WatchParams): void {
   buildFilter(p.rt, q);
   parseResourceVersion(q.get('resourceVersion'));
   const timeout = q.get('timeoutSeconds');
-  if (timeout !== null && timeout !== '' && !/^\d+$/.test(timeout)) throw badRequest(`timeoutSeconds: Invalid value: "${timeout}": must be a non-negative integer`);
+  if (timeout !== null && timeout !== '' && !/^\d+$/.test(timeout))
+    throw badRequest(`timeoutSeconds: Invalid value: "${timeout}": must be a non-negative integer`);
   if (queryBool(q, 'sendInitialEvents') !== undefined) {
     if (q.get('resourceVersionMatch') !== 'NotOlderThan') {
       throw badRequest('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
@@ -156,7 +157,11 @@ export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTranspor
 
   if (sendInitial) {
     // Initial state and registration happen in one synchronous step: no event can fall between them.
-    const page = objects.list({ bucket: rt.storagePrefix, keyPrefix: pinned ?? prefix, matches: pinned ? (o) => o?.metadata?.name === name && (!filter.matches || filter.matches(o)) : filter.matches });
+    const page = objects.list({
+      bucket: rt.storagePrefix,
+      keyPrefix: pinned ?? prefix,
+      matches: pinned ? (o) => o?.metadata?.name === name && (!filter.matches || filter.matches(o)) : filter.matches,
+    });
     fromRev = page.rev;
     outbox.pushInitial(page.items);
     if (watchList) outbox.pushLines([eventLine('BOOKMARK', view.bookmark(page.rev, true))]);

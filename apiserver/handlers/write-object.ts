@@ -51,7 +51,13 @@ export function updateMutation(w: WriteRequest): (cur: any | undefined) => any |
       incoming = w.incoming(() => structuredClone(cur));
       if (sub === '') checkTypeMeta(w.rt, incoming);
     }
-    const next = prepareUpdate(w.rt, incoming, cur, sub, w.admission ? (obj, old) => w.admission!.admit('UPDATE', w.rt, obj, old) : undefined);
+    const next = prepareUpdate(
+      w.rt,
+      incoming,
+      cur,
+      sub,
+      w.admission ? (obj, old) => w.admission!.admit('UPDATE', w.rt, obj, old) : undefined,
+    );
     if (next && readyToDelete(w.rt, next)) return null;
     return next;
   };

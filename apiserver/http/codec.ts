@@ -11,7 +11,12 @@ import { decodeYaml, YamlDecodeError } from './yaml-decode.ts';
 export const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
 /** Media types a PATCH body may use. */
-export const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+export const PATCH_TYPES = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+];
 
 /** The media type of a Content-Type header without parameters, lower-cased. */
 export function mediaType(header: string | undefined): string {

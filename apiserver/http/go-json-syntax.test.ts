@@ -5,7 +5,8 @@ import { goJsonSyntaxError } from './go-json-syntax.ts';
 const err = (text: string | Buffer) => goJsonSyntaxError(typeof text === 'string' ? Buffer.from(text) : text);
 
 test('valid JSON has no error', () => {
-  for (const ok of ['{}', '[]', ' {"a":[1,-2.5e+3,true,false,null,"x\\u00e9\\n"]} ', '0', '"s"', '[[],{}]']) assert.equal(err(ok), undefined, ok);
+  for (const ok of ['{}', '[]', ' {"a":[1,-2.5e+3,true,false,null,"x\\u00e9\\n"]} ', '0', '"s"', '[[],{}]'])
+    assert.equal(err(ok), undefined, ok);
 });
 
 test("Go's scanner messages", () => {

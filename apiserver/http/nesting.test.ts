@@ -20,10 +20,13 @@ test('YAML: flow and block nesting past 10,000 levels is go-yaml error', () => {
   assert.match(yamlNestingError(blockMap) ?? '', /^line \d+: exceeded max depth of 10000$/);
   // go-yaml's own limit tests that must pass.
   assert.equal(yamlNestingError('['.repeat(10_000) + '1' + ',1'.repeat(20_000) + ']'.repeat(10_000)), undefined);
-  assert.equal(yamlNestingError((('- '.repeat(1000)) + '\n').repeat(512)), undefined);
+  assert.equal(yamlNestingError(('- '.repeat(1000) + '\n').repeat(512)), undefined);
   assert.equal(yamlNestingError(('- ' + '['.repeat(10_000) + ']'.repeat(10_000) + '\n').repeat(5)), undefined);
   // Brackets in quoted and plain scalars and in comments do not count.
-  assert.equal(yamlNestingError(`a: "${'['.repeat(20_000)}"\nb: '${'{'.repeat(20_000)}'\nc: x${'['.repeat(20_000)}\n# ${'['.repeat(20_000)}\n`), undefined);
+  assert.equal(
+    yamlNestingError(`a: "${'['.repeat(20_000)}"\nb: '${'{'.repeat(20_000)}'\nc: x${'['.repeat(20_000)}\n# ${'['.repeat(20_000)}\n`),
+    undefined,
+  );
   // Many keys at the same indentation are one level.
   assert.equal(yamlNestingError(Array.from({ length: 20_000 }, (_, i) => `k${i}: v`).join('\n')), undefined);
 });

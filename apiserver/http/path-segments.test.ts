@@ -24,7 +24,10 @@ describe('splitPath', () => {
     assert.deepEqual(splitPath('/'), []);
   });
   it('an empty segment inside the path is a 404, not skipped', () => {
-    assert.deepEqual(refusal(() => splitPath('/api/v1/namespaces//pods')), { code: 404, reason: 'NotFound', message: 'the server could not find the requested resource' });
+    assert.deepEqual(
+      refusal(() => splitPath('/api/v1/namespaces//pods')),
+      { code: 404, reason: 'NotFound', message: 'the server could not find the requested resource' },
+    );
   });
   it('checks every escape before routing', () => {
     assert.equal(refusal(() => splitPath('/api/v1//%zz')).message, 'invalid URL escape "%zz"');
@@ -40,7 +43,10 @@ describe('decodeSegment', () => {
     ['%g0', '%g0'],
   ]) {
     it(`${raw} is a 400 worded as Go's url.EscapeError`, () => {
-      assert.deepEqual(refusal(() => decodeSegment(raw)), { code: 400, reason: 'BadRequest', message: `invalid URL escape "${bad}"` });
+      assert.deepEqual(
+        refusal(() => decodeSegment(raw)),
+        { code: 400, reason: 'BadRequest', message: `invalid URL escape "${bad}"` },
+      );
     });
   }
   it('decodes UTF-8 escapes and keeps a leading byte-order mark', () => {

@@ -4,7 +4,14 @@ import { parseRequestUrl } from './request-url.ts';
 
 describe('parseRequestUrl', () => {
   it('keeps the path as sent: no dot-segment resolution, no backslash rewriting', () => {
-    for (const path of ['/api/v1/namespaces/default/configmaps/%2e%2e', '/api/v1/namespaces/default/configmaps/..', '/a/./b', '/a\\b', '/a%2Fb', '/%zz']) {
+    for (const path of [
+      '/api/v1/namespaces/default/configmaps/%2e%2e',
+      '/api/v1/namespaces/default/configmaps/..',
+      '/a/./b',
+      '/a\\b',
+      '/a%2Fb',
+      '/%zz',
+    ]) {
       assert.equal(parseRequestUrl(path).pathname, path);
     }
   });

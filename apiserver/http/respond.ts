@@ -7,15 +7,27 @@ import { encode, type ResponseFormat } from './codec.ts';
 import { warningHeaders } from './warning-headers.ts';
 
 /** Writes `json` with `status` in `format`; a Buffer is JSON already encoded as UTF-8 and goes out as it is. */
-export function sendJson(res: ServerResponse, status: number, json: string | Buffer, format: ResponseFormat = 'json', warnings: string[] = [], retryAfterSeconds?: number): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  json: string | Buffer,
+  format: ResponseFormat = 'json',
+  warnings: string[] = [],
+  retryAfterSeconds?: number,
+): void {
   const encoded = typeof json === 'string' ? encode(json, format) : { body: json, contentType: 'application/json' };
   const { contentType } = encoded;
   const warningValues = warnings.length ? warningHeaders(warnings) : [];
   // Node writes the head together with a string body, in the body's encoding (UTF-8):
   // header bytes above 0x7f would be encoded twice, so such a body goes as bytes.
-  const body = typeof encoded.body === 'string' && warningValues.some((v) => /[\x80-\xff]/.test(v)) ? Buffer.from(encoded.body) : encoded.body;
+  const body =
+    typeof encoded.body === 'string' && warningValues.some((v) => /[\x80-\xff]/.test(v)) ? Buffer.from(encoded.body) : encoded.body;
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-  const headers: Record<string, string | number | string[]> = { 'Content-Type': contentType, 'Content-Length': length, 'Cache-Control': 'no-cache, private' };
+  const headers: Record<string, string | number | string[]> = {
+    'Content-Type': contentType,
+    'Content-Length': length,
+    'Cache-Control': 'no-cache, private',
+  };
   if (warningValues.length) headers.Warning = warningValues;
   if (retryAfterSeconds !== undefined && retryAfterSeconds > 0) headers['Retry-After'] = String(retryAfterSeconds);
   try {

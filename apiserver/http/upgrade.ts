@@ -28,15 +28,28 @@ export function upgradeHandler(ctx: ApiContext, wss: WebSocketServer): (req: htt
       const parsed = parseRequest('GET', url.pathname, true);
       const sub = parsed.kind === 'resource' ? parsed.info.subresource : '';
       if (parsed.kind === 'resource' && parsed.info.resource.plural === 'pods' && (sub === 'exec' || sub === 'attach')) {
-        proxyStreamUpgrade(store, req, socket, head, url, parsed.info.namespace, parsed.info.name, sub, log.child({ stream: sub, pod: `${parsed.info.namespace}/${parsed.info.name}` }));
+        proxyStreamUpgrade(
+          store,
+          req,
+          socket,
+          head,
+          url,
+          parsed.info.namespace,
+          parsed.info.name,
+          sub,
+          log.child({ stream: sub, pod: `${parsed.info.namespace}/${parsed.info.name}` }),
+        );
         return;
       }
       if (parsed.kind === 'resource' && parsed.info.resource.plural === 'pods' && sub === 'portforward') {
         // kube would proxy to the kubelet; simulated containers have no sockets to forward to.
         kubeletTarget(store, parsed.info.namespace, parsed.info.name, null);
-        throw badRequest(`unable to upgrade connection: port forwarding is not supported by ksim's simulated kubelets (pod "${parsed.info.name}" has no network to forward to)`);
+        throw badRequest(
+          `unable to upgrade connection: port forwarding is not supported by ksim's simulated kubelets (pod "${parsed.info.name}" has no network to forward to)`,
+        );
       }
-      if (parsed.kind !== 'resource' || parsed.info.verb !== 'watch') throw badRequest('only watch, exec and attach requests can be upgraded to a WebSocket');
+      if (parsed.kind !== 'resource' || parsed.info.verb !== 'watch')
+        throw badRequest('only watch, exec and attach requests can be upgraded to a WebSocket');
       const params = { rt: parsed.info.resource, namespace: parsed.info.namespace, name: parsed.info.name, query: url.searchParams };
       checkWatchParams(params);
       const refused = handshakeError(req);
@@ -49,7 +62,12 @@ export function upgradeHandler(ctx: ApiContext, wss: WebSocketServer): (req: htt
       });
     } catch (err) {
       if (!(err instanceof StatusError)) log.error({ err, url: req.url }, 'upgrade failed');
-      refuseUpgrade(socket, err instanceof StatusError ? err : new StatusError(500, 'InternalError', 'an error on the server has prevented the request from succeeding'));
+      refuseUpgrade(
+        socket,
+        err instanceof StatusError
+          ? err
+          : new StatusError(500, 'InternalError', 'an error on the server has prevented the request from succeeding'),
+      );
     }
   };
 }

@@ -36,14 +36,21 @@ export function renderObject(view: ResponseView, rt: ResourceType, json: string,
   if (view === 'object') return json;
   const obj = JSON.parse(json);
   if (view === 'PartialObjectMetadata') return JSON.stringify(partial(obj));
-  return JSON.stringify(tableFor(rt, [obj], { now, includeObject: includeObjectOf(query), listMeta: { resourceVersion: obj.metadata?.resourceVersion } }));
+  return JSON.stringify(
+    tableFor(rt, [obj], { now, includeObject: includeObjectOf(query), listMeta: { resourceVersion: obj.metadata?.resourceVersion } }),
+  );
 }
 
 /** Renders a list page in `view` (the 'object' view is built by the list handler itself). */
 export function renderList(view: ResponseView, rt: ResourceType, page: ListPage, query: URLSearchParams, now: Date): string {
   const objects = page.items.map((j) => JSON.parse(j));
   if (view === 'PartialObjectMetadata') {
-    return JSON.stringify({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: listMeta(page), items: objects.map(partial) });
+    return JSON.stringify({
+      kind: 'PartialObjectMetadataList',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: listMeta(page),
+      items: objects.map(partial),
+    });
   }
   return JSON.stringify(tableFor(rt, objects, { now, includeObject: includeObjectOf(query), listMeta: listMeta(page) }));
 }
@@ -59,7 +66,13 @@ export interface WatchView {
 }
 
 /** The watch rendering for `view`; a Table watch sends column definitions with its first row only, as kube does. */
-export function watchView(view: ResponseView, rt: ResourceType, query: URLSearchParams, now: () => Date, plainBookmark: (rev: number, end: boolean) => string): WatchView {
+export function watchView(
+  view: ResponseView,
+  rt: ResourceType,
+  query: URLSearchParams,
+  now: () => Date,
+  plainBookmark: (rev: number, end: boolean) => string,
+): WatchView {
   if (view === 'object') return { plain: true, object: (json) => json, bookmark: plainBookmark };
   if (view === 'PartialObjectMetadata') {
     return {

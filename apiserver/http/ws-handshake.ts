@@ -11,13 +11,18 @@ const VERSIONS = new Set(['13', '8']);
 /** The refusal for a request that is not a valid WebSocket handshake, or undefined when it is one. */
 export function handshakeError(req: http.IncomingMessage): StatusError | undefined {
   const upgrade = String(req.headers.upgrade ?? '').toLowerCase();
-  if (upgrade !== 'websocket') return badRequest(`unable to upgrade connection: upgrade to "${req.headers.upgrade ?? ''}" is not supported, only to "websocket" (v5.channel.k8s.io)`);
+  if (upgrade !== 'websocket')
+    return badRequest(
+      `unable to upgrade connection: upgrade to "${req.headers.upgrade ?? ''}" is not supported, only to "websocket" (v5.channel.k8s.io)`,
+    );
   if (req.method !== 'GET') return badRequest(`unable to upgrade connection: a WebSocket handshake must be a GET, not ${req.method}`);
   const key = req.headers['sec-websocket-key'];
   // A base64-encoded 16-byte nonce is 24 characters ending in "==".
-  if (typeof key !== 'string' || !/^[+/0-9A-Za-z]{22}==$/.test(key.trim())) return badRequest('unable to upgrade connection: missing or invalid Sec-WebSocket-Key header (a base64-encoded 16-byte value)');
+  if (typeof key !== 'string' || !/^[+/0-9A-Za-z]{22}==$/.test(key.trim()))
+    return badRequest('unable to upgrade connection: missing or invalid Sec-WebSocket-Key header (a base64-encoded 16-byte value)');
   const version = req.headers['sec-websocket-version'];
-  if (typeof version !== 'string' || !VERSIONS.has(version.trim())) return badRequest('unable to upgrade connection: unsupported Sec-WebSocket-Version (13 and 8 are supported)');
+  if (typeof version !== 'string' || !VERSIONS.has(version.trim()))
+    return badRequest('unable to upgrade connection: unsupported Sec-WebSocket-Version (13 and 8 are supported)');
   return undefined;
 }
 
@@ -28,5 +33,7 @@ export function refuseUpgrade(socket: Duplex, err: StatusError, headers: Record<
   const extra = Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
-  socket.end(`HTTP/1.1 ${err.code} ${http.STATUS_CODES[err.code] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${err.code} ${http.STATUS_CODES[err.code] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
+  );
 }

@@ -32,7 +32,10 @@ test('a billion laughs is refused without being expanded', () => {
   refused(levels.join('\n') + '\n', 'yaml: document contains excessive aliasing');
   assert.ok(Date.now() - started < 2000);
   // go-yaml's own case: 1000 KB of maps with 100 aliases.
-  refused(`{a: &a [{a}${',{a}'.repeat((1000 * 1024) / 4 - 100)}], b: &b [*a${',*a'.repeat(99)}]}`, 'yaml: document contains excessive aliasing');
+  refused(
+    `{a: &a [{a}${',{a}'.repeat((1000 * 1024) / 4 - 100)}], b: &b [*a${',*a'.repeat(99)}]}`,
+    'yaml: document contains excessive aliasing',
+  );
   // A few aliases of a small anchor are fine.
   assert.equal((decodeYaml(`a: &a [1, 2, 3]\n${Array.from({ length: 50 }, (_, i) => `k${i}: *a`).join('\n')}\n`) as any).k49.length, 3);
 });

@@ -49,7 +49,8 @@ function checkAliases(doc: Document.Parsed): void {
       decodes += size;
       aliased += size;
       // Within one alias both counts grow together, so checking after it is as early as go-yaml's check.
-      if (aliased > 100 && decodes > 1000 && aliased / decodes > allowedAliasRatio(decodes)) throw new YamlDecodeError('document contains excessive aliasing');
+      if (aliased > 100 && decodes > 1000 && aliased / decodes > allowedAliasRatio(decodes))
+        throw new YamlDecodeError('document contains excessive aliasing');
       return 1 + size;
     }
     let size = 1;

@@ -53,7 +53,10 @@ describe('content negotiation', () => {
       parseAccept('text/*;q=0.5, application/json;q=0.9, */*;q=0.9, application/yaml').map((c) => `${c.type}/${c.subtype}`),
       ['application/yaml', 'application/json', '*/*', 'text/*'],
     );
-    assert.deepEqual(parseAccept(undefined).map((c) => `${c.type}/${c.subtype}`), ['*/*']);
+    assert.deepEqual(
+      parseAccept(undefined).map((c) => `${c.type}/${c.subtype}`),
+      ['*/*'],
+    );
     assert.deepEqual(parseAccept('application/json;q=0'), []);
   });
 

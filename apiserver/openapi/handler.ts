@@ -16,7 +16,11 @@ const V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'
 
 /** Media types kube's OpenAPI handlers answer with, in kube's order of preference. */
 const V2_TYPES = ['application/json', V2_PROTOBUF, 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf'];
-const V3_TYPES = ['application/json', 'application/com.github.proto-openapi.spec.v3.v1.0+protobuf', 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf'];
+const V3_TYPES = [
+  'application/json',
+  'application/com.github.proto-openapi.spec.v3.v1.0+protobuf',
+  'application/com.github.proto-openapi.spec.v3@v1.0+protobuf',
+];
 
 interface AcceptClause {
   type: string;
@@ -79,7 +83,13 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
-function sendDocument(req: IncomingMessage, res: ServerResponse, doc: ServedBytes, extra: Record<string, string> = {}, contentType = 'application/json'): void {
+function sendDocument(
+  req: IncomingMessage,
+  res: ServerResponse,
+  doc: ServedBytes,
+  extra: Record<string, string> = {},
+  contentType = 'application/json',
+): void {
   const etag = `"${doc.hash}"`;
   const headers: Record<string, string> = {
     'Content-Type': contentType,

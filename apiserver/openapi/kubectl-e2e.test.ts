@@ -40,7 +40,15 @@ function json(res: http.ServerResponse, code: number, body: unknown): void {
   res.end(text);
 }
 
-const notFound = (name = '') => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `"${name}" not found`, reason: 'NotFound', code: 404 });
+const notFound = (name = '') => ({
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message: `"${name}" not found`,
+  reason: 'NotFound',
+  code: 404,
+});
 
 function route(req: http.IncomingMessage, res: http.ServerResponse, body: string): void {
   const url = new URL(req.url ?? '/', 'http://stub');
@@ -62,7 +70,13 @@ function route(req: http.IncomingMessage, res: http.ServerResponse, body: string
   // Writes: answer with the object sent (a create), or the stored one (a patch).
   if (req.method === 'POST') {
     const obj = JSON.parse(body);
-    obj.metadata = { namespace: 'default', uid: '00000000-0000-0000-0000-000000000001', resourceVersion: '1', creationTimestamp: '2026-01-01T00:00:00Z', ...obj.metadata };
+    obj.metadata = {
+      namespace: 'default',
+      uid: '00000000-0000-0000-0000-000000000001',
+      resourceVersion: '1',
+      creationTimestamp: '2026-01-01T00:00:00Z',
+      ...obj.metadata,
+    };
     return json(res, 201, obj);
   }
   if (req.method === 'PATCH') return json(res, 200, existing.get(url.pathname) ?? notFound());
@@ -156,8 +170,14 @@ describe('kubectl against the served OpenAPI', () => {
     assert.equal(url.searchParams.get('fieldManager'), 'kubectl-create');
     // kubectl keeps the document in its disk cache under the content hash: an earlier run may have fetched it.
     const docUrl = `/openapi/v3/apis/apps/v1?hash=${openapiV3Served('apis/apps/v1')!.hash}`;
-    assert.ok(requests.some((r) => r.url === docUrl || r.url.startsWith(`${docUrl}&`)), 'kubectl never read the apps/v1 document');
-    assert.ok(seen.some((r) => r.url.startsWith('/openapi/v3?')), 'kubectl did not read the /openapi/v3 index');
+    assert.ok(
+      requests.some((r) => r.url === docUrl || r.url.startsWith(`${docUrl}&`)),
+      'kubectl never read the apps/v1 document',
+    );
+    assert.ok(
+      seen.some((r) => r.url.startsWith('/openapi/v3?')),
+      'kubectl did not read the /openapi/v3 index',
+    );
     assert.ok(!seen.some((r) => r.url.startsWith('/openapi/v2')), 'kubectl fell back to /openapi/v2');
   });
 
@@ -216,7 +236,10 @@ describe('kubectl against the served OpenAPI', () => {
       serveOpenApi = 'v2';
       const v2Only = await recording(() => k(['create', '-f', file]));
       ok(v2Only.result);
-      assert.ok(v2Only.seen.some((r) => r.url.startsWith('/openapi/v2')), 'kubectl did not read /openapi/v2');
+      assert.ok(
+        v2Only.seen.some((r) => r.url.startsWith('/openapi/v2')),
+        'kubectl did not read /openapi/v2',
+      );
       const post = v2Only.seen.find((r) => r.method === 'POST');
       assert.ok(post, 'kubectl sent no POST');
       assert.equal(new URL(post.url, 'http://stub').searchParams.get('fieldValidation'), 'Strict');
@@ -237,7 +260,13 @@ describe('kubectl against the served OpenAPI', () => {
     const lastApplied = YAML.parse(deployment());
     lastApplied.metadata.namespace = 'default';
     const current = structuredClone(lastApplied);
-    current.metadata = { name: 'd1', namespace: 'default', uid: 'u1', resourceVersion: '5', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(lastApplied) } };
+    current.metadata = {
+      name: 'd1',
+      namespace: 'default',
+      uid: 'u1',
+      resourceVersion: '5',
+      annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(lastApplied) },
+    };
     existing.set(path, current);
     await writeFile(file, deployment().replace('nginx:1.27', 'nginx:1.28'));
     const { result, seen } = await recording(() => k(['apply', '-f', file]));

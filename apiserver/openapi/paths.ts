@@ -72,27 +72,106 @@ const q = (name: string, type: ParamSpec['type'], description: string): ParamSpe
 /** The query parameters kube's operations take, by name (descriptions shortened from kube's). */
 const P = {
   pretty: q('pretty', 'string', "If 'true', then the output is pretty printed."),
-  dryRun: q('dryRun', 'string', 'When present, indicates that modifications should not be persisted. Valid values are: - All: all dry run stages will be processed'),
-  fieldManager: q('fieldManager', 'string', 'fieldManager is a name associated with the actor or entity that is making these changes. Required for apply requests (application/apply-patch), optional otherwise.'),
-  fieldValidation: q('fieldValidation', 'string', 'fieldValidation determines how the server responds to unknown or duplicate fields in the request object. Valid values are: - Ignore - Warn - Strict: fail the request on unknown or duplicate fields.'),
-  force: q('force', 'boolean', 'Force is going to "force" Apply requests: the caller re-acquires fields owned by other managers. Must be unset for non-apply patch requests.'),
-  labelSelector: q('labelSelector', 'string', 'A selector to restrict the list of returned objects by their labels. Defaults to everything.'),
-  fieldSelector: q('fieldSelector', 'string', 'A selector to restrict the list of returned objects by their fields. Defaults to everything.'),
-  limit: q('limit', 'integer', 'limit is a maximum number of responses to return for a list call; the continue field of the list metadata then fetches the next chunk. Not supported if watch is true.'),
-  continue: q('continue', 'string', 'The continue option should be set when retrieving more results from the server; it comes from the metadata of the previous list chunk. Not supported if watch is true.'),
-  resourceVersion: q('resourceVersion', 'string', 'resourceVersion sets a constraint on what resource versions a request may be served from. Defaults to unset'),
-  resourceVersionMatch: q('resourceVersionMatch', 'string', 'resourceVersionMatch determines how resourceVersion is applied to list calls. Defaults to unset'),
-  sendInitialEvents: q('sendInitialEvents', 'boolean', 'With watch=true, start the watch stream with synthetic ADDED events for the current state of all objects, ending with a BOOKMARK event annotated k8s.io/initial-events-end: "true".'),
+  dryRun: q(
+    'dryRun',
+    'string',
+    'When present, indicates that modifications should not be persisted. Valid values are: - All: all dry run stages will be processed',
+  ),
+  fieldManager: q(
+    'fieldManager',
+    'string',
+    'fieldManager is a name associated with the actor or entity that is making these changes. Required for apply requests (application/apply-patch), optional otherwise.',
+  ),
+  fieldValidation: q(
+    'fieldValidation',
+    'string',
+    'fieldValidation determines how the server responds to unknown or duplicate fields in the request object. Valid values are: - Ignore - Warn - Strict: fail the request on unknown or duplicate fields.',
+  ),
+  force: q(
+    'force',
+    'boolean',
+    'Force is going to "force" Apply requests: the caller re-acquires fields owned by other managers. Must be unset for non-apply patch requests.',
+  ),
+  labelSelector: q(
+    'labelSelector',
+    'string',
+    'A selector to restrict the list of returned objects by their labels. Defaults to everything.',
+  ),
+  fieldSelector: q(
+    'fieldSelector',
+    'string',
+    'A selector to restrict the list of returned objects by their fields. Defaults to everything.',
+  ),
+  limit: q(
+    'limit',
+    'integer',
+    'limit is a maximum number of responses to return for a list call; the continue field of the list metadata then fetches the next chunk. Not supported if watch is true.',
+  ),
+  continue: q(
+    'continue',
+    'string',
+    'The continue option should be set when retrieving more results from the server; it comes from the metadata of the previous list chunk. Not supported if watch is true.',
+  ),
+  resourceVersion: q(
+    'resourceVersion',
+    'string',
+    'resourceVersion sets a constraint on what resource versions a request may be served from. Defaults to unset',
+  ),
+  resourceVersionMatch: q(
+    'resourceVersionMatch',
+    'string',
+    'resourceVersionMatch determines how resourceVersion is applied to list calls. Defaults to unset',
+  ),
+  sendInitialEvents: q(
+    'sendInitialEvents',
+    'boolean',
+    'With watch=true, start the watch stream with synthetic ADDED events for the current state of all objects, ending with a BOOKMARK event annotated k8s.io/initial-events-end: "true".',
+  ),
   timeoutSeconds: q('timeoutSeconds', 'integer', 'Timeout for the list/watch call, regardless of any activity or inactivity.'),
-  watch: q('watch', 'boolean', 'Watch for changes to the described resources and return them as a stream of add, update, and remove notifications. Specify resourceVersion.'),
-  allowWatchBookmarks: q('allowWatchBookmarks', 'boolean', 'allowWatchBookmarks requests watch events with type "BOOKMARK". If this is not a watch, this field is ignored.'),
-  gracePeriodSeconds: q('gracePeriodSeconds', 'integer', 'The duration in seconds before the object should be deleted. Zero means delete immediately; unset means the default for the type.'),
-  propagationPolicy: q('propagationPolicy', 'string', "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'."),
-  orphanDependents: q('orphanDependents', 'boolean', 'Deprecated: please use the PropagationPolicy. Should the dependent objects be orphaned.'),
-  ignoreStoreReadError: q('ignoreStoreReadErrorWithClusterBreakingPotential', 'boolean', 'if set to true, it will trigger an unsafe deletion of the resource in case the normal deletion flow fails with a corrupt object error.'),
+  watch: q(
+    'watch',
+    'boolean',
+    'Watch for changes to the described resources and return them as a stream of add, update, and remove notifications. Specify resourceVersion.',
+  ),
+  allowWatchBookmarks: q(
+    'allowWatchBookmarks',
+    'boolean',
+    'allowWatchBookmarks requests watch events with type "BOOKMARK". If this is not a watch, this field is ignored.',
+  ),
+  gracePeriodSeconds: q(
+    'gracePeriodSeconds',
+    'integer',
+    'The duration in seconds before the object should be deleted. Zero means delete immediately; unset means the default for the type.',
+  ),
+  propagationPolicy: q(
+    'propagationPolicy',
+    'string',
+    "Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'.",
+  ),
+  orphanDependents: q(
+    'orphanDependents',
+    'boolean',
+    'Deprecated: please use the PropagationPolicy. Should the dependent objects be orphaned.',
+  ),
+  ignoreStoreReadError: q(
+    'ignoreStoreReadErrorWithClusterBreakingPotential',
+    'boolean',
+    'if set to true, it will trigger an unsafe deletion of the resource in case the normal deletion flow fails with a corrupt object error.',
+  ),
 } satisfies Record<string, ParamSpec>;
 
-const LIST_PARAMS = [P.allowWatchBookmarks, P.continue, P.fieldSelector, P.labelSelector, P.limit, P.resourceVersion, P.resourceVersionMatch, P.sendInitialEvents, P.timeoutSeconds, P.watch];
+const LIST_PARAMS = [
+  P.allowWatchBookmarks,
+  P.continue,
+  P.fieldSelector,
+  P.labelSelector,
+  P.limit,
+  P.resourceVersion,
+  P.resourceVersionMatch,
+  P.sendInitialEvents,
+  P.timeoutSeconds,
+  P.watch,
+];
 const WRITE_PARAMS = [P.dryRun, P.fieldManager, P.fieldValidation];
 const PATCH_PARAMS = [P.dryRun, P.fieldManager, P.fieldValidation, P.force];
 const DELETE_PARAMS = [P.dryRun, P.gracePeriodSeconds, P.ignoreStoreReadError, P.orphanDependents, P.propagationPolicy];
@@ -116,7 +195,13 @@ const byName = (a: ParamSpec, b: ParamSpec): number => (a.name < b.name ? -1 : a
 function nameParam(kind: string): ParamSpec {
   return { name: 'name', in: 'path', type: 'string', required: true, description: `name of the ${kind}` };
 }
-const NAMESPACE_PARAM: ParamSpec = { name: 'namespace', in: 'path', type: 'string', required: true, description: 'object name and auth scope, such as for teams and projects' };
+const NAMESPACE_PARAM: ParamSpec = {
+  name: 'namespace',
+  in: 'path',
+  type: 'string',
+  required: true,
+  description: 'object name and auth scope, such as for teams and projects',
+};
 
 const upperFirst = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -124,13 +209,30 @@ const upperFirst = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 
 /** The query parameters of each connect (streaming) subresource, as kube's PodExecOptions, PodAttachOptions and PodPortForwardOptions have them. */
 const CONNECT_PARAMS: Record<string, [string, 'string' | 'boolean' | 'integer'][]> = {
-  exec: [['command', 'string'], ['container', 'string'], ['stdin', 'boolean'], ['stdout', 'boolean'], ['stderr', 'boolean'], ['tty', 'boolean']],
-  attach: [['container', 'string'], ['stdin', 'boolean'], ['stdout', 'boolean'], ['stderr', 'boolean'], ['tty', 'boolean']],
+  exec: [
+    ['command', 'string'],
+    ['container', 'string'],
+    ['stdin', 'boolean'],
+    ['stdout', 'boolean'],
+    ['stderr', 'boolean'],
+    ['tty', 'boolean'],
+  ],
+  attach: [
+    ['container', 'string'],
+    ['stdin', 'boolean'],
+    ['stdout', 'boolean'],
+    ['stderr', 'boolean'],
+    ['tty', 'boolean'],
+  ],
   portforward: [['ports', 'integer']],
 };
 export function groupCamel(group: string): string {
   if (group === '') return 'Core';
-  return group.replace(/\.k8s\.io$/, '').split(/[.-]/).map(upperFirst).join('');
+  return group
+    .replace(/\.k8s\.io$/, '')
+    .split(/[.-]/)
+    .map(upperFirst)
+    .join('');
 }
 
 /** The operation tag, e.g. "core_v1", "rbacAuthorization_v1". */
@@ -188,28 +290,103 @@ function resourcePaths(rt: ResourceType, entry: DiscoveryEntry, subs: DiscoveryE
 
   const collectionOps: OperationSpec[] = [];
   if (verbs.has('list')) {
-    collectionOps.push(op({ method: 'get', operationId: `list${gv}${ns}${kind}`, description: `list or watch objects of kind ${kind}`, action: 'list', parameters: LIST_PARAMS, responses: [ok(listDef)], produces: 'list' }));
+    collectionOps.push(
+      op({
+        method: 'get',
+        operationId: `list${gv}${ns}${kind}`,
+        description: `list or watch objects of kind ${kind}`,
+        action: 'list',
+        parameters: LIST_PARAMS,
+        responses: [ok(listDef)],
+        produces: 'list',
+      }),
+    );
   }
   if (verbs.has('create')) {
-    collectionOps.push(op({ method: 'post', operationId: `create${gv}${ns}${kind}`, description: `create a ${kind}`, action: 'post', parameters: WRITE_PARAMS, body: { definition: def }, responses: [ok(def), created(def), accepted(def)], produces: 'object' }));
+    collectionOps.push(
+      op({
+        method: 'post',
+        operationId: `create${gv}${ns}${kind}`,
+        description: `create a ${kind}`,
+        action: 'post',
+        parameters: WRITE_PARAMS,
+        body: { definition: def },
+        responses: [ok(def), created(def), accepted(def)],
+        produces: 'object',
+      }),
+    );
   }
   if (verbs.has('deletecollection')) {
-    collectionOps.push(op({ method: 'delete', operationId: `delete${gv}Collection${ns}${kind}`, description: `delete collection of ${kind}`, action: 'deletecollection', parameters: DELETE_COLLECTION_PARAMS, body: { definition: DELETE_OPTIONS, optional: true }, responses: [ok(STATUS)], produces: 'object' }));
+    collectionOps.push(
+      op({
+        method: 'delete',
+        operationId: `delete${gv}Collection${ns}${kind}`,
+        description: `delete collection of ${kind}`,
+        action: 'deletecollection',
+        parameters: DELETE_COLLECTION_PARAMS,
+        body: { definition: DELETE_OPTIONS, optional: true },
+        responses: [ok(STATUS)],
+        produces: 'object',
+      }),
+    );
   }
   if (collectionOps.length) paths.push({ path: collection, parameters: [...scopeParams, P.pretty], operations: collectionOps });
 
   const itemOps: OperationSpec[] = [];
   if (verbs.has('get')) {
-    itemOps.push(op({ method: 'get', operationId: `read${gv}${ns}${kind}`, description: `read the specified ${kind}`, action: 'get', parameters: [], responses: [ok(def)], produces: 'object' }));
+    itemOps.push(
+      op({
+        method: 'get',
+        operationId: `read${gv}${ns}${kind}`,
+        description: `read the specified ${kind}`,
+        action: 'get',
+        parameters: [],
+        responses: [ok(def)],
+        produces: 'object',
+      }),
+    );
   }
   if (verbs.has('update')) {
-    itemOps.push(op({ method: 'put', operationId: `replace${gv}${ns}${kind}`, description: `replace the specified ${kind}`, action: 'put', parameters: WRITE_PARAMS, body: { definition: def }, responses: [ok(def), created(def)], produces: 'object' }));
+    itemOps.push(
+      op({
+        method: 'put',
+        operationId: `replace${gv}${ns}${kind}`,
+        description: `replace the specified ${kind}`,
+        action: 'put',
+        parameters: WRITE_PARAMS,
+        body: { definition: def },
+        responses: [ok(def), created(def)],
+        produces: 'object',
+      }),
+    );
   }
   if (verbs.has('patch')) {
-    itemOps.push(op({ method: 'patch', operationId: `patch${gv}${ns}${kind}`, description: `partially update the specified ${kind}`, action: 'patch', parameters: PATCH_PARAMS, body: { definition: PATCH, patch: true }, responses: [ok(def), created(def)], produces: 'object' }));
+    itemOps.push(
+      op({
+        method: 'patch',
+        operationId: `patch${gv}${ns}${kind}`,
+        description: `partially update the specified ${kind}`,
+        action: 'patch',
+        parameters: PATCH_PARAMS,
+        body: { definition: PATCH, patch: true },
+        responses: [ok(def), created(def)],
+        produces: 'object',
+      }),
+    );
   }
   if (verbs.has('delete')) {
-    itemOps.push(op({ method: 'delete', operationId: `delete${gv}${ns}${kind}`, description: `delete a ${kind}`, action: 'delete', parameters: DELETE_PARAMS, body: { definition: DELETE_OPTIONS, optional: true }, responses: [ok(STATUS), accepted(STATUS)], produces: 'object' }));
+    itemOps.push(
+      op({
+        method: 'delete',
+        operationId: `delete${gv}${ns}${kind}`,
+        description: `delete a ${kind}`,
+        action: 'delete',
+        parameters: DELETE_PARAMS,
+        body: { definition: DELETE_OPTIONS, optional: true },
+        responses: [ok(STATUS), accepted(STATUS)],
+        produces: 'object',
+      }),
+    );
   }
   if (itemOps.length) paths.push({ path: item, parameters: itemParams, operations: itemOps });
 
@@ -217,7 +394,17 @@ function resourcePaths(rt: ResourceType, entry: DiscoveryEntry, subs: DiscoveryE
     paths.push({
       path: `${prefix}/${rt.plural}`,
       parameters: [...LIST_PARAMS, P.pretty].sort(byName),
-      operations: [op({ method: 'get', operationId: `list${gv}${kind}ForAllNamespaces`, description: `list or watch objects of kind ${kind}`, action: 'list', parameters: [], responses: [ok(listDef)], produces: 'list' })],
+      operations: [
+        op({
+          method: 'get',
+          operationId: `list${gv}${kind}ForAllNamespaces`,
+          description: `list or watch objects of kind ${kind}`,
+          action: 'list',
+          parameters: [],
+          responses: [ok(listDef)],
+          produces: 'list',
+        }),
+      ],
     });
   }
   if (verbs.has('watch')) {
@@ -253,8 +440,21 @@ function resourcePaths(rt: ResourceType, entry: DiscoveryEntry, subs: DiscoveryE
       const connectParams = (CONNECT_PARAMS[name] ?? []).map(([n, type]) => q(n, type, `The ${n} of the ${name} request.`));
       const id = `${gv}${ns}${kind}${upperFirst(name)}`;
       const connect = (method: 'get' | 'post'): OperationSpec =>
-        op({ gvk: subGvk, method, operationId: `connect${upperFirst(method)}${id}`, description: `connect ${method.toUpperCase()} requests to ${name} of ${kind}`, action: 'connect', parameters: connectParams, responses: [ok('string')], produces: 'text' });
-      paths.push({ path: `${item}/${name}`, parameters: [nameParam(`${kind}Options`), ...scopeParams], operations: [connect('get'), connect('post')] });
+        op({
+          gvk: subGvk,
+          method,
+          operationId: `connect${upperFirst(method)}${id}`,
+          description: `connect ${method.toUpperCase()} requests to ${name} of ${kind}`,
+          action: 'connect',
+          parameters: connectParams,
+          responses: [ok('string')],
+          produces: 'text',
+        });
+      paths.push({
+        path: `${item}/${name}`,
+        parameters: [nameParam(`${kind}Options`), ...scopeParams],
+        operations: [connect('get'), connect('post')],
+      });
       continue;
     }
     const subDef = definitionOf(subGvk.group, subGvk.version, subGvk.kind);
@@ -265,16 +465,59 @@ function resourcePaths(rt: ResourceType, entry: DiscoveryEntry, subs: DiscoveryE
     const subVerbs = new Set(sub.verbs);
     if (subVerbs.has('get')) {
       const text = name === 'log';
-      subOps.push(sop({ method: 'get', operationId: `read${id}`, description: `read ${what}`, action: 'get', parameters: [], responses: [ok(text ? 'string' : subDef)], produces: text ? 'text' : 'object' }));
+      subOps.push(
+        sop({
+          method: 'get',
+          operationId: `read${id}`,
+          description: `read ${what}`,
+          action: 'get',
+          parameters: [],
+          responses: [ok(text ? 'string' : subDef)],
+          produces: text ? 'text' : 'object',
+        }),
+      );
     }
     if (subVerbs.has('create')) {
-      subOps.push(sop({ method: 'post', operationId: `create${id}`, description: `create ${name} of a ${kind}`, action: 'post', parameters: WRITE_PARAMS, body: { definition: subDef }, responses: [ok(subDef), created(subDef), accepted(subDef)], produces: 'object' }));
+      subOps.push(
+        sop({
+          method: 'post',
+          operationId: `create${id}`,
+          description: `create ${name} of a ${kind}`,
+          action: 'post',
+          parameters: WRITE_PARAMS,
+          body: { definition: subDef },
+          responses: [ok(subDef), created(subDef), accepted(subDef)],
+          produces: 'object',
+        }),
+      );
     }
     if (subVerbs.has('update')) {
-      subOps.push(sop({ method: 'put', operationId: `replace${id}`, description: `replace ${what}`, action: 'put', parameters: WRITE_PARAMS, body: { definition: subDef }, responses: [ok(subDef), created(subDef)], produces: 'object' }));
+      subOps.push(
+        sop({
+          method: 'put',
+          operationId: `replace${id}`,
+          description: `replace ${what}`,
+          action: 'put',
+          parameters: WRITE_PARAMS,
+          body: { definition: subDef },
+          responses: [ok(subDef), created(subDef)],
+          produces: 'object',
+        }),
+      );
     }
     if (subVerbs.has('patch')) {
-      subOps.push(sop({ method: 'patch', operationId: `patch${id}`, description: `partially update ${what}`, action: 'patch', parameters: PATCH_PARAMS, body: { definition: PATCH, patch: true }, responses: [ok(subDef), created(subDef)], produces: 'object' }));
+      subOps.push(
+        sop({
+          method: 'patch',
+          operationId: `patch${id}`,
+          description: `partially update ${what}`,
+          action: 'patch',
+          parameters: PATCH_PARAMS,
+          body: { definition: PATCH, patch: true },
+          responses: [ok(subDef), created(subDef)],
+          produces: 'object',
+        }),
+      );
     }
     if (subOps.length) paths.push({ path: `${item}/${name}`, parameters: itemParams, operations: subOps });
   }
@@ -320,7 +563,19 @@ export const PATCH_MEDIA_TYPES = [
 /** Response media types by what an operation produces (kube's lists). */
 export const RESPONSE_MEDIA_TYPES: Record<Produces, string[]> = {
   object: ['application/json', 'application/vnd.kubernetes.protobuf', 'application/yaml'],
-  list: ['application/json', 'application/json;stream=watch', 'application/vnd.kubernetes.protobuf', 'application/vnd.kubernetes.protobuf;stream=watch', 'application/yaml'],
-  watch: ['application/json', 'application/json;stream=watch', 'application/vnd.kubernetes.protobuf', 'application/vnd.kubernetes.protobuf;stream=watch', 'application/yaml'],
+  list: [
+    'application/json',
+    'application/json;stream=watch',
+    'application/vnd.kubernetes.protobuf',
+    'application/vnd.kubernetes.protobuf;stream=watch',
+    'application/yaml',
+  ],
+  watch: [
+    'application/json',
+    'application/json;stream=watch',
+    'application/vnd.kubernetes.protobuf',
+    'application/vnd.kubernetes.protobuf;stream=watch',
+    'application/yaml',
+  ],
   text: ['text/plain', 'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'],
 };

@@ -85,7 +85,8 @@ export function fieldSchema(f: SchemaField, dialect: Dialect, ctx: FieldContext 
   if (f.format) out.format = f.format;
   if (f.enum) out.enum = [...f.enum];
   if (f.type === 'array' && f.items) out.items = fieldSchema(f.items, dialect, { element: true });
-  if (f.type === 'object' && f.additionalProperties) out.additionalProperties = fieldSchema(f.additionalProperties, dialect, { element: true });
+  if (f.type === 'object' && f.additionalProperties)
+    out.additionalProperties = fieldSchema(f.additionalProperties, dialect, { element: true });
   // Go value elements ([]string, map[string]int32) get their zero value as default in v3; []byte does not.
   if (dialect === 'v3' && ctx.element && !f.format?.startsWith('byte')) {
     if (f.type === 'string') out.default = '';

@@ -67,7 +67,13 @@ function schema(s: Json): Msg {
   if (s.type !== undefined) m.msg(22, new Msg().strs(1, Array.isArray(s.type) ? s.type : [s.type]));
   if (s.items !== undefined) m.msg(23, new Msg().msgs(1, (Array.isArray(s.items) ? s.items : [s.items]).map(schema)));
   if (s.properties !== undefined) {
-    m.msg(25, new Msg().msgs(1, Object.entries(s.properties as Json).map(([k, v]) => new Msg().str(1, k).msg(2, schema(v)))));
+    m.msg(
+      25,
+      new Msg().msgs(
+        1,
+        Object.entries(s.properties as Json).map(([k, v]) => new Msg().str(1, k).msg(2, schema(v))),
+      ),
+    );
   }
   return m.msgs(31, vendorExtensions(s));
 }
@@ -128,10 +134,28 @@ function pathItem(item: Json): Msg {
 export function encodeOpenapiV2(doc: Json): Uint8Array {
   const d = new Msg().str(1, doc.swagger);
   if (doc.info) d.msg(2, new Msg().str(1, doc.info.title).str(2, doc.info.version));
-  d.msg(8, new Msg().msgs(2, Object.entries((doc.paths ?? {}) as Json).map(([p, item]) => new Msg().str(1, p).msg(2, pathItem(item)))));
-  d.msg(9, new Msg().msgs(1, Object.entries((doc.definitions ?? {}) as Json).map(([name, s]) => new Msg().str(1, name).msg(2, schema(s)))));
+  d.msg(
+    8,
+    new Msg().msgs(
+      2,
+      Object.entries((doc.paths ?? {}) as Json).map(([p, item]) => new Msg().str(1, p).msg(2, pathItem(item))),
+    ),
+  );
+  d.msg(
+    9,
+    new Msg().msgs(
+      1,
+      Object.entries((doc.definitions ?? {}) as Json).map(([name, s]) => new Msg().str(1, name).msg(2, schema(s))),
+    ),
+  );
   for (const req of (doc.security ?? []) as Json[]) {
-    d.msg(12, new Msg().msgs(1, Object.entries(req).map(([name, scopes]) => new Msg().str(1, name).msg(2, new Msg().strs(1, scopes)))));
+    d.msg(
+      12,
+      new Msg().msgs(
+        1,
+        Object.entries(req).map(([name, scopes]) => new Msg().str(1, name).msg(2, new Msg().strs(1, scopes))),
+      ),
+    );
   }
   if (doc.securityDefinitions) {
     const items = Object.entries(doc.securityDefinitions as Json).map(([name, s]) => {

@@ -54,7 +54,10 @@ test('every $ref names a definition', () => {
 test('v2 spellings: $ref with siblings, no defaults or oneOf, body parameters', () => {
   const d = v2();
   const defs = d.definitions as Json;
-  assert.deepEqual(defs['io.k8s.api.apps.v1.DeploymentSpec'].properties.strategy, { $ref: '#/definitions/io.k8s.api.apps.v1.DeploymentStrategy', 'x-kubernetes-patch-strategy': 'retainKeys' });
+  assert.deepEqual(defs['io.k8s.api.apps.v1.DeploymentSpec'].properties.strategy, {
+    $ref: '#/definitions/io.k8s.api.apps.v1.DeploymentStrategy',
+    'x-kubernetes-patch-strategy': 'retainKeys',
+  });
   assert.deepEqual(defs['io.k8s.api.core.v1.PodSpec'].properties.containers.items, { $ref: '#/definitions/io.k8s.api.core.v1.Container' });
   assert.deepEqual(defs['io.k8s.apimachinery.pkg.util.intstr.IntOrString'], { format: 'int-or-string', type: 'string' });
   assert.deepEqual(defs['io.k8s.apimachinery.pkg.api.resource.Quantity'], { type: 'string' });
@@ -64,7 +67,12 @@ test('v2 spellings: $ref with siblings, no defaults or oneOf, body parameters', 
   assert.equal(text.match(/"default":/g)?.length, 1, 'a default in v2');
   assert.ok(defs['io.k8s.api.core.v1.LimitRangeItem'].properties.default);
   const create = d.paths['/api/v1/namespaces/{namespace}/pods'].post;
-  assert.deepEqual(create.parameters[0], { in: 'body', name: 'body', required: true, schema: { $ref: '#/definitions/io.k8s.api.core.v1.Pod' } });
+  assert.deepEqual(create.parameters[0], {
+    in: 'body',
+    name: 'body',
+    required: true,
+    schema: { $ref: '#/definitions/io.k8s.api.core.v1.Pod' },
+  });
   assert.deepEqual(create.responses['401'], { description: 'Unauthorized' });
   assert.deepEqual(create.consumes, ['*/*']);
   assert.equal(create.operationId, 'createCoreV1NamespacedPod');
@@ -103,8 +111,16 @@ test('the protobuf form is a gnostic Document with the same content', () => {
 
   // definitions = 9: Definitions{additional_properties = 1: NamedSchema{name = 1, value = 2}}
   const named = (fields(one(doc, 9)).get(1) ?? []).map((b) => fields(b as Uint8Array));
-  assert.deepEqual(named.map((m) => str(one(m, 1))), Object.keys(d.definitions));
-  const deployment = fields(one(named.find((m) => str(one(m, 1)) === 'io.k8s.api.apps.v1.Deployment')!, 2));
+  assert.deepEqual(
+    named.map((m) => str(one(m, 1))),
+    Object.keys(d.definitions),
+  );
+  const deployment = fields(
+    one(
+      named.find((m) => str(one(m, 1)) === 'io.k8s.api.apps.v1.Deployment')!,
+      2,
+    ),
+  );
   assert.deepEqual((fields(one(deployment, 22)).get(1) ?? []).map(str), ['object']);
   // vendor_extension = 31: NamedAny{name, value: Any{yaml = 2}}
   const ext = (deployment.get(31) ?? []).map((b) => fields(b as Uint8Array));
@@ -112,13 +128,23 @@ test('the protobuf form is a gnostic Document with the same content', () => {
   assert.deepEqual(YAML.parse(str(one(fields(one(gvk, 2)), 2))), [{ group: 'apps', kind: 'Deployment', version: 'v1' }]);
   // properties = 25 -> spec -> _ref = 1
   const props = (fields(one(deployment, 25)).get(1) ?? []).map((b) => fields(b as Uint8Array));
-  const spec = fields(one(props.find((m) => str(one(m, 1)) === 'spec')!, 2));
+  const spec = fields(
+    one(
+      props.find((m) => str(one(m, 1)) === 'spec')!,
+      2,
+    ),
+  );
   assert.equal(str(one(spec, 1)), '#/definitions/io.k8s.api.apps.v1.DeploymentSpec');
 
   // paths = 8: Paths{path = 2: NamedPathItem}; a PATCH (8) operation's query parameter fieldValidation.
   const paths = (fields(one(doc, 8)).get(2) ?? []).map((b) => fields(b as Uint8Array));
   assert.equal(paths.length, Object.keys(d.paths).length);
-  const item = fields(one(paths.find((m) => str(one(m, 1)) === '/apis/apps/v1/namespaces/{namespace}/deployments/{name}')!, 2));
+  const item = fields(
+    one(
+      paths.find((m) => str(one(m, 1)) === '/apis/apps/v1/namespaces/{namespace}/deployments/{name}')!,
+      2,
+    ),
+  );
   const patch = fields(one(item, 8));
   assert.equal(str(one(patch, 5)), 'patchAppsV1NamespacedDeployment');
   // ParametersItem{parameter = 1: Parameter{body_parameter = 1 {name = 2} | non_body_parameter = 2 {query = 3 {name = 4}}}}

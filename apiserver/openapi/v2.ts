@@ -28,7 +28,8 @@ function schemaOf(definition: string): Json {
 
 function operation(o: OperationSpec): Json {
   const params: Json[] = [];
-  if (o.body) params.push({ in: 'body', name: 'body', ...(o.body.optional ? {} : { required: true }), schema: schemaOf(o.body.definition) });
+  if (o.body)
+    params.push({ in: 'body', name: 'body', ...(o.body.optional ? {} : { required: true }), schema: schemaOf(o.body.definition) });
   params.push(...o.parameters.map(parameter));
   const responses: Json = {};
   for (const r of o.responses) responses[r.code] = { description: r.description, schema: schemaOf(r.definition) };
@@ -62,7 +63,9 @@ const served = lazy((): ServedDocument => {
     info: { title: 'Kubernetes', version: KUBE_VERSION.gitVersion },
     paths: Object.fromEntries(paths.map((p) => [p.path, pathItem(p)])),
     definitions: definitionsFor(definitions, 'v2'),
-    securityDefinitions: { BearerToken: { description: 'Bearer Token authentication', in: 'header', name: 'authorization', type: 'apiKey' } },
+    securityDefinitions: {
+      BearerToken: { description: 'Bearer Token authentication', in: 'header', name: 'authorization', type: 'apiKey' },
+    },
     security: [{ BearerToken: [] }],
   });
 });

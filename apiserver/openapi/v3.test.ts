@@ -51,7 +51,9 @@ test('every PATCH operation of a kind takes fieldValidation and strategic merge 
     const d = doc(gvPath(rt.group, rt.version));
     const patches = Object.values(d.paths as Json)
       .map((item) => item.patch)
-      .filter((op) => op && op['x-kubernetes-group-version-kind'].kind === rt.kind && op['x-kubernetes-group-version-kind'].group === rt.group);
+      .filter(
+        (op) => op && op['x-kubernetes-group-version-kind'].kind === rt.kind && op['x-kubernetes-group-version-kind'].group === rt.group,
+      );
     assert.ok(patches.length >= 1, `${rt.kind}: no PATCH operation`);
     for (const op of patches) {
       assert.deepEqual(op['x-kubernetes-group-version-kind'], { group: rt.group, kind: rt.kind, version: rt.version });
@@ -64,7 +66,9 @@ test('every PATCH operation of a kind takes fieldValidation and strategic merge 
         'application/merge-patch+json',
         'application/strategic-merge-patch+json',
       ]);
-      assert.deepEqual(op.requestBody.content['application/strategic-merge-patch+json'].schema, { $ref: S('io.k8s.apimachinery.pkg.apis.meta.v1.Patch') });
+      assert.deepEqual(op.requestBody.content['application/strategic-merge-patch+json'].schema, {
+        $ref: S('io.k8s.apimachinery.pkg.apis.meta.v1.Patch'),
+      });
     }
   }
 });
@@ -74,7 +78,9 @@ test('each kind and list has one schema tagged with its gvk, as explain looks it
     const schemas = doc(gvPath(rt.group, rt.version)).components.schemas as Json;
     for (const kind of rt.verbs.includes('list') ? [rt.kind, rt.listKind] : [rt.kind]) {
       const gvk = { group: rt.group, kind, version: rt.version };
-      const tagged = Object.entries(schemas).filter(([, s]) => (s['x-kubernetes-group-version-kind'] ?? []).some((g: Json) => JSON.stringify(g) === JSON.stringify(gvk)));
+      const tagged = Object.entries(schemas).filter(([, s]) =>
+        (s['x-kubernetes-group-version-kind'] ?? []).some((g: Json) => JSON.stringify(g) === JSON.stringify(gvk)),
+      );
       assert.equal(tagged.length, 1, `${rt.group}/${rt.version} ${kind}`);
       assert.equal(tagged[0][1].type, 'object');
       assert.ok(tagged[0][1].properties.metadata);
@@ -140,7 +146,11 @@ test('paths and operation ids follow kube', () => {
   assert.deepEqual(scale.get.responses['200'].content['application/json'].schema, { $ref: S('io.k8s.api.autoscaling.v1.Scale') });
   assert.ok(doc('apis/apps/v1').components.schemas['io.k8s.api.autoscaling.v1.Scale']);
 
-  const actions = Object.fromEntries(Object.entries(core['/api/v1/namespaces/{namespace}/pods'] as Json).filter(([m]) => METHODS.includes(m)).map(([m, op]) => [m, op['x-kubernetes-action']]));
+  const actions = Object.fromEntries(
+    Object.entries(core['/api/v1/namespaces/{namespace}/pods'] as Json)
+      .filter(([m]) => METHODS.includes(m))
+      .map(([m, op]) => [m, op['x-kubernetes-action']]),
+  );
   assert.deepEqual(actions, { get: 'list', post: 'post', delete: 'deletecollection' });
   assert.equal(core['/api/v1/watch/pods'].get['x-kubernetes-action'], 'watchlist');
   assert.equal(core['/api/v1/watch/namespaces/{namespace}/pods/{name}'].get['x-kubernetes-action'], 'watch');
@@ -151,10 +161,28 @@ test('operations take kube parameters where kube puts them', () => {
   const names = (ps: Json[] | undefined): string[] => (ps ?? []).map((p) => p.name);
   const collection = paths['/apis/apps/v1/namespaces/{namespace}/deployments'];
   assert.deepEqual(names(collection.parameters), ['namespace', 'pretty']);
-  assert.deepEqual(collection.parameters[0], { description: 'object name and auth scope, such as for teams and projects', in: 'path', name: 'namespace', required: true, schema: { type: 'string', uniqueItems: true } });
-  assert.deepEqual(names(collection.get.parameters), ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds', 'watch']);
+  assert.deepEqual(collection.parameters[0], {
+    description: 'object name and auth scope, such as for teams and projects',
+    in: 'path',
+    name: 'namespace',
+    required: true,
+    schema: { type: 'string', uniqueItems: true },
+  });
+  assert.deepEqual(names(collection.get.parameters), [
+    'allowWatchBookmarks',
+    'continue',
+    'fieldSelector',
+    'labelSelector',
+    'limit',
+    'resourceVersion',
+    'resourceVersionMatch',
+    'sendInitialEvents',
+    'timeoutSeconds',
+    'watch',
+  ]);
   assert.deepEqual(names(collection.post.parameters), ['dryRun', 'fieldManager', 'fieldValidation']);
-  for (const n of ['labelSelector', 'fieldSelector', 'propagationPolicy', 'gracePeriodSeconds', 'dryRun', 'limit', 'continue']) assert.ok(names(collection.delete.parameters).includes(n), n);
+  for (const n of ['labelSelector', 'fieldSelector', 'propagationPolicy', 'gracePeriodSeconds', 'dryRun', 'limit', 'continue'])
+    assert.ok(names(collection.delete.parameters).includes(n), n);
   const types = Object.fromEntries((collection.get.parameters as Json[]).map((p) => [p.name, p.schema.type]));
   assert.equal(types.limit, 'integer');
   assert.equal(types.watch, 'boolean');
@@ -163,8 +191,16 @@ test('operations take kube parameters where kube puts them', () => {
   const item = paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'];
   assert.deepEqual(names(item.parameters), ['name', 'namespace', 'pretty']);
   assert.equal(item.parameters[0].description, 'name of the Deployment');
-  assert.deepEqual(names(item.delete.parameters), ['dryRun', 'gracePeriodSeconds', 'ignoreStoreReadErrorWithClusterBreakingPotential', 'orphanDependents', 'propagationPolicy']);
-  assert.deepEqual(item.delete.requestBody, { content: { '*/*': { schema: { $ref: S('io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions') } } } });
+  assert.deepEqual(names(item.delete.parameters), [
+    'dryRun',
+    'gracePeriodSeconds',
+    'ignoreStoreReadErrorWithClusterBreakingPotential',
+    'orphanDependents',
+    'propagationPolicy',
+  ]);
+  assert.deepEqual(item.delete.requestBody, {
+    content: { '*/*': { schema: { $ref: S('io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions') } } },
+  });
   assert.deepEqual(item.put.requestBody, { content: { '*/*': { schema: { $ref: S('io.k8s.api.apps.v1.Deployment') } } }, required: true });
   assert.deepEqual(Object.keys(item.patch.responses), ['200', '201', '401']);
 
@@ -189,7 +225,9 @@ test('operations match what discovery advertises', () => {
     const item = `${prefix}/${rt.namespaced ? 'namespaces/{namespace}/' : ''}${rt.plural}/{name}`;
     for (const entry of list.resources.filter((e) => e.name.startsWith(`${rt.plural}/`))) {
       const sub = entry.name.split('/')[1];
-      const ops = Object.keys(paths[`${item}/${sub}`] ?? {}).filter((m) => METHODS.includes(m)).sort();
+      const ops = Object.keys(paths[`${item}/${sub}`] ?? {})
+        .filter((m) => METHODS.includes(m))
+        .sort();
       const expected = entry.verbs.map((v) => ({ get: 'get', update: 'put', patch: 'patch', create: 'post' })[v]!).sort();
       assert.deepEqual(ops, expected, `${entry.name}`);
     }
@@ -205,7 +243,10 @@ test('schemas carry the types, formats and patch metadata kubectl reads', () => 
 
   const spec = apps['io.k8s.api.apps.v1.DeploymentSpec'];
   assert.deepEqual(spec.required, ['selector', 'template']);
-  assert.deepEqual(spec.properties.strategy, { allOf: [{ $ref: S('io.k8s.api.apps.v1.DeploymentStrategy') }], 'x-kubernetes-patch-strategy': 'retainKeys' });
+  assert.deepEqual(spec.properties.strategy, {
+    allOf: [{ $ref: S('io.k8s.api.apps.v1.DeploymentStrategy') }],
+    'x-kubernetes-patch-strategy': 'retainKeys',
+  });
   assert.deepEqual(spec.properties.template, { allOf: [{ $ref: S('io.k8s.api.core.v1.PodTemplateSpec') }], default: {} });
   assert.deepEqual(spec.properties.replicas, { format: 'int32', type: 'integer' });
   assert.deepEqual(apps['io.k8s.api.apps.v1.DeploymentStrategy'].properties.type, { enum: ['Recreate', 'RollingUpdate'], type: 'string' });
@@ -225,10 +266,16 @@ test('schemas carry the types, formats and patch metadata kubectl reads', () => 
   assert.equal(core['io.k8s.api.core.v1.Container'].properties.ports['x-kubernetes-patch-merge-key'], 'containerPort');
   assert.deepEqual(core[`${meta}.ObjectMeta`].properties.labels, { additionalProperties: { default: '', type: 'string' }, type: 'object' });
   assert.deepEqual(core[`${meta}.ObjectMeta`].properties.finalizers.items, { default: '', type: 'string' });
-  assert.deepEqual(core['io.k8s.api.core.v1.Secret'].properties.data, { additionalProperties: { format: 'byte', type: 'string' }, type: 'object' });
+  assert.deepEqual(core['io.k8s.api.core.v1.Secret'].properties.data, {
+    additionalProperties: { format: 'byte', type: 'string' },
+    type: 'object',
+  });
   assert.equal(core[`${meta}.LabelSelector`]['x-kubernetes-map-type'], 'atomic');
   assert.deepEqual(core[`${meta}.Time`], { format: 'date-time', type: 'string' });
-  assert.deepEqual(core['io.k8s.apimachinery.pkg.util.intstr.IntOrString'], { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] });
+  assert.deepEqual(core['io.k8s.apimachinery.pkg.util.intstr.IntOrString'], {
+    format: 'int-or-string',
+    oneOf: [{ type: 'integer' }, { type: 'string' }],
+  });
   assert.deepEqual(core['io.k8s.apimachinery.pkg.api.resource.Quantity'], { oneOf: [{ type: 'string' }, { type: 'number' }] });
   assert.deepEqual(core['io.k8s.apimachinery.pkg.runtime.RawExtension'], { type: 'object' });
   assert.deepEqual(core[`${meta}.Patch`], { type: 'object' });

@@ -19,7 +19,13 @@ import { definitionsFor, gvkExtension, reachableDefinitions, refTo, type Json } 
 import { lazy, serveDocument, type ServedDocument } from './served-document.ts';
 
 function parameter(p: ParamSpec): Json {
-  return { description: p.description, in: p.in, name: p.name, ...(p.required ? { required: true } : {}), schema: { type: p.type, uniqueItems: true } };
+  return {
+    description: p.description,
+    in: p.in,
+    name: p.name,
+    ...(p.required ? { required: true } : {}),
+    schema: { type: p.type, uniqueItems: true },
+  };
 }
 
 function schemaOf(definition: string): Json {
@@ -40,7 +46,10 @@ function operation(o: OperationSpec): Json {
   const responses: Json = {};
   for (const r of o.responses) {
     const schema = schemaOf(r.definition);
-    responses[r.code] = { content: Object.fromEntries(RESPONSE_MEDIA_TYPES[o.produces].map((t) => [t, { schema }])), description: r.description };
+    responses[r.code] = {
+      content: Object.fromEntries(RESPONSE_MEDIA_TYPES[o.produces].map((t) => [t, { schema }])),
+      description: r.description,
+    };
   }
   responses['401'] = { description: 'Unauthorized' };
   out.responses = responses;

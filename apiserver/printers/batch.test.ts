@@ -25,7 +25,11 @@ function job(name: string, spec: Partial<NonNullable<Job['spec']>>, status: Job[
 const cases: { name: string; job: Job; cells: (string | number)[] }[] = [
   {
     name: 'completed after 1m5s',
-    job: job('pi', { completions: 1, parallelism: 1 }, { succeeded: 1, startTime: ago(600), completionTime: ago(535), conditions: [cond('SuccessCriteriaMet'), cond('Complete')] }),
+    job: job(
+      'pi',
+      { completions: 1, parallelism: 1 },
+      { succeeded: 1, startTime: ago(600), completionTime: ago(535), conditions: [cond('SuccessCriteriaMet'), cond('Complete')] },
+    ),
     cells: ['pi', 'Complete', '1/1', '65s', '10m'],
   },
   {
@@ -55,12 +59,21 @@ const cases: { name: string; job: Job; cells: (string | number)[] }[] = [
   },
   {
     name: 'success policy met, not Complete yet',
-    job: job('sp', { completions: 3, completionMode: 'Indexed' }, { succeeded: 1, startTime: ago(30), conditions: [cond('SuccessCriteriaMet')] }),
+    job: job(
+      'sp',
+      { completions: 3, completionMode: 'Indexed' },
+      { succeeded: 1, startTime: ago(30), conditions: [cond('SuccessCriteriaMet')] },
+    ),
     cells: ['sp', 'SuccessCriteriaMet', '1/3', '30s', '10m'],
   },
   {
     name: 'being deleted',
-    job: job('bye', { completions: 1 }, { active: 1, startTime: ago(30), conditions: [cond('Suspended', 'False')] }, { deletionTimestamp: ago(1) }),
+    job: job(
+      'bye',
+      { completions: 1 },
+      { active: 1, startTime: ago(30), conditions: [cond('Suspended', 'False')] },
+      { deletionTimestamp: ago(1) },
+    ),
     cells: ['bye', 'Terminating', '0/1', '30s', '10m'],
   },
 ];
@@ -74,9 +87,10 @@ for (const c of cases) {
 }
 
 test('job columns', () => {
-  assert.deepEqual(jobPrinter.columns.map((c) => `${c.name}:${c.priority}`), [
-    'Name:0', 'Status:0', 'Completions:0', 'Duration:0', 'Age:0', 'Containers:1', 'Images:1', 'Selector:1',
-  ]);
+  assert.deepEqual(
+    jobPrinter.columns.map((c) => `${c.name}:${c.priority}`),
+    ['Name:0', 'Status:0', 'Completions:0', 'Duration:0', 'Age:0', 'Containers:1', 'Images:1', 'Selector:1'],
+  );
 });
 
 test('cronjob: schedule, timezone, suspend, active, last schedule', () => {
@@ -89,11 +103,36 @@ test('cronjob: schedule, timezone, suspend, active, last schedule', () => {
     },
     status: { active: [{ kind: 'Job', name: 'hello-29145600' }], lastScheduleTime: ago(180) },
   };
-  assert.deepEqual(cronJobPrinter.row(cj, ctx).cells, ['hello', '*/5 * * * *', '<none>', 'False', 1, '3m', '2d3h', 'hello', 'busybox:1.36', '<none>']);
-  const fresh: CronJob = { metadata: { name: 'tz', creationTimestamp: ago(5) }, spec: { schedule: '0 3 * * *', timeZone: 'Europe/Paris', suspend: true, jobTemplate: { spec: { template: {} } } } };
-  assert.deepEqual(cronJobPrinter.row(fresh, ctx).cells, ['tz', '0 3 * * *', 'Europe/Paris', 'True', 0, '<none>', '5s', '', '', '<none>']);
-  assert.deepEqual(cronJobPrinter.columns.map((c) => `${c.name}:${c.type}:${c.priority}`), [
-    'Name:string:0', 'Schedule:string:0', 'Timezone:string:0', 'Suspend:boolean:0', 'Active:integer:0', 'Last Schedule:string:0', 'Age:string:0',
-    'Containers:string:1', 'Images:string:1', 'Selector:string:1',
+  assert.deepEqual(cronJobPrinter.row(cj, ctx).cells, [
+    'hello',
+    '*/5 * * * *',
+    '<none>',
+    'False',
+    1,
+    '3m',
+    '2d3h',
+    'hello',
+    'busybox:1.36',
+    '<none>',
   ]);
+  const fresh: CronJob = {
+    metadata: { name: 'tz', creationTimestamp: ago(5) },
+    spec: { schedule: '0 3 * * *', timeZone: 'Europe/Paris', suspend: true, jobTemplate: { spec: { template: {} } } },
+  };
+  assert.deepEqual(cronJobPrinter.row(fresh, ctx).cells, ['tz', '0 3 * * *', 'Europe/Paris', 'True', 0, '<none>', '5s', '', '', '<none>']);
+  assert.deepEqual(
+    cronJobPrinter.columns.map((c) => `${c.name}:${c.type}:${c.priority}`),
+    [
+      'Name:string:0',
+      'Schedule:string:0',
+      'Timezone:string:0',
+      'Suspend:boolean:0',
+      'Active:integer:0',
+      'Last Schedule:string:0',
+      'Age:string:0',
+      'Containers:string:1',
+      'Images:string:1',
+      'Selector:string:1',
+    ],
+  );
 });

@@ -49,7 +49,7 @@ export const jobPrinter: Printer = {
     ageColumn(),
     wide(column('Containers', 'string', 'Names of the containers in the pod template.')),
     wide(column('Images', 'string', 'Images of the containers in the pod template.')),
-    wide(column('Selector', 'string', 'The label selector of the job\'s pods.')),
+    wide(column('Selector', 'string', "The label selector of the job's pods.")),
   ],
   row(job: Job, ctx: PrintContext): PrintedRow {
     const [names, images] = containerCells(job.spec?.template?.spec?.containers);

@@ -68,8 +68,8 @@ export function quotaColumns(rq: ResourceQuota): [string, string] {
 export const resourceQuotaPrinter: Printer = {
   columns: [
     nameColumn(),
-    column('Request', 'string', 'Used/hard amounts of the quota\'s non-limit resources.'),
-    column('Limit', 'string', 'Used/hard amounts of the quota\'s limits.* resources.'),
+    column('Request', 'string', "Used/hard amounts of the quota's non-limit resources."),
+    column('Limit', 'string', "Used/hard amounts of the quota's limits.* resources."),
     ageColumn(),
   ],
   row(rq: ResourceQuota, ctx: PrintContext): PrintedRow {

@@ -133,6 +133,13 @@ test('events.k8s.io/v1 event with deprecated fields and no time at all', () => {
     2,
     'n1.abc',
   ]);
-  const bare = { metadata: { name: 'x' }, involvedObject: { kind: 'Cluster' }, type: 'Warning', reason: 'R', message: ' m ', source: { component: 'c' } };
+  const bare = {
+    metadata: { name: 'x' },
+    involvedObject: { kind: 'Cluster' },
+    type: 'Warning',
+    reason: 'R',
+    message: ' m ',
+    source: { component: 'c' },
+  };
   assert.deepEqual(eventPrinter.row(bare, ctx).cells, ['<unknown>', 'Warning', 'R', 'cluster', '', 'c', 'm', '<unknown>', 1, 'x']);
 });

@@ -81,7 +81,7 @@ const eventColumns = [
   column('Message', 'string', 'Human-readable description of the event.'),
   wide(column('First Seen', 'string', 'Time since the event was first observed.')),
   wide(column('Count', 'string', 'How many times the event has occurred.')),
-  wide(column('Name', 'string', 'The event object\'s name.', { format: 'name' })),
+  wide(column('Name', 'string', "The event object's name.", { format: 'name' })),
 ];
 
 function eventRow(ev: EventView, ctx: PrintContext): PrintedRow {

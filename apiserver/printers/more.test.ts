@@ -12,9 +12,31 @@ test('EndpointSlice, PriorityClass and ControllerRevision rows as kubectl prints
     ports: [{ port: 80 }, { port: 443 }],
     endpoints: [{ addresses: ['10.244.0.5'] }, { addresses: ['10.244.1.5'] }, { addresses: ['10.244.2.5'] }, { addresses: ['10.244.3.5'] }],
   };
-  assert.deepEqual(endpointSlicePrinter.row(slice, { now }).cells, ['web-abcde', 'IPv4', '80,443', '10.244.0.5,10.244.1.5,10.244.2.5 + 1 more...', '60s']);
-  assert.deepEqual(endpointSlicePrinter.row({ metadata: { name: 'e', creationTimestamp: created }, addressType: 'IPv4' }, { now }).cells.slice(2, 4), ['<none>', '<none>']);
-  assert.deepEqual(priorityClassPrinter.row({ metadata: { name: 'high', creationTimestamp: created }, value: 1000 }, { now }).cells, ['high', 1000, false, '60s', 'PreemptLowerPriority']);
-  const cr = { metadata: { name: 'ds-1', creationTimestamp: created, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', controller: true }] }, revision: 2 };
+  assert.deepEqual(endpointSlicePrinter.row(slice, { now }).cells, [
+    'web-abcde',
+    'IPv4',
+    '80,443',
+    '10.244.0.5,10.244.1.5,10.244.2.5 + 1 more...',
+    '60s',
+  ]);
+  assert.deepEqual(
+    endpointSlicePrinter.row({ metadata: { name: 'e', creationTimestamp: created }, addressType: 'IPv4' }, { now }).cells.slice(2, 4),
+    ['<none>', '<none>'],
+  );
+  assert.deepEqual(priorityClassPrinter.row({ metadata: { name: 'high', creationTimestamp: created }, value: 1000 }, { now }).cells, [
+    'high',
+    1000,
+    false,
+    '60s',
+    'PreemptLowerPriority',
+  ]);
+  const cr = {
+    metadata: {
+      name: 'ds-1',
+      creationTimestamp: created,
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', controller: true }],
+    },
+    revision: 2,
+  };
   assert.deepEqual(controllerRevisionPrinter.row(cr, { now }).cells, ['ds-1', 'daemonset.apps/ds', 2, '60s']);
 });

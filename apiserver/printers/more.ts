@@ -32,7 +32,15 @@ export const endpointSlicePrinter: Printer = {
     ageColumn(),
   ],
   row(s: any, ctx: PrintContext): PrintedRow {
-    return { cells: [s.metadata?.name ?? '', s.addressType ?? '', slicePorts(s.ports), sliceEndpoints(s.endpoints), since(s.metadata?.creationTimestamp, ctx.now)] };
+    return {
+      cells: [
+        s.metadata?.name ?? '',
+        s.addressType ?? '',
+        slicePorts(s.ports),
+        sliceEndpoints(s.endpoints),
+        since(s.metadata?.creationTimestamp, ctx.now),
+      ],
+    };
   },
 };
 
@@ -46,7 +54,15 @@ export const priorityClassPrinter: Printer = {
     column('PreemptionPolicy', 'string', 'Whether Pods of this class may preempt lower-priority Pods.'),
   ],
   row(pc: any, ctx: PrintContext): PrintedRow {
-    return { cells: [pc.metadata?.name ?? '', pc.value ?? 0, pc.globalDefault === true, since(pc.metadata?.creationTimestamp, ctx.now), pc.preemptionPolicy ?? 'PreemptLowerPriority'] };
+    return {
+      cells: [
+        pc.metadata?.name ?? '',
+        pc.value ?? 0,
+        pc.globalDefault === true,
+        since(pc.metadata?.creationTimestamp, ctx.now),
+        pc.preemptionPolicy ?? 'PreemptLowerPriority',
+      ],
+    };
   },
 };
 

@@ -16,10 +16,13 @@ function node(name: string, opts: { labels?: Record<string, string>; ready?: str
     metadata: { name, creationTimestamp: ago(10 * DAY), labels: { 'kubernetes.io/hostname': name, ...opts.labels } },
     spec: opts.unschedulable ? { unschedulable: true } : {},
     status: {
-      conditions: opts.ready === undefined ? [] : [
-        { type: 'MemoryPressure', status: 'False' },
-        { type: 'Ready', status: opts.ready, reason: 'KubeletReady' },
-      ],
+      conditions:
+        opts.ready === undefined
+          ? []
+          : [
+              { type: 'MemoryPressure', status: 'False' },
+              { type: 'Ready', status: opts.ready, reason: 'KubeletReady' },
+            ],
       addresses: [
         { type: 'InternalIP', address: '172.18.0.2' },
         { type: 'Hostname', address: name },
@@ -47,17 +50,50 @@ const cases: { name: string; node: Node; cells: (string | number)[] }[] = [
   {
     name: 'ready control-plane node',
     node: node('kind-control-plane', { ready: 'True', labels: { 'node-role.kubernetes.io/control-plane': '' } }),
-    cells: ['kind-control-plane', 'Ready', 'control-plane', '10d', 'v1.35.0', '172.18.0.2', '<none>', 'Debian GNU/Linux 12 (bookworm)', '6.8.0-57-generic', 'containerd://2.1.1'],
+    cells: [
+      'kind-control-plane',
+      'Ready',
+      'control-plane',
+      '10d',
+      'v1.35.0',
+      '172.18.0.2',
+      '<none>',
+      'Debian GNU/Linux 12 (bookworm)',
+      '6.8.0-57-generic',
+      'containerd://2.1.1',
+    ],
   },
   {
     name: 'cordoned worker without roles',
     node: node('kind-worker', { ready: 'True', unschedulable: true }),
-    cells: ['kind-worker', 'Ready,SchedulingDisabled', '<none>', '10d', 'v1.35.0', '172.18.0.2', '<none>', 'Debian GNU/Linux 12 (bookworm)', '6.8.0-57-generic', 'containerd://2.1.1'],
+    cells: [
+      'kind-worker',
+      'Ready,SchedulingDisabled',
+      '<none>',
+      '10d',
+      'v1.35.0',
+      '172.18.0.2',
+      '<none>',
+      'Debian GNU/Linux 12 (bookworm)',
+      '6.8.0-57-generic',
+      'containerd://2.1.1',
+    ],
   },
   {
     name: 'kubelet stopped posting status',
     node: node('kind-worker2', { ready: 'Unknown' }),
-    cells: ['kind-worker2', 'NotReady', '<none>', '10d', 'v1.35.0', '172.18.0.2', '<none>', 'Debian GNU/Linux 12 (bookworm)', '6.8.0-57-generic', 'containerd://2.1.1'],
+    cells: [
+      'kind-worker2',
+      'NotReady',
+      '<none>',
+      '10d',
+      'v1.35.0',
+      '172.18.0.2',
+      '<none>',
+      'Debian GNU/Linux 12 (bookworm)',
+      '6.8.0-57-generic',
+      'containerd://2.1.1',
+    ],
   },
   {
     name: 'new node without conditions or node info, cordoned',
@@ -68,9 +104,25 @@ const cases: { name: string; node: Node; cells: (string | number)[] }[] = [
     name: 'several roles, sorted and de-duplicated, kubernetes.io/role included',
     node: node('multi', {
       ready: 'False',
-      labels: { 'node-role.kubernetes.io/master': '', 'node-role.kubernetes.io/control-plane': '', 'kubernetes.io/role': 'master', 'node-role.kubernetes.io/': 'x' },
+      labels: {
+        'node-role.kubernetes.io/master': '',
+        'node-role.kubernetes.io/control-plane': '',
+        'kubernetes.io/role': 'master',
+        'node-role.kubernetes.io/': 'x',
+      },
     }),
-    cells: ['multi', 'NotReady', 'control-plane,master', '10d', 'v1.35.0', '172.18.0.2', '<none>', 'Debian GNU/Linux 12 (bookworm)', '6.8.0-57-generic', 'containerd://2.1.1'],
+    cells: [
+      'multi',
+      'NotReady',
+      'control-plane,master',
+      '10d',
+      'v1.35.0',
+      '172.18.0.2',
+      '<none>',
+      'Debian GNU/Linux 12 (bookworm)',
+      '6.8.0-57-generic',
+      'containerd://2.1.1',
+    ],
   },
 ];
 
@@ -89,6 +141,17 @@ test('node external IP comes from the first ExternalIP address', () => {
 test('node columns', () => {
   assert.deepEqual(
     nodePrinter.columns.map((c) => `${c.name}:${c.priority}`),
-    ['Name:0', 'Status:0', 'Roles:0', 'Age:0', 'Version:0', 'Internal-IP:1', 'External-IP:1', 'OS-Image:1', 'Kernel-Version:1', 'Container-Runtime:1'],
+    [
+      'Name:0',
+      'Status:0',
+      'Roles:0',
+      'Age:0',
+      'Version:0',
+      'Internal-IP:1',
+      'External-IP:1',
+      'OS-Image:1',
+      'Kernel-Version:1',
+      'Container-Runtime:1',
+    ],
   );
 });

@@ -35,8 +35,7 @@ export function nodeStatus(node: Node): string {
   return status.join(',');
 }
 
-const address = (node: Node, type: string): string =>
-  (node.status?.addresses ?? []).find((a) => a.type === type)?.address ?? '<none>';
+const address = (node: Node, type: string): string => (node.status?.addresses ?? []).find((a) => a.type === type)?.address ?? '<none>';
 
 /** Node: Name, Status, Roles, Age, Version; wide Internal-IP, External-IP, OS-Image, Kernel-Version, Container-Runtime. */
 export const nodePrinter: Printer = {

@@ -48,7 +48,15 @@ interface Case {
 const cases: Case[] = [
   {
     name: 'running and ready',
-    pod: pod({ status: { phase: 'Running', conditions: readyConditions, podIP: '10.244.1.5', podIPs: [{ ip: '10.244.1.5' }], containerStatuses: [running('web')] } }),
+    pod: pod({
+      status: {
+        phase: 'Running',
+        conditions: readyConditions,
+        podIP: '10.244.1.5',
+        podIPs: [{ ip: '10.244.1.5' }],
+        containerStatuses: [running('web')],
+      },
+    }),
     cells: ['web-0', '1/1', 'Running', '0', '5m'],
     wide: ['10.244.1.5', 'node-1', '<none>', '<none>'],
   },
@@ -76,7 +84,10 @@ const cases: Case[] = [
   },
   {
     name: 'pending, not scheduled yet',
-    pod: pod({ spec: { nodeName: undefined }, status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] } }),
+    pod: pod({
+      spec: { nodeName: undefined },
+      status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] },
+    }),
     cells: ['web-0', '0/1', 'Pending', '0', '5m'],
     wide: ['<none>', '<none>', '<none>', '<none>'],
   },
@@ -85,7 +96,16 @@ const cases: Case[] = [
     pod: pod({
       status: {
         phase: 'Pending',
-        containerStatuses: [{ name: 'web', image: 'nginx:1.27', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }],
+        containerStatuses: [
+          {
+            name: 'web',
+            image: 'nginx:1.27',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { waiting: { reason: 'ContainerCreating' } },
+          },
+        ],
       },
     }),
     cells: ['web-0', '0/1', 'ContainerCreating', '0', '5m'],
@@ -95,7 +115,16 @@ const cases: Case[] = [
     pod: pod({
       status: {
         phase: 'Pending',
-        containerStatuses: [{ name: 'web', image: 'nginx:nope', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff' } } }],
+        containerStatuses: [
+          {
+            name: 'web',
+            image: 'nginx:nope',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { waiting: { reason: 'ImagePullBackOff' } },
+          },
+        ],
       },
     }),
     cells: ['web-0', '0/1', 'ImagePullBackOff', '0', '5m'],
@@ -111,7 +140,16 @@ const cases: Case[] = [
           { ...running('init-a'), ready: false },
           { name: 'init-b', image: 'b', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'PodInitializing' } } },
         ],
-        containerStatuses: [{ name: 'web', image: 'nginx:1.27', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'PodInitializing' } } }],
+        containerStatuses: [
+          {
+            name: 'web',
+            image: 'nginx:1.27',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { waiting: { reason: 'PodInitializing' } },
+          },
+        ],
       },
     }),
     cells: ['web-0', '0/1', 'Init:0/2', '0', '5m'],
@@ -123,7 +161,14 @@ const cases: Case[] = [
       status: {
         phase: 'Pending',
         initContainerStatuses: [
-          { name: 'init-a', image: 'a', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
+          {
+            name: 'init-a',
+            image: 'a',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 0, reason: 'Completed' } },
+          },
           { ...running('init-b'), ready: false },
         ],
       },
@@ -157,7 +202,16 @@ const cases: Case[] = [
       spec: { initContainers: [{ name: 'init-a' }] },
       status: {
         phase: 'Failed',
-        initContainerStatuses: [{ name: 'init-a', image: 'a', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 1, reason: 'Error' } } }],
+        initContainerStatuses: [
+          {
+            name: 'init-a',
+            image: 'a',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 1, reason: 'Error' } },
+          },
+        ],
       },
     }),
     cells: ['web-0', '0/1', 'Init:Error', '0', '5m'],
@@ -168,7 +222,9 @@ const cases: Case[] = [
       spec: { initContainers: [{ name: 'init-a' }] },
       status: {
         phase: 'Pending',
-        initContainerStatuses: [{ name: 'init-a', image: 'a', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 2 } } }],
+        initContainerStatuses: [
+          { name: 'init-a', image: 'a', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 2 } } },
+        ],
       },
     }),
     cells: ['web-0', '0/1', 'Init:ExitCode:2', '0', '5m'],
@@ -178,7 +234,16 @@ const cases: Case[] = [
     pod: pod({
       status: {
         phase: 'Succeeded',
-        containerStatuses: [{ name: 'web', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } }],
+        containerStatuses: [
+          {
+            name: 'web',
+            image: 'busybox',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 0, reason: 'Completed' } },
+          },
+        ],
       },
     }),
     cells: ['web-0', '0/1', 'Completed', '0', '5m'],
@@ -188,7 +253,16 @@ const cases: Case[] = [
     pod: pod({
       status: {
         phase: 'Failed',
-        containerStatuses: [{ name: 'web', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 1, reason: 'Error' } } }],
+        containerStatuses: [
+          {
+            name: 'web',
+            image: 'busybox',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 1, reason: 'Error' } },
+          },
+        ],
       },
     }),
     cells: ['web-0', '0/1', 'Error', '0', '5m'],
@@ -200,8 +274,22 @@ const cases: Case[] = [
       status: {
         phase: 'Failed',
         containerStatuses: [
-          { name: 'a', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
-          { name: 'z', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 1, reason: 'Error' } } },
+          {
+            name: 'a',
+            image: 'busybox',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 0, reason: 'Completed' } },
+          },
+          {
+            name: 'z',
+            image: 'busybox',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 1, reason: 'Error' } },
+          },
         ],
       },
     }),
@@ -212,7 +300,16 @@ const cases: Case[] = [
     pod: pod({
       status: {
         phase: 'Failed',
-        containerStatuses: [{ name: 'web', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, signal: 9 } } }],
+        containerStatuses: [
+          {
+            name: 'web',
+            image: 'busybox',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 137, signal: 9 } },
+          },
+        ],
       },
     }),
     cells: ['web-0', '0/1', 'Signal:9', '0', '5m'],
@@ -225,7 +322,14 @@ const cases: Case[] = [
         phase: 'Running',
         conditions: readyConditions,
         containerStatuses: [
-          { name: 'a', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
+          {
+            name: 'a',
+            image: 'busybox',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 0, reason: 'Completed' } },
+          },
           running('b'),
         ],
       },
@@ -240,7 +344,14 @@ const cases: Case[] = [
         phase: 'Running',
         conditions: [{ type: 'Ready', status: 'False' }],
         containerStatuses: [
-          { name: 'a', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
+          {
+            name: 'a',
+            image: 'busybox',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 0, reason: 'Completed' } },
+          },
           running('b'),
         ],
       },
@@ -261,7 +372,16 @@ const cases: Case[] = [
       metadata: { name: 'web-0', creationTimestamp: ago(300), deletionTimestamp: ago(10) },
       status: {
         phase: 'Succeeded',
-        containerStatuses: [{ name: 'web', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } }],
+        containerStatuses: [
+          {
+            name: 'web',
+            image: 'busybox',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 0, reason: 'Completed' } },
+          },
+        ],
       },
     }),
     cells: ['web-0', '0/1', 'Completed', '0', '5m'],
@@ -294,9 +414,7 @@ const cases: Case[] = [
       status: {
         phase: 'Running',
         conditions: readyConditions,
-        initContainerStatuses: [
-          running('proxy', 1, { lastState: { terminated: { exitCode: 1, reason: 'Error', finishedAt: ago(600) } } }),
-        ],
+        initContainerStatuses: [running('proxy', 1, { lastState: { terminated: { exitCode: 1, reason: 'Error', finishedAt: ago(600) } } })],
         containerStatuses: [running('web', 2, { lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', finishedAt: ago(90) } } })],
       },
     }),
@@ -315,7 +433,11 @@ const cases: Case[] = [
         phase: 'Running',
         nominatedNodeName: 'node-2',
         podIP: '10.244.2.9',
-        conditions: [...readyConditions, { type: 'example.com/feature-1', status: 'True' }, { type: 'example.com/feature-2', status: 'False' }],
+        conditions: [
+          ...readyConditions,
+          { type: 'example.com/feature-1', status: 'True' },
+          { type: 'example.com/feature-2', status: 'False' },
+        ],
         containerStatuses: [running('web')],
       },
     }),
@@ -352,7 +474,9 @@ test('pod columns: names, types and wide priorities as kube declares them', () =
 
 test('finished pods carry the Completed row condition', () => {
   const succeeded = podPrinter.row(pod({ status: { phase: 'Succeeded' } }), { now: NOW });
-  assert.deepEqual(succeeded.conditions, [{ type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' }]);
+  assert.deepEqual(succeeded.conditions, [
+    { type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' },
+  ]);
   const failed = podPrinter.row(pod({ status: { phase: 'Failed' } }), { now: NOW });
   assert.deepEqual(failed.conditions, [{ type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' }]);
   assert.equal(podPrinter.row(pod({ status: { phase: 'Running' } }), { now: NOW }).conditions, undefined);

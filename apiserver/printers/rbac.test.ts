@@ -21,8 +21,18 @@ test('rolebinding: Role kind/name and the wide subject columns', () => {
       { kind: 'ServiceAccount', name: 'default', namespace: 'dev' },
     ],
   };
-  assert.deepEqual(roleBindingPrinter.row(rb, ctx).cells, ['read-pods', 'Role/pod-reader', '90s', 'jane, joe', 'devs', 'ci/builder, dev/default']);
-  assert.deepEqual(roleBindingPrinter.columns.map((c) => `${c.name}:${c.priority}`), ['Name:0', 'Role:0', 'Age:0', 'Users:1', 'Groups:1', 'ServiceAccounts:1']);
+  assert.deepEqual(roleBindingPrinter.row(rb, ctx).cells, [
+    'read-pods',
+    'Role/pod-reader',
+    '90s',
+    'jane, joe',
+    'devs',
+    'ci/builder, dev/default',
+  ]);
+  assert.deepEqual(
+    roleBindingPrinter.columns.map((c) => `${c.name}:${c.priority}`),
+    ['Name:0', 'Role:0', 'Age:0', 'Users:1', 'Groups:1', 'ServiceAccounts:1'],
+  );
 });
 
 test('clusterrolebinding: no subjects gives empty wide cells', () => {
@@ -31,7 +41,17 @@ test('clusterrolebinding: no subjects gives empty wide cells', () => {
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
     subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:masters' }],
   };
-  assert.deepEqual(clusterRoleBindingPrinter.row(crb, ctx).cells, ['cluster-admin', 'ClusterRole/cluster-admin', '30d', '', 'system:masters', '']);
-  const empty: ClusterRoleBinding = { metadata: { name: 'e', creationTimestamp: ago(1) }, roleRef: { apiGroup: '', kind: 'ClusterRole', name: 'view' } };
+  assert.deepEqual(clusterRoleBindingPrinter.row(crb, ctx).cells, [
+    'cluster-admin',
+    'ClusterRole/cluster-admin',
+    '30d',
+    '',
+    'system:masters',
+    '',
+  ]);
+  const empty: ClusterRoleBinding = {
+    metadata: { name: 'e', creationTimestamp: ago(1) },
+    roleRef: { apiGroup: '', kind: 'ClusterRole', name: 'view' },
+  };
   assert.deepEqual(clusterRoleBindingPrinter.row(empty, ctx).cells, ['e', 'ClusterRole/view', '1s', '', '', '']);
 });

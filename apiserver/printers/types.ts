@@ -81,7 +81,7 @@ export function column(
 
 /** The Name column every built-in printer starts with. */
 export const nameColumn = (): TableColumnDefinition =>
-  column('Name', 'string', 'Name must be unique within a namespace; the object\'s identifier.', { format: 'name' });
+  column('Name', 'string', "Name must be unique within a namespace; the object's identifier.", { format: 'name' });
 
 /** The Age column (creationTimestamp rendered as a human duration). */
 export const ageColumn = (): TableColumnDefinition =>

@@ -59,7 +59,8 @@ function validateMeta(rt: ResourceType, obj: any): FieldError[] {
     }
     for (const [k, val] of Object.entries(v)) {
       if (typeof val !== 'string') errs.push(fieldError.invalid(`metadata.${field}`, val, `value of key "${k}" must be a string`));
-      else if (field === 'labels' && val.length > 63) errs.push(fieldError.invalid(`metadata.labels`, val, 'must be no more than 63 characters'));
+      else if (field === 'labels' && val.length > 63)
+        errs.push(fieldError.invalid(`metadata.labels`, val, 'must be no more than 63 characters'));
     }
   }
   if (meta.finalizers !== undefined && !Array.isArray(meta.finalizers)) {
@@ -72,7 +73,12 @@ function validateMeta(rt: ResourceType, obj: any): FieldError[] {
 function dropEmptyMetadata(meta: any): void {
   for (const field of ['ownerReferences', 'finalizers', 'labels', 'annotations']) {
     const v = meta[field];
-    if (v === null || (Array.isArray(v) && v.length === 0) || (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0)) delete meta[field];
+    if (
+      v === null ||
+      (Array.isArray(v) && v.length === 0) ||
+      (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0)
+    )
+      delete meta[field];
   }
 }
 
@@ -107,13 +113,23 @@ export function prepareCreate(rt: ResourceType, obj: any, now: Date, uid: string
  * and the stored `old` one; undefined when nothing changed. `subresource` is
  * '', 'status' or 'finalize'. Mutates `incoming`.
  */
-export function prepareUpdate(rt: ResourceType, incoming: any, old: any, subresource: string, admit?: (obj: any, old: any) => void): any | undefined {
+export function prepareUpdate(
+  rt: ResourceType,
+  incoming: any,
+  old: any,
+  subresource: string,
+  admit?: (obj: any, old: any) => void,
+): any | undefined {
   const s = strategyFor(rt);
   const name = old.metadata.name;
   const rv = incoming.metadata?.resourceVersion;
   if (rv && rv !== old.metadata.resourceVersion) throw conflict(GR(rt), name);
   if (incoming.metadata.uid && incoming.metadata.uid !== old.metadata.uid) {
-    throw conflict(GR(rt), name, `Precondition failed: UID in precondition: ${incoming.metadata.uid}, UID in object meta: ${old.metadata.uid}`);
+    throw conflict(
+      GR(rt),
+      name,
+      `Precondition failed: UID in precondition: ${incoming.metadata.uid}, UID in object meta: ${old.metadata.uid}`,
+    );
   }
   let next: any;
   if (subresource === 'status') {
@@ -155,7 +171,13 @@ export function prepareUpdate(rt: ResourceType, incoming: any, old: any, subreso
   if (old.metadata.deletionTimestamp) {
     const before = new Set<string>(old.metadata.finalizers ?? []);
     for (const f of next.metadata.finalizers ?? []) {
-      if (!before.has(f)) errs.push(fieldError.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{"${f}"}`));
+      if (!before.has(f))
+        errs.push(
+          fieldError.forbidden(
+            'metadata.finalizers',
+            `no new finalizers can be added if the object is being deleted, found new finalizers []string{"${f}"}`,
+          ),
+        );
     }
   }
   if (errs.length > 0) throw invalid(rt.kind, rt.group, name, errs);
@@ -195,12 +217,17 @@ export function planDelete(rt: ResourceType, cur: any, opts: DeleteOptions, now:
     throw conflict(GR(rt), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cur.metadata.uid}`);
   }
   if (pre?.resourceVersion && pre.resourceVersion !== cur.metadata.resourceVersion) {
-    throw conflict(GR(rt), name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${cur.metadata.resourceVersion}`);
+    throw conflict(
+      GR(rt),
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${cur.metadata.resourceVersion}`,
+    );
   }
   const next = structuredClone(cur);
   const meta = next.metadata;
   const finalizers = new Set<string>(meta.finalizers ?? []);
-  const policy = opts.propagationPolicy ?? (opts.orphanDependents === true ? 'Orphan' : opts.orphanDependents === false ? 'Background' : undefined);
+  const policy =
+    opts.propagationPolicy ?? (opts.orphanDependents === true ? 'Orphan' : opts.orphanDependents === false ? 'Background' : undefined);
   if (policy === 'Orphan') {
     finalizers.add('orphan');
     finalizers.delete('foregroundDeletion');
@@ -220,7 +247,8 @@ export function planDelete(rt: ResourceType, cur: any, opts: DeleteOptions, now:
   if (rt.group === '' && rt.plural === 'namespaces') {
     next.status = { ...next.status, phase: 'Terminating' };
   }
-  const hasFinalizers = (meta.finalizers?.length ?? 0) > 0 || (rt.plural === 'namespaces' && rt.group === '' && (next.spec?.finalizers?.length ?? 0) > 0);
+  const hasFinalizers =
+    (meta.finalizers?.length ?? 0) > 0 || (rt.plural === 'namespaces' && rt.group === '' && (next.spec?.finalizers?.length ?? 0) > 0);
   if (!hasFinalizers && grace === 0) return { action: 'delete' };
   if (meta.deletionTimestamp) {
     // Already terminating: a delete may only shorten the grace period.

@@ -26,7 +26,10 @@ describe('nameProblems', () => {
 describe('validateObjectName', () => {
   it('checks generateName as a prefix and the generated name', () => {
     const errs = validateObjectName({ generateName: '-', name: '-abcde' }, 'label').map((e) => e.message);
-    assert.deepEqual(errs, [`metadata.generateName: Invalid value: "-": ${LABEL_MSG}`, `metadata.name: Invalid value: "-abcde": ${LABEL_MSG}`]);
+    assert.deepEqual(errs, [
+      `metadata.generateName: Invalid value: "-": ${LABEL_MSG}`,
+      `metadata.name: Invalid value: "-abcde": ${LABEL_MSG}`,
+    ]);
   });
   it('a missing name is required', () => {
     assert.deepEqual(

@@ -77,7 +77,8 @@ export function generateNameFrom(generateName: string): string {
 export function validateObjectName(meta: { name?: string; generateName?: string }, rule: NameRule): FieldError[] {
   const errs: FieldError[] = [];
   if (typeof meta.generateName === 'string' && meta.generateName !== '') {
-    for (const p of nameProblems(meta.generateName, rule, true)) errs.push(fieldError.invalid('metadata.generateName', meta.generateName, p));
+    for (const p of nameProblems(meta.generateName, rule, true))
+      errs.push(fieldError.invalid('metadata.generateName', meta.generateName, p));
   }
   if (!meta.name) errs.push(fieldError.required('metadata.name', 'name or generateName is required'));
   else for (const p of nameProblems(meta.name, rule)) errs.push(fieldError.invalid('metadata.name', meta.name, p));

@@ -9,7 +9,13 @@ export function toScale(obj: any): any {
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
-    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp,
+    },
     spec: { replicas: obj.spec?.replicas ?? 0 },
     status: { replicas: obj.status?.replicas ?? 0, selector: obj.spec?.selector ? formatLabelSelector(obj.spec.selector) : '' },
   };

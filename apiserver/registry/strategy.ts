@@ -62,7 +62,12 @@ const overrides: Record<string, Partial<Strategy>> = {
     returnDeletedObject: true,
     initialStatus: () => ({ phase: 'Pending' }),
   },
-  '/services': { nameRule: 'dns1035', returnDeletedObject: true, initialStatus: () => ({ loadBalancer: {} }), prepareUpdate: patchServiceAllocatedValues },
+  '/services': {
+    nameRule: 'dns1035',
+    returnDeletedObject: true,
+    initialStatus: () => ({ loadBalancer: {} }),
+    prepareUpdate: patchServiceAllocatedValues,
+  },
   '/endpoints': { allowCreateOnUpdate: true },
   '/events': { allowCreateOnUpdate: true },
   'events.k8s.io/events': { allowCreateOnUpdate: true },

@@ -16,7 +16,12 @@ import { Store } from './store.ts';
 
 const B = '/registry/core/configmaps';
 const key = (name: string) => `${B}/default/${name}`;
-const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { pad: 'p'.repeat(2000) } });
+const cm = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'default' },
+  data: { pad: 'p'.repeat(2000) },
+});
 
 async function withTmpfs(t: { skip(msg: string): void }, size: number, fn: (fs: Tmpfs) => Promise<void>): Promise<void> {
   const fs = await mountTmpfs(size);
@@ -39,7 +44,7 @@ const until = async (cond: () => boolean, ms = 10_000) => {
   }
 };
 
-test('a full disk refuses writes with kube\'s Status, reads go on, writes resume when space returns, and a restart finds exactly what was acknowledged', async (t) => {
+test("a full disk refuses writes with kube's Status, reads go on, writes resume when space returns, and a restart finds exactly what was acknowledged", async (t) => {
   await withTmpfs(t, 8 * 1024 * 1024, async (disk) => {
     const dir = join(disk.dir, 'db');
     let store = await Store.open(await LevelBackend.open(dir), { failure: { retryIntervalMs: 50 } });
@@ -49,19 +54,31 @@ test('a full disk refuses writes with kube\'s Status, reads go on, writes resume
     let failure: unknown;
     for (let i = 0; i < 20_000 && failure === undefined; i++) {
       const name = `full-${i}`;
-      await store.txn(key(name), () => cm(name)).then(
-        (r) => acked.set(name, r.rev),
-        (err) => (failure = err),
-      );
+      await store
+        .txn(key(name), () => cm(name))
+        .then(
+          (r) => acked.set(name, r.rev),
+          (err) => (failure = err),
+        );
     }
     assert.ok(failure instanceof StatusError, `no write failed on a full disk: ${failure}`);
-    assert.deepEqual(JSON.parse(JSON.stringify(failure.toStatus())), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver: mvcc: database space exceeded', code: 500 });
+    assert.deepEqual(JSON.parse(JSON.stringify(failure.toStatus())), {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'etcdserver: mvcc: database space exceeded',
+      code: 500,
+    });
     const lastAcked = Math.max(...acked.values());
     assert.equal(store.revision, lastAcked);
     assert.equal(store.health.ok, false);
     assert.ok(store.get(key('before-0')), 'reads stopped');
     assert.equal(store.list({ bucket: B, keyPrefix: `${B}/` }).items.length, acked.size);
-    await assert.rejects(store.txn(key('while-full'), () => cm('while-full')), /database space exceeded/);
+    await assert.rejects(
+      store.txn(key('while-full'), () => cm('while-full')),
+      /database space exceeded/,
+    );
 
     disk.release(filler);
     await until(() => store.health.ok);
@@ -116,7 +133,10 @@ test('a batch that reached LevelDB but was reported failed (a failed sync) is un
       store.txn(key('gone'), () => null),
       store.txn(key('a'), (cur) => ({ ...cur, data: { v: '3' } })),
     ]);
-    assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected', 'rejected']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'rejected', 'rejected', 'rejected'],
+    );
     faulty.heal();
     const deadline = Date.now() + 10_000;
     while (!store.health.ok) {

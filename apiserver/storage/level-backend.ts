@@ -153,7 +153,10 @@ export class LevelBackend implements PersistenceBackend {
       }
     }
     batch.put(META_REV, String(rev));
-    await this.write(() => batch.write({ sync: true }), () => batch.close());
+    await this.write(
+      () => batch.write({ sync: true }),
+      () => batch.close(),
+    );
   }
 
   /** Runs one write unless a failed one left the database to be reopened, and remembers a failure. */

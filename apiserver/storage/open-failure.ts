@@ -7,7 +7,8 @@ import nodePath from 'node:path';
 /** The OS or LevelDB failure at the bottom of `err`'s cause chain, with its code and message. */
 function causes(err: unknown): { code: string; message: string }[] {
   const out: { code: string; message: string }[] = [];
-  for (let e: any = err, depth = 0; e && depth < 10; e = e.cause, depth++) out.push({ code: String(e.code ?? ''), message: String(e.message ?? e) });
+  for (let e: any = err, depth = 0; e && depth < 10; e = e.cause, depth++)
+    out.push({ code: String(e.code ?? ''), message: String(e.message ?? e) });
   return out;
 }
 

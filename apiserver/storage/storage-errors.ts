@@ -50,10 +50,15 @@ export function storageWriteError(kind: StorageFailureKind, key: string, operati
   if (kind === 'no-space') return new StatusError(500, '', DATABASE_SPACE_EXCEEDED);
   const { group, resource } = resourceOfKey(key);
   const qualified = group ? `${resource}.${group}` : resource;
-  return new StatusError(500, 'ServerTimeout', `The ${operation} operation against ${qualified} could not be completed at this time, please try again.`, {
-    group: group || undefined,
-    kind: resource,
-    name: operation,
-    retryAfterSeconds: 2,
-  });
+  return new StatusError(
+    500,
+    'ServerTimeout',
+    `The ${operation} operation against ${qualified} could not be completed at this time, please try again.`,
+    {
+      group: group || undefined,
+      kind: resource,
+      name: operation,
+      retryAfterSeconds: 2,
+    },
+  );
 }

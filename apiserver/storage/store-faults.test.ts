@@ -50,9 +50,16 @@ const until = async (cond: () => boolean, ms = 5000) => {
   }
 };
 
-const NO_SPACE_STATUS = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver: mvcc: database space exceeded', code: 500 };
+const NO_SPACE_STATUS = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message: 'etcdserver: mvcc: database space exceeded',
+  code: 500,
+};
 
-test('a commit that fails for lack of space answers its batch and the writes behind it with kube\'s Status, and leaves no trace', async () => {
+test("a commit that fails for lack of space answers its batch and the writes behind it with kube's Status, and leaves no trace", async () => {
   const { backend, store, events } = await open(60_000);
   await put(store, 'kept', 'v1');
   const rev = store.revision;
@@ -64,8 +71,14 @@ test('a commit that fails for lack of space answers its batch and the writes beh
   assert.equal(store.revision, rev);
   assert.equal(store.get(key('new')), undefined);
   assert.equal(JSON.parse(store.get(key('kept'))!.json).data.v, 'v1');
-  assert.deepEqual(store.list({ bucket: B, keyPrefix: `${B}/` }).items.map((j) => JSON.parse(j).metadata.name), ['kept']);
-  assert.deepEqual(events.map((e) => e.rev), [rev]);
+  assert.deepEqual(
+    store.list({ bucket: B, keyPrefix: `${B}/` }).items.map((j) => JSON.parse(j).metadata.name),
+    ['kept'],
+  );
+  assert.deepEqual(
+    events.map((e) => e.rev),
+    [rev],
+  );
   assert.equal(store.health.ok, false);
   // While it fails: a write is refused at once, a no-op is answered, reads and watches go on.
   const attempts = backend.commitAttempts;
@@ -74,11 +87,14 @@ test('a commit that fails for lack of space answers its batch and the writes beh
   assert.equal((await store.txn(key('kept'), () => undefined)).type, 'NOOP');
   const replay: WatchEvent[] = [];
   store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (evs) => replay.push(...evs) }, 0);
-  assert.deepEqual(replay.map((e) => e.rev), [rev]);
+  assert.deepEqual(
+    replay.map((e) => e.rev),
+    [rev],
+  );
   await store.close();
 });
 
-test('any other storage failure is kube\'s ServerTimeout for the write\'s verb and resource', async () => {
+test("any other storage failure is kube's ServerTimeout for the write's verb and resource", async () => {
   const { backend, store } = await open(60_000);
   await put(store, 'a');
   backend.fail(readOnlyError);
@@ -116,10 +132,13 @@ test('the store retries by itself and accepts writes again once storage works, t
   assert.equal(recoveries(), 1);
   const b = await put(store, 'b');
   assert.equal(b.rev, 2);
-  assert.deepEqual(events.map((e) => [e.rev, e.type, e.key]), [
-    [1, 'ADDED', key('a')],
-    [2, 'ADDED', key('b')],
-  ]);
+  assert.deepEqual(
+    events.map((e) => [e.rev, e.type, e.key]),
+    [
+      [1, 'ADDED', key('a')],
+      [2, 'ADDED', key('b')],
+    ],
+  );
   await store.close();
 });
 
@@ -134,7 +153,10 @@ test('a batch whose sync failed after it reached the disk is undone there before
   assert.equal(memory.rev, 1);
   assert.deepEqual([...memory.objects.keys()], [key('a')]);
   assert.equal(JSON.parse(memory.objects.get(key('a'))!.json).data.v, 'v1');
-  assert.deepEqual(memory.log.map((e) => e.rev), [1]);
+  assert.deepEqual(
+    memory.log.map((e) => e.rev),
+    [1],
+  );
   await put(store, 'c');
   await store.close();
   // What a restart loads is exactly what was acknowledged.
@@ -208,10 +230,15 @@ for (const kind of ['memory', 'level'] as const) {
       await until(() => store.health.ok);
       const summary = `seed ${seed}: ${acked.reduce((a, b) => a + b)} acknowledged, ${refused} refused, ${backend.recoverAttempts} recovery attempts`;
       assert.ok(refused > 0 && backend.recoverAttempts > 0, `no failure happened (${summary})`);
-      const counts = (s: Store) => Array.from({ length: KEYS }, (_, k) => Number(JSON.parse(s.get(key(`k${k}`))?.json ?? '{"data":{"n":0}}').data.n));
+      const counts = (s: Store) =>
+        Array.from({ length: KEYS }, (_, k) => Number(JSON.parse(s.get(key(`k${k}`))?.json ?? '{"data":{"n":0}}').data.n));
       assert.deepEqual(counts(store), acked, summary);
       // Watchers saw every committed revision once, in order, and nothing else.
-      assert.deepEqual(seen.map((e) => e.rev), Array.from({ length: store.revision }, (_, i) => i + 1), summary);
+      assert.deepEqual(
+        seen.map((e) => e.rev),
+        Array.from({ length: store.revision }, (_, i) => i + 1),
+        summary,
+      );
       const revision = store.revision;
       await store.close();
       const reopened = await Store.open(dir ? await LevelBackend.open(dir) : inner);

@@ -34,7 +34,10 @@ test('each write gets the next revision and concurrent writes share one commit',
   const backend = new MemoryBackend();
   const store = await Store.open(backend);
   const results = await Promise.all([put(store, 'a', 'one'), put(store, 'a', 'two'), put(store, 'b', 'three')]);
-  assert.deepEqual(results.map((r) => r.rev), [1, 2, 3]);
+  assert.deepEqual(
+    results.map((r) => r.rev),
+    [1, 2, 3],
+  );
   assert.equal(backend.commits, 1);
   assert.equal(store.revision, 3);
   assert.equal(JSON.parse(store.get(`${B}/a/two`)!.json).metadata.resourceVersion, '2');
@@ -44,9 +47,12 @@ test('each write gets the next revision and concurrent writes share one commit',
 test('a mutate that throws writes nothing and a no-op keeps the revision', async () => {
   const store = await Store.open(new MemoryBackend());
   await put(store, 'a', 'one');
-  await assert.rejects(store.txn(`${B}/a/one`, () => {
-    throw new Error('refused');
-  }), /refused/);
+  await assert.rejects(
+    store.txn(`${B}/a/one`, () => {
+      throw new Error('refused');
+    }),
+    /refused/,
+  );
   const noop = await store.txn(`${B}/a/one`, () => undefined);
   assert.equal(noop.type, 'NOOP');
   assert.equal(store.revision, 1);
@@ -106,14 +112,26 @@ test('watch replays from a revision, then streams, with selector transitions', a
   await put(store, 'ns', 'b', { app: 'web' });
   const seen: WatchEvent[] = [];
   const all: WatchEvent[] = [];
-  store.watch({ bucket: B, keyPrefix: `${B}/ns/`, matches: (o) => o.metadata.labels?.app === 'web', deliver: (e) => seen.push(...e) }, from);
+  store.watch(
+    { bucket: B, keyPrefix: `${B}/ns/`, matches: (o) => o.metadata.labels?.app === 'web', deliver: (e) => seen.push(...e) },
+    from,
+  );
   store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (e) => all.push(...e) }, from);
   await put(store, 'ns', 'a', { app: 'db' });
   await put(store, 'ns', 'a', { app: 'web' });
   await del(store, 'ns', 'b');
-  assert.deepEqual(seen.map((e) => `${e.type}:${JSON.parse(e.json).metadata.name}`), ['ADDED:b', 'DELETED:a', 'ADDED:a', 'DELETED:b']);
-  assert.deepEqual(all.map((e) => e.type), ['ADDED', 'MODIFIED', 'MODIFIED', 'DELETED']);
-  assert.deepEqual(all.map((e) => e.rev), [2, 3, 4, 5]);
+  assert.deepEqual(
+    seen.map((e) => `${e.type}:${JSON.parse(e.json).metadata.name}`),
+    ['ADDED:b', 'DELETED:a', 'ADDED:a', 'DELETED:b'],
+  );
+  assert.deepEqual(
+    all.map((e) => e.type),
+    ['ADDED', 'MODIFIED', 'MODIFIED', 'DELETED'],
+  );
+  assert.deepEqual(
+    all.map((e) => e.rev),
+    [2, 3, 4, 5],
+  );
   await store.close();
 });
 
@@ -121,11 +139,20 @@ test('compaction makes older revisions Gone for watch and list', async () => {
   const store = await Store.open(new MemoryBackend());
   for (let i = 0; i < 5; i++) await put(store, 'ns', `n${i}`);
   await store.compact(3);
-  assert.throws(() => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, 2), (e: any) => e.code === 410);
-  assert.throws(() => store.list({ bucket: B, keyPrefix: `${B}/`, atRev: 2 }), (e: any) => e.code === 410);
+  assert.throws(
+    () => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, 2),
+    (e: any) => e.code === 410,
+  );
+  assert.throws(
+    () => store.list({ bucket: B, keyPrefix: `${B}/`, atRev: 2 }),
+    (e: any) => e.code === 410,
+  );
   const events: WatchEvent[] = [];
   store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (e) => events.push(...e) }, 3);
-  assert.deepEqual(events.map((e) => e.rev), [4, 5]);
+  assert.deepEqual(
+    events.map((e) => e.rev),
+    [4, 5],
+  );
   await store.close();
 });
 
@@ -141,7 +168,10 @@ test('a reopened store has every object, the revision and the log window', async
   assert.equal(JSON.parse(store.get(`${B}/ns/a`)!.json).data.v, 'y');
   const events: WatchEvent[] = [];
   store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (e) => events.push(...e) }, 1);
-  assert.deepEqual(events.map((e) => `${e.type}@${e.rev}`), ['ADDED@2', 'MODIFIED@3']);
+  assert.deepEqual(
+    events.map((e) => `${e.type}@${e.rev}`),
+    ['ADDED@2', 'MODIFIED@3'],
+  );
   assert.equal((await put(store, 'ns', 'c')).rev, 4);
   await store.close();
 });
@@ -152,10 +182,16 @@ test('a restart loads only the newest events back; older resourceVersions are Go
   for (let i = 0; i < 5; i++) await put(store, 'ns', `n${i}`);
   await store.close();
   store = await Store.open(backend, { compaction: { restoreEvents: 2 } });
-  assert.throws(() => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, 1), (e: any) => e.code === 410);
+  assert.throws(
+    () => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, 1),
+    (e: any) => e.code === 410,
+  );
   const events: WatchEvent[] = [];
   store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (e) => events.push(...e) }, 3);
-  assert.deepEqual(events.map((e) => e.rev), [4, 5]);
+  assert.deepEqual(
+    events.map((e) => e.rev),
+    [4, 5],
+  );
   assert.equal(store.objectCount(B), 5);
   await store.close();
 });
@@ -185,9 +221,15 @@ test('a store reopened on LevelDB loads more objects than one read batch, in key
     const events: WatchEvent[] = [];
     store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (e) => events.push(...e) }, rev - 1200);
     assert.equal(events.length, 1200);
-    assert.deepEqual(events.slice(-3).map((e) => e.type), ['DELETED', 'DELETED', 'MODIFIED']);
+    assert.deepEqual(
+      events.slice(-3).map((e) => e.type),
+      ['DELETED', 'DELETED', 'MODIFIED'],
+    );
     assert.equal(JSON.parse(events.at(-1)!.json).metadata.name, 'cm-0002');
-    assert.throws(() => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, rev - 1201), (e: any) => e.code === 410);
+    assert.throws(
+      () => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, rev - 1201),
+      (e: any) => e.code === 410,
+    );
     await store.close();
   }));
 
@@ -204,7 +246,9 @@ test('on LevelDB every version replayed after a restart has its own JSON, whethe
     store = await Store.open(await LevelBackend.open(dir));
     const events: WatchEvent[] = [];
     store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (e) => events.push(...e) }, 0);
-    const seen = events.map((e) => `${e.type} ${JSON.parse(e.json).metadata.name}=${JSON.parse(e.json).data.v}@${JSON.parse(e.json).metadata.resourceVersion}`);
+    const seen = events.map(
+      (e) => `${e.type} ${JSON.parse(e.json).metadata.name}=${JSON.parse(e.json).data.v}@${JSON.parse(e.json).metadata.resourceVersion}`,
+    );
     assert.deepEqual(seen, ['ADDED a=a1@1', 'ADDED b=b1@2', 'MODIFIED b=b2@3', 'MODIFIED a=a2@4', 'DELETED a=a2@5', 'ADDED c=c1@6']);
     await store.close();
   }));
@@ -221,10 +265,16 @@ test('on LevelDB a version replaced after a restart had dropped its event starts
     await store.close();
 
     store = await Store.open(await LevelBackend.open(dir));
-    assert.throws(() => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, 0), (e: any) => e.code === 410);
+    assert.throws(
+      () => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, 0),
+      (e: any) => e.code === 410,
+    );
     const events: WatchEvent[] = [];
     store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (e) => events.push(...e) }, 1);
-    assert.deepEqual(events.map((e) => `${e.type}@${e.rev}`), ['ADDED@2', 'MODIFIED@3']);
+    assert.deepEqual(
+      events.map((e) => `${e.type}@${e.rev}`),
+      ['ADDED@2', 'MODIFIED@3'],
+    );
     assert.equal(JSON.parse(events[1].json).data.v, 'a2');
     assert.deepEqual(names(store.list({ bucket: B, keyPrefix: `${B}/` }).items), ['a', 'b']);
     await store.close();

@@ -276,7 +276,12 @@ export class Store {
       // A refusal that read a write not yet committed is answered once that write is: whoever
       // gets it (a NotFound for an object being deleted, say) can no longer read the older state.
       const uncommitted = this.pending.get(key);
-      if (uncommitted) this.revWaiters.push({ rev: uncommitted.rev, resolve: () => reject(err), abandon: (kind) => reject(storageWriteError(kind, key, 'update')) });
+      if (uncommitted)
+        this.revWaiters.push({
+          rev: uncommitted.rev,
+          resolve: () => reject(err),
+          abandon: (kind) => reject(storageWriteError(kind, key, 'update')),
+        });
       else reject(err);
     }
     return done;
@@ -447,7 +452,9 @@ export class Store {
       versions.set(ev.key, ev.prevRev === 0 ? null : (ev.prev ?? null));
     }
     const extraKeys = [...versions]
-      .filter(([key, json]) => json !== null && !this.index.get(key) && (opts.startAfter === undefined || compareKeys(key, opts.startAfter) > 0))
+      .filter(
+        ([key, json]) => json !== null && !this.index.get(key) && (opts.startAfter === undefined || compareKeys(key, opts.startAfter) > 0),
+      )
       .map(([key]) => key)
       .sort(compareKeys);
     return { versions, extraKeys };

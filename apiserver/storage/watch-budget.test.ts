@@ -44,7 +44,12 @@ test('over the budget, the watchers furthest behind are dropped until the total 
   let now = 0;
   const budget = new WatchBudget(1000, () => now);
   const dropped: string[] = [];
-  const [a, , c] = [member(budget, 'a', 400, dropped), member(budget, 'b', 300, dropped), member(budget, 'c', 200, dropped), member(budget, 'd', 50, dropped)];
+  const [a, , c] = [
+    member(budget, 'a', 400, dropped),
+    member(budget, 'b', 300, dropped),
+    member(budget, 'c', 200, dropped),
+    member(budget, 'd', 50, dropped),
+  ];
   assert.equal(budget.total, 950);
   budget.check();
   assert.deepEqual(dropped, []);
@@ -118,7 +123,6 @@ const ev = (rev: number, bytes = 100): ChangeEvent => ({
 function sink(backlog: { bytes: number }): OutboxSink {
   return { send: () => {}, sendChunk: () => {}, backlog: () => backlog.bytes };
 }
-
 
 test('an outbox counts its live batches and what its socket holds, lets go as the socket drains, and is dropped with reason "total" when furthest behind', async () => {
   let now = 0;

@@ -16,7 +16,14 @@ import { LIVE_WINDOW_MS } from './watch-pacing.ts';
 const B = '/registry/core/configmaps';
 const obj = (name: string, labels: Record<string, string>, rev: number, filler = '') =>
   JSON.stringify({ metadata: { name, namespace: 'ns', resourceVersion: String(rev), labels }, data: { filler } });
-const change = (rev: number, type: ChangeEvent['type'], name: string, labels: Record<string, string>, prevLabels?: Record<string, string>, filler = ''): ChangeEvent => ({
+const change = (
+  rev: number,
+  type: ChangeEvent['type'],
+  name: string,
+  labels: Record<string, string>,
+  prevLabels?: Record<string, string>,
+  filler = '',
+): ChangeEvent => ({
   rev,
   type,
   key: `${B}/ns/${name}`,
@@ -29,7 +36,13 @@ function hubWith(specs: Record<string, { keyPrefix?: string; exactKey?: string; 
   const hub = new WatchHub();
   const got = new Map<string, WatchEvent[]>();
   for (const [id, spec] of Object.entries(specs)) {
-    const w: Watcher = { bucket: B, keyPrefix: spec.keyPrefix ?? `${B}/ns/`, exactKey: spec.exactKey, matches: spec.matches, deliver: (events) => got.set(id, events) };
+    const w: Watcher = {
+      bucket: B,
+      keyPrefix: spec.keyPrefix ?? `${B}/ns/`,
+      exactKey: spec.exactKey,
+      matches: spec.matches,
+      deliver: (events) => got.set(id, events),
+    };
     hub.add(w);
   }
   return { hub, got };
@@ -66,12 +79,21 @@ test('transitions are made once per event and type: every watcher that sees ADDE
   const moved = change(20, 'MODIFIED', 'm', { tier: 'web', class: 'gold' }, { app: 'x' });
   const other = change(21, 'ADDED', 'n', { app: 'x' });
   hub.dispatch([moved, other]);
-  assert.deepEqual(got.get('plain')!.map((e) => `${e.type}:${e.rev}`), ['MODIFIED:20', 'ADDED:21']);
-  assert.deepEqual(got.get('web1')!.map((e) => `${e.type}:${e.rev}`), ['ADDED:20']);
+  assert.deepEqual(
+    got.get('plain')!.map((e) => `${e.type}:${e.rev}`),
+    ['MODIFIED:20', 'ADDED:21'],
+  );
+  assert.deepEqual(
+    got.get('web1')!.map((e) => `${e.type}:${e.rev}`),
+    ['ADDED:20'],
+  );
   assert.equal(got.get('web2'), got.get('web1'));
   // A different selector that sees the same events as the same types: the same array.
   assert.equal(got.get('gold'), got.get('web1'));
-  assert.deepEqual(got.get('app')!.map((e) => `${e.type}:${e.rev}`), ['DELETED:20', 'ADDED:21']);
+  assert.deepEqual(
+    got.get('app')!.map((e) => `${e.type}:${e.rev}`),
+    ['DELETED:20', 'ADDED:21'],
+  );
   assert.equal(got.get('app2'), got.get('app'));
   // As kube's cacher: leaving the selection is the last state that matched, at the event's resourceVersion.
   const left = JSON.parse(got.get('app')![0].json);
@@ -107,7 +129,12 @@ test('what 300 watchers that never read retain: about one copy of each event in 
   const selectors = [undefined, label('app', 'big'), label('tier', 'web'), (o: any) => o.metadata.name === 'big'];
   for (let i = 0; i < 300; i++) {
     const s = stuckSink();
-    const outbox = new WatchOutbox(s.sink, { maxBacklogBytes: 2 ** 40, stallMs: Infinity, budget, onOverflow: () => assert.fail('dropped') });
+    const outbox = new WatchOutbox(s.sink, {
+      maxBacklogBytes: 2 ** 40,
+      stallMs: Infinity,
+      budget,
+      onOverflow: () => assert.fail('dropped'),
+    });
     sinks.push(s);
     outboxes.push(outbox);
     hub.add({ bucket: B, keyPrefix: `${B}/ns/`, matches: selectors[i % selectors.length], deliver: (events) => outbox.pushLive(events) });
@@ -124,7 +151,9 @@ test('what 300 watchers that never read retain: about one copy of each event in 
   const unique = new Set(sinks.flatMap((s) => s.held));
   const uniqueBytes = [...unique].reduce((n, b) => n + b.length, 0);
   const eventBytes = filler.length * EVENTS;
-  t.diagnostic(`each watcher has ${(perWatcher[0] / 2 ** 20).toFixed(1)} MiB queued; all 300 together hold ${(uniqueBytes / 2 ** 20).toFixed(1)} MiB (${unique.size} buffers)`);
+  t.diagnostic(
+    `each watcher has ${(perWatcher[0] / 2 ** 20).toFixed(1)} MiB queued; all 300 together hold ${(uniqueBytes / 2 ** 20).toFixed(1)} MiB (${unique.size} buffers)`,
+  );
   for (const bytes of perWatcher) assert.ok(bytes >= eventBytes, 'every watcher got every event');
   assert.equal(unique.size, EVENTS, 'one buffer per event, shared by all 300');
   assert.ok(uniqueBytes < eventBytes * 1.05);
@@ -140,7 +169,9 @@ test("selector watchers' replays share each event's line: two watchers resuming 
   const filler = 'y'.repeat(10_000);
   const log = Array.from({ length: 40 }, (_, i) => change(i + 1, 'MODIFIED', 'big', { app: 'big' }, { app: 'big' }, filler));
   const sinks = [stuckSink(), stuckSink()];
-  const outboxes = sinks.map((s) => new WatchOutbox(s.sink, { maxBacklogBytes: 2 ** 40, stallMs: Infinity, budget, onOverflow: () => assert.fail('dropped') }));
+  const outboxes = sinks.map(
+    (s) => new WatchOutbox(s.sink, { maxBacklogBytes: 2 ** 40, stallMs: Infinity, budget, onOverflow: () => assert.fail('dropped') }),
+  );
   // As store.watch() replays: each watcher's own list, of the log's own event objects.
   outboxes[0].pushReplay(log.slice(0), 0, 40);
   outboxes[1].pushReplay(log.slice(10), 10, 40);
@@ -150,7 +181,10 @@ test("selector watchers' replays share each event's line: two watchers resuming 
   assert.equal([...b].filter((buf) => a.has(buf)).length, 30, 'the 30 events both replay are the same buffers');
   assert.equal(Buffer.concat(sinks[1].held).toString().split('\n').filter(Boolean).length, 30);
   const unique = new Set([...a, ...b]);
-  assert.equal(budget.recount(), [...unique].reduce((n, x) => n + x.length, 0));
+  assert.equal(
+    budget.recount(),
+    [...unique].reduce((n, x) => n + x.length, 0),
+  );
   for (const o of outboxes) o.close();
 });
 

@@ -16,7 +16,11 @@ const ev = (rev: number, ns = 'a', type: ChangeEvent['type'] = 'ADDED', labels: 
   prevRev: 0,
 });
 const ndjson = (events: readonly WatchEvent[]) => events.map((e) => eventLine(e.type, e.json) + '\n').join('');
-const revsOf = (text: string) => text.split('\n').filter(Boolean).map((l) => Number(JSON.parse(l).object.metadata.resourceVersion));
+const revsOf = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => Number(JSON.parse(l).object.metadata.resourceVersion));
 
 /** A transport that records what it was given; `chunked` says whether it takes shared NDJSON chunks. */
 function recorder(chunked: boolean) {
@@ -49,7 +53,7 @@ test('replay blocks a whole range covers are encoded once and shared between wat
   const blocksOf = (afterRev: number) => {
     const replay = { events: events.filter((e) => e.rev > afterRev), afterRev, throughRev: 1300 };
     const out: Buffer[] = [];
-    for (let pos = 0; pos < replay.events.length; ) {
+    for (let pos = 0; pos < replay.events.length;) {
       const block = nextReplayBlock('range', replay, pos);
       out.push(block.chunk);
       pos = block.to;
@@ -81,7 +85,10 @@ test('a replay goes out in blocks over several turns, and live batches queue beh
   const lines = text().split('\n').filter(Boolean);
   assert.equal(JSON.parse(lines[502]).type, 'BOOKMARK');
   lines.splice(502, 1);
-  assert.deepEqual(revsOf(lines.join('\n')), Array.from({ length: 503 }, (_, i) => i + 1));
+  assert.deepEqual(
+    revsOf(lines.join('\n')),
+    Array.from({ length: 503 }, (_, i) => i + 1),
+  );
 });
 
 test('a live batch with nothing queued is written at the end of the event-loop turn, in one write', async () => {
@@ -91,7 +98,7 @@ test('a live batch with nothing queued is written at the end of the event-loop t
   const batch = [ev(1), ev(2), ev(3)];
   outbox.pushLive(batch);
   await Promise.resolve();
-  assert.equal(chunks.length, 0, 'the commit\'s own responses (microtasks of this turn) go out first');
+  assert.equal(chunks.length, 0, "the commit's own responses (microtasks of this turn) go out first");
   await new Promise((r) => setImmediate(r));
   assert.equal(chunks.length, 1);
   assert.equal(chunks[0].toString(), ndjson(batch));
@@ -127,11 +134,18 @@ test('live batches committed within the pacing window go out together, in one co
 
 test('without a shared encoding (a rendered view or a WebSocket) events go out as rendered lines', async () => {
   const { sink, text } = recorder(false);
-  const outbox = new WatchOutbox(sink, { render: (json) => JSON.stringify({ rendered: JSON.parse(json).metadata.name }), maxBacklogBytes: 1e9, onOverflow: () => {} });
+  const outbox = new WatchOutbox(sink, {
+    render: (json) => JSON.stringify({ rendered: JSON.parse(json).metadata.name }),
+    maxBacklogBytes: 1e9,
+    onOverflow: () => {},
+  });
   outbox.pushInitial(Array.from({ length: 100 }, (_, i) => ev(i + 1).json));
   outbox.pushLive([ev(101)]);
   await drained(outbox);
-  const lines = text().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const lines = text()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   assert.equal(lines.length, 101);
   assert.deepEqual(lines[0], { type: 'ADDED', object: { rendered: 'cm-1' } });
   assert.deepEqual(lines[100], { type: 'ADDED', object: { rendered: 'cm-101' } });
@@ -141,7 +155,11 @@ test('a watcher whose live events pile up past the limit is reported, and nothin
   const { sink, text } = recorder(true);
   let overflow = 0;
   const outbox = new WatchOutbox(sink, { rangeKey: 'r', maxBacklogBytes: 10_000, onOverflow: () => (overflow++, outbox.close()) });
-  outbox.pushReplay(Array.from({ length: 100 }, (_, i) => ev(i + 1)), 0, 100);
+  outbox.pushReplay(
+    Array.from({ length: 100 }, (_, i) => ev(i + 1)),
+    0,
+    100,
+  );
   for (let rev = 101; overflow === 0 && rev < 1000; rev++) outbox.pushLive([ev(rev)]);
   assert.equal(overflow, 1);
   await nextTurn();
@@ -164,12 +182,26 @@ test('the hub hands one list to every plain watcher of a range, and selected wat
   const web = watcher('web', `${B}/`, (o) => o.metadata.labels.app === 'web');
   for (const w of [all1, all2, nsB, web]) hub.add(w);
   assert.equal(hub.size, 4);
-  const moved: ChangeEvent = { ...ev(3, 'a', 'MODIFIED', { app: 'db' }), key: `${B}/a/cm-1`, prev: ev(1, 'a', 'ADDED', { app: 'web' }).json, prevRev: 1 };
+  const moved: ChangeEvent = {
+    ...ev(3, 'a', 'MODIFIED', { app: 'db' }),
+    key: `${B}/a/cm-1`,
+    prev: ev(1, 'a', 'ADDED', { app: 'web' }).json,
+    prevRev: 1,
+  };
   hub.dispatch([ev(1, 'a', 'ADDED', { app: 'web' }), ev(2, 'b'), moved]);
   assert.equal(got.get('all1')![0], got.get('all2')![0], 'the same array for the same range');
-  assert.deepEqual(got.get('all1')![0].map((e) => e.rev), [1, 2, 3]);
-  assert.deepEqual(got.get('nsB')![0].map((e) => e.rev), [2]);
-  assert.deepEqual(got.get('web')![0].map((e) => `${e.type}:${e.rev}`), ['ADDED:1', 'DELETED:3']);
+  assert.deepEqual(
+    got.get('all1')![0].map((e) => e.rev),
+    [1, 2, 3],
+  );
+  assert.deepEqual(
+    got.get('nsB')![0].map((e) => e.rev),
+    [2],
+  );
+  assert.deepEqual(
+    got.get('web')![0].map((e) => `${e.type}:${e.rev}`),
+    ['ADDED:1', 'DELETED:3'],
+  );
   hub.remove(all2);
   hub.remove(web);
   assert.equal(hub.size, 2);

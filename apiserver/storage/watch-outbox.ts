@@ -26,7 +26,6 @@ export interface OutboxSink {
   uncork?(): void;
 }
 
-
 /** How the outbox renders and shares. */
 export interface OutboxOptions {
   /** Renders an object for this watcher; absent when objects go out as stored. */
@@ -357,7 +356,8 @@ export class WatchOutbox implements Paced, Budgeted {
    */
   private writeLive(events: WatchEvent[]): void {
     const { render, renderKey } = this.opts;
-    if (this.sink.sendChunk && (!render || renderKey !== undefined)) this.sendShared(encodedBatch(events, render && { key: renderKey!, render }));
+    if (this.sink.sendChunk && (!render || renderKey !== undefined))
+      this.sendShared(encodedBatch(events, render && { key: renderKey!, render }));
     else this.sendLines(events, 0, events.length, true);
   }
 

@@ -125,7 +125,7 @@ export function decodeChecks(
     // A bad apiVersion: the full path below words the error.
   }
   const fromRaw = raw !== undefined;
-  const text = raw === undefined ? JSON.stringify(obj) ?? 'null' : typeof raw === 'string' ? raw : raw.toString('utf8');
+  const text = raw === undefined ? (JSON.stringify(obj) ?? 'null') : typeof raw === 'string' ? raw : raw.toString('utf8');
   const bytes = (): Buffer => (typeof raw === 'object' ? raw : Buffer.from(text, 'utf8'));
   const unrecognized = (why: string) => unrecognizedError(kind.kind, why, bytes());
 

@@ -42,9 +42,15 @@ const CLEAN: [StructNode, string][] = [
   [POD, pod(`{"containers":[${container(',"ports":[{"containerPort":8080,"protocol":"TCP"}]')}],"priority":-5}`)],
   [POD, pod(`{"containers":[${container()}]}`, '"name":"p","labels":{"a":"b"},"creationTimestamp":"2024-01-02T03:04:05Z"')],
   [POD, pod(`{"containers":[${container(',"env":[{"name":"X","value":"a\\"b: c"}]')}]}`)],
-  [DEPLOYMENT, '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"spec":{"replicas":3,"selector":{"matchLabels":{"a":"b"}},"strategy":{"rollingUpdate":{"maxSurge":"25%","maxUnavailable":0}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"x"}]}}}}'],
+  [
+    DEPLOYMENT,
+    '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"spec":{"replicas":3,"selector":{"matchLabels":{"a":"b"}},"strategy":{"rollingUpdate":{"maxSurge":"25%","maxUnavailable":0}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"x"}]}}}}',
+  ],
   [SECRET, '{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"k":"aGVsbG8="}}'],
-  [LEASE, '{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"n"},"spec":{"holderIdentity":"n","leaseDurationSeconds":40,"renewTime":"2024-01-02T03:04:05.123456Z"}}'],
+  [
+    LEASE,
+    '{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"n"},"spec":{"holderIdentity":"n","leaseDurationSeconds":40,"renewTime":"2024-01-02T03:04:05.123456Z"}}',
+  ],
 ];
 
 const NOT_CLEAN: [StructNode, string][] = [

@@ -53,7 +53,8 @@ const applies = (outcome: Exclude<Outcome, typeof KEEP>, current: unknown): bool
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Go's strings.TrimSpace (Unicode White_Space, which differs from String.prototype.trim). */
-const GO_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+const GO_SPACE =
+  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 
 /** The zero value of a Go type as encoding/json writes it: what a JSON null becomes in a map or slice. */
 function zeroValue(node: DecodeNode): unknown {
@@ -148,7 +149,8 @@ export function scanTypeMeta(text: string): TypeMetaResult {
     const v = sc.s.charCodeAt(sc.i);
     if (field && v === 34) out[field] = sc.stringValue();
     else {
-      if (field && v !== 110 && !out.error) out.error = `json: cannot unmarshal ${tokenWord(v)} into Go struct field .${field} of type string`;
+      if (field && v !== 110 && !out.error)
+        out.error = `json: cannot unmarshal ${tokenWord(v)} into Go struct field .${field} of type string`;
       sc.skip();
     }
     if (sc.next(125)) return out;

@@ -103,7 +103,22 @@ function parseFile(pkg, text) {
   }
 }
 
-const BUILTIN = new Set(['string', 'bool', 'int', 'int8', 'int16', 'int32', 'int64', 'uint', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64']);
+const BUILTIN = new Set([
+  'string',
+  'bool',
+  'int',
+  'int8',
+  'int16',
+  'int32',
+  'int64',
+  'uint',
+  'uint8',
+  'uint16',
+  'uint32',
+  'uint64',
+  'float32',
+  'float64',
+]);
 
 /**
  * A Go type expression resolved in a package: { str } is what reflect's
@@ -228,4 +243,6 @@ const file = {
   types: out,
 };
 writeFileSync(join(here, 'go-types.json'), JSON.stringify(file, null, 1) + '\n');
-console.error(`wrote ${Object.keys(out).length} types, ${Object.values(out).reduce((n, o) => n + Object.keys(o).length, 0)} fields; ${missing} missing`);
+console.error(
+  `wrote ${Object.keys(out).length} types, ${Object.values(out).reduce((n, o) => n + Object.keys(o).length, 0)} fields; ${missing} missing`,
+);

@@ -161,7 +161,15 @@ export function timeQuote(s: string): string {
 }
 
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-const NAMED_ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v' };
+const NAMED_ESCAPES: Record<string, string> = {
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+};
 
 /** strconv.Quote: Go's %q, used for the paths of strict decoding errors. */
 export function goQuote(s: string): string {
@@ -385,7 +393,16 @@ export function parseTimeError(layout: typeof RFC3339 | typeof RFC3339_MICRO, in
 }
 
 /** t.UTC().Format(RFC3339 or RFC3339Micro), or null for Go's zero time (0001-01-01T00:00:00Z). */
-function formatUTC(year: number, month: number, day: number, hour: number, minute: number, second: number, fraction: string, micro: boolean): string | null {
+function formatUTC(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  fraction: string,
+  micro: boolean,
+): string | null {
   const d = new Date(0);
   d.setUTCFullYear(year, month - 1, day);
   d.setUTCHours(hour, minute, second, 0);

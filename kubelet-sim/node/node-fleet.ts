@@ -165,11 +165,17 @@ export class NodeFleet {
       this.opts.onRequest?.('register', true);
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 409)) throw err;
-      created = await this.opts.client.patch(nodes, undefined, n.name, 'merge', { metadata: { labels: desired.metadata!.labels, annotations: desired.metadata!.annotations } });
+      created = await this.opts.client.patch(nodes, undefined, n.name, 'merge', {
+        metadata: { labels: desired.metadata!.labels, annotations: desired.metadata!.annotations },
+      });
     }
     n.uid = created.metadata?.uid;
     // Status is the status subresource's business: post it there, whatever create kept.
-    if (!created.status?.conditions?.length || created.status.conditions.find((c) => c.type === 'Ready')?.status !== 'True' || created.status.daemonEndpoints?.kubeletEndpoint?.Port !== this.opts.endpoint.port) {
+    if (
+      !created.status?.conditions?.length ||
+      created.status.conditions.find((c) => c.type === 'Ready')?.status !== 'True' ||
+      created.status.daemonEndpoints?.kubeletEndpoint?.Port !== this.opts.endpoint.port
+    ) {
       await this.opts.client.patch(nodes, undefined, n.name, 'merge', { status: desired.status }, 'status');
     }
     n.lastReport = now;
@@ -209,7 +215,15 @@ export class NodeFleet {
           n.lease = await client.get(leases, 'kube-node-lease', n.name);
         }
       }
-      const next = { ...n.lease, spec: { ...n.lease.spec, holderIdentity: n.name, leaseDurationSeconds: this.opts.timings.leaseDurationSeconds, renewTime: microStamp(now) } };
+      const next = {
+        ...n.lease,
+        spec: {
+          ...n.lease.spec,
+          holderIdentity: n.name,
+          leaseDurationSeconds: this.opts.timings.leaseDurationSeconds,
+          renewTime: microStamp(now),
+        },
+      };
       try {
         n.lease = await client.update(leases, next);
       } catch (err) {
@@ -247,7 +261,19 @@ export class NodeFleet {
 
   private async postStatus(n: SimNode, now: number): Promise<void> {
     try {
-      await this.opts.client.patch(nodes, undefined, n.name, 'merge', { status: { conditions: nodeConditions(now, n.readySince), images: [...n.images].slice(0, 50).map((i) => ({ names: [i], sizeBytes: 10_000_000 })) } }, 'status');
+      await this.opts.client.patch(
+        nodes,
+        undefined,
+        n.name,
+        'merge',
+        {
+          status: {
+            conditions: nodeConditions(now, n.readySince),
+            images: [...n.images].slice(0, 50).map((i) => ({ names: [i], sizeBytes: 10_000_000 })),
+          },
+        },
+        'status',
+      );
       n.lastReport = now;
       n.reportedImages = n.images.size;
       this.opts.onRequest?.('status', true);

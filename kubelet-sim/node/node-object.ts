@@ -70,7 +70,9 @@ export function nodeConditions(now: number, since: number, ready = true): NodeCo
     c('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
     c('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
     c('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
-    ready ? c('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status') : c('Ready', 'False', 'KubeletNotReady', 'container runtime status check may not have completed yet'),
+    ready
+      ? c('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status')
+      : c('Ready', 'False', 'KubeletNotReady', 'container runtime status check may not have completed yet'),
   ];
 }
 
@@ -87,7 +89,14 @@ export function buildNode(id: NodeIdentity, profile: NodeProfile, endpoint: Kube
     ...(zone ? { 'topology.kubernetes.io/zone': zone, 'topology.kubernetes.io/region': zone.replace(/-[a-z]$/, '') } : {}),
     ...profile.labels,
   };
-  const capacity = { cpu: profile.cpu, memory: profile.memory, pods: profile.pods, 'ephemeral-storage': profile.ephemeralStorage, 'hugepages-1Gi': '0', 'hugepages-2Mi': '0' };
+  const capacity = {
+    cpu: profile.cpu,
+    memory: profile.memory,
+    pods: profile.pods,
+    'ephemeral-storage': profile.ephemeralStorage,
+    'hugepages-1Gi': '0',
+    'hugepages-2Mi': '0',
+  };
   const cidr = podCIDRFor(id.index);
   const ip = nodeIP(id.index);
   return {

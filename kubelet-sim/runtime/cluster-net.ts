@@ -42,8 +42,10 @@ export class ClusterNet {
     let name: string | undefined;
     let ns: string | undefined;
     if (parts.length === 1) [name, ns] = [parts[0], this.namespace];
-    else if (parts.length === 2 || (parts[2] === 'svc' && (parts.length === 3 || h.endsWith(`.svc.${CLUSTER_DOMAIN}`)))) [name, ns] = [parts[0], parts[1]];
-    if (h === 'kubernetes' || h === 'kubernetes.default' || h.startsWith('kubernetes.default.svc')) return { fqdn: `kubernetes.default.svc.${CLUSTER_DOMAIN}`, ip: '10.96.0.1' };
+    else if (parts.length === 2 || (parts[2] === 'svc' && (parts.length === 3 || h.endsWith(`.svc.${CLUSTER_DOMAIN}`))))
+      [name, ns] = [parts[0], parts[1]];
+    if (h === 'kubernetes' || h === 'kubernetes.default' || h.startsWith('kubernetes.default.svc'))
+      return { fqdn: `kubernetes.default.svc.${CLUSTER_DOMAIN}`, ip: '10.96.0.1' };
     if (!name || !ns) return undefined;
     const svc = this.src.service(ns, name);
     if (!svc) return undefined;
@@ -59,7 +61,12 @@ export class ClusterNet {
     if (port !== undefined && !svcPort) return [];
     for (const subset of ep?.subsets ?? []) {
       const epPort = (subset.ports ?? []).find((p: any) => !svcPort?.name || p.name === svcPort.name) ?? subset.ports?.[0];
-      for (const a of subset.addresses ?? []) out.push({ ip: a.ip, port: epPort?.port ?? svcPort?.targetPort ?? 80, pod: a.targetRef ? { namespace: a.targetRef.namespace, name: a.targetRef.name } : undefined });
+      for (const a of subset.addresses ?? [])
+        out.push({
+          ip: a.ip,
+          port: epPort?.port ?? svcPort?.targetPort ?? 80,
+          pod: a.targetRef ? { namespace: a.targetRef.namespace, name: a.targetRef.name } : undefined,
+        });
     }
     return out;
   }
@@ -75,7 +82,12 @@ export class ClusterNet {
     const r = this.resolve(u.hostname);
     if (!r) return { ok: false, error: 'resolve' };
     const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
-    if (r.ip === '10.96.0.1') return { ok: true, status: 403, body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"forbidden: User \\"system:anonymous\\" cannot get path \\"/\\"","reason":"Forbidden","details":{},"code":403}\n' };
+    if (r.ip === '10.96.0.1')
+      return {
+        ok: true,
+        status: 403,
+        body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"forbidden: User \\"system:anonymous\\" cannot get path \\"/\\"","reason":"Forbidden","details":{},"code":403}\n',
+      };
     if (r.service) {
       const backends = this.readyAddresses(r.service, port);
       if (backends.length === 0) return { ok: false, error: 'refused', ip: r.ip };
@@ -94,13 +106,17 @@ export class ClusterNet {
     const image = c.image ?? '';
     const text = c.args?.find((a) => a.startsWith('-text='))?.slice(6);
     if (text !== undefined) return { ok: true, status: 200, body: text + '\n' };
-    if (/nginx/.test(image)) return path === '/' || path === '/index.html' ? { ok: true, status: 200, body: NGINX_WELCOME } : { ok: true, status: 404, body: nginx404 };
+    if (/nginx/.test(image))
+      return path === '/' || path === '/index.html'
+        ? { ok: true, status: 200, body: NGINX_WELCOME }
+        : { ok: true, status: 404, body: nginx404 };
     if (/httpd/.test(image)) return { ok: true, status: 200, body: '<html><body><h1>It works!</h1></body></html>\n' };
     return { ok: true, status: 200, body: `${pod.metadata?.name}\n` };
   }
 }
 
-const nginx404 = '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+const nginx404 =
+  '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
 const NGINX_WELCOME = `<!DOCTYPE html>
 <html>

@@ -35,5 +35,12 @@ export class MapConfigSource implements ConfigSource {
 /** A node runtime for one test node. */
 export function fakeNode(name = 'node-0', cidr = '10.244.0.0/24', hostIP = '172.18.0.2'): NodeRuntime {
   const ipam = new PodCidr(cidr);
-  return { name, hostIP, images: new Set(), allocateIP: (k) => ipam.allocate(k), reserveIP: (k, ip) => ipam.reserve(k, ip), releaseIP: (k) => ipam.release(k) };
+  return {
+    name,
+    hostIP,
+    images: new Set(),
+    allocateIP: (k) => ipam.allocate(k),
+    reserveIP: (k, ip) => ipam.reserve(k, ip),
+    releaseIP: (k) => ipam.release(k),
+  };
 }

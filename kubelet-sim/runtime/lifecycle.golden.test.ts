@@ -40,12 +40,24 @@ export async function runCase(c: Case): Promise<Record<string, unknown>> {
   const recorder = new MemoryRecorder(() => clock.now());
   const config = new MapConfigSource();
   for (const [n, data] of Object.entries(c.configMaps ?? {})) config.configMaps.set(`default/${n}`, { data });
-  for (const [n, data] of Object.entries(c.secrets ?? {})) config.secrets.set(`default/${n}`, { data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])) });
+  for (const [n, data] of Object.entries(c.secrets ?? {}))
+    config.secrets.set(`default/${n}`, {
+      data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
+    });
   const pod: Pod = structuredClone(c.pod);
   pod.metadata = { namespace: 'default', uid: '00000000-0000-4000-8000-000000000001', ...pod.metadata };
   pod.spec = { nodeName: 'node-0', restartPolicy: 'Always', ...pod.spec } as Pod['spec'];
   const logs = new LogStore();
-  const worker = new PodWorker(pod, { clock, timings: DEFAULT_TIMINGS, speed: 1, node: fakeNode(), recorder, config, logs, onChange: () => {} });
+  const worker = new PodWorker(pod, {
+    clock,
+    timings: DEFAULT_TIMINGS,
+    speed: 1,
+    node: fakeNode(),
+    recorder,
+    config,
+    logs,
+    onChange: () => {},
+  });
   if (c.adopt) worker.adopt();
   else worker.start();
   const out: Record<string, unknown> = {};
@@ -61,7 +73,9 @@ export async function runCase(c: Case): Promise<Record<string, unknown>> {
         actions.splice(actions.indexOf(a), 1);
         if (a.delete) {
           const next: any = structuredClone(worker.pod);
-          next.metadata!.deletionTimestamp = new Date(clock.now() + a.delete.gracePeriodSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+          next.metadata!.deletionTimestamp = new Date(clock.now() + a.delete.gracePeriodSeconds * 1000)
+            .toISOString()
+            .replace(/\.\d{3}Z$/, 'Z');
           next.metadata!.deletionGracePeriodSeconds = a.delete.gracePeriodSeconds;
           worker.update(next);
         }
@@ -76,10 +90,12 @@ export async function runCase(c: Case): Promise<Record<string, unknown>> {
     const entry: Record<string, unknown> = { status: worker.status(), events };
     if (worker.terminated()) entry.terminated = true;
     if (c.logs) {
-      entry.logs = Object.fromEntries(c.logs.map((n) => {
-        const l = logs.get('default', pod.metadata!.name!, n);
-        return [n, { current: l?.current.map((x) => x.text).join('') ?? '', previous: l?.previous?.map((x) => x.text).join('') }];
-      }));
+      entry.logs = Object.fromEntries(
+        c.logs.map((n) => {
+          const l = logs.get('default', pod.metadata!.name!, n);
+          return [n, { current: l?.current.map((x) => x.text).join('') ?? '', previous: l?.previous?.map((x) => x.text).join('') }];
+        }),
+      );
     }
     out[`${cp}s`] = JSON.parse(JSON.stringify(entry));
   }
@@ -87,7 +103,10 @@ export async function runCase(c: Case): Promise<Record<string, unknown>> {
   return out;
 }
 
-for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+for (const file of fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()) {
   test(`lifecycle golden: ${file}`, async () => {
     const full = path.join(dir, file);
     const c = YAML.parse(fs.readFileSync(full, 'utf8')) as Case;

@@ -90,7 +90,18 @@ export function parseQuantity(q: string | number | undefined): number {
   if (typeof q === 'number') return q;
   const m = /^([0-9.]+)([a-zA-Z]*)$/.exec(q);
   if (!m) return NaN;
-  const mult: Record<string, number> = { '': 1, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
+  const mult: Record<string, number> = {
+    '': 1,
+    m: 1e-3,
+    k: 1e3,
+    M: 1e6,
+    G: 1e9,
+    T: 1e12,
+    Ki: 1024,
+    Mi: 1024 ** 2,
+    Gi: 1024 ** 3,
+    Ti: 1024 ** 4,
+  };
   return Number(m[1]) * (mult[m[2]] ?? NaN);
 }
 
@@ -208,7 +219,11 @@ export function volumeFiles(pod: Pod, volumeName: string, src: ConfigSource, tok
     const out: Files = {};
     for (const it of v.downwardAPI.items ?? []) {
       if (it.fieldRef) out[it.path] = fieldRefValue(pod, it.fieldRef.fieldPath);
-      else if (it.resourceFieldRef) out[it.path] = resourceValue(pod.spec?.containers.find((c) => c.name === it.resourceFieldRef!.containerName), it.resourceFieldRef.resource);
+      else if (it.resourceFieldRef)
+        out[it.path] = resourceValue(
+          pod.spec?.containers.find((c) => c.name === it.resourceFieldRef!.containerName),
+          it.resourceFieldRef.resource,
+        );
     }
     return out;
   }
@@ -218,18 +233,22 @@ export function volumeFiles(pod: Pod, volumeName: string, src: ConfigSource, tok
       if (s.configMap) {
         const cm = src.configMap(ns, s.configMap.name ?? '');
         // kube-root-ca.crt is published by the controller-manager; until it is, a placeholder keeps Pods starting.
-        if (!cm && s.configMap.name === 'kube-root-ca.crt') out['ca.crt'] = '-----BEGIN CERTIFICATE-----\n(ksim simulated CA)\n-----END CERTIFICATE-----\n';
+        if (!cm && s.configMap.name === 'kube-root-ca.crt')
+          out['ca.crt'] = '-----BEGIN CERTIFICATE-----\n(ksim simulated CA)\n-----END CERTIFICATE-----\n';
         else if (!cm) {
-          if (!s.configMap.optional) throw new MountError(`MountVolume.SetUp failed for volume "${v.name}" : configmap "${s.configMap.name}" not found`);
+          if (!s.configMap.optional)
+            throw new MountError(`MountVolume.SetUp failed for volume "${v.name}" : configmap "${s.configMap.name}" not found`);
         } else Object.assign(out, keyed(cmData(cm), s.configMap.items, 'configmap', s.configMap.optional));
       }
       if (s.secret) {
         const sec = src.secret(ns, s.secret.name ?? '');
         if (!sec) {
-          if (!s.secret.optional) throw new MountError(`MountVolume.SetUp failed for volume "${v.name}" : secret "${s.secret.name}" not found`);
+          if (!s.secret.optional)
+            throw new MountError(`MountVolume.SetUp failed for volume "${v.name}" : secret "${s.secret.name}" not found`);
         } else Object.assign(out, keyed(secretData(sec), s.secret.items, 'secret', s.secret.optional));
       }
-      if (s.downwardAPI) for (const it of s.downwardAPI.items ?? []) if (it.fieldRef) out[it.path] = fieldRefValue(pod, it.fieldRef.fieldPath);
+      if (s.downwardAPI)
+        for (const it of s.downwardAPI.items ?? []) if (it.fieldRef) out[it.path] = fieldRefValue(pod, it.fieldRef.fieldPath);
       if (s.serviceAccountToken) out[s.serviceAccountToken.path] = token();
     }
     return out;

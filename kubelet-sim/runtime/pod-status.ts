@@ -101,7 +101,12 @@ function containerStatus(c: ContainerSnapshot): ContainerStatus {
 function condition(prev: PodStatus | undefined, type: string, ok: boolean, now: number, reason?: string, message?: string): PodCondition {
   const status = ok ? 'True' : 'False';
   const old = prev?.conditions?.find((c) => c.type === type);
-  const c: PodCondition = { type, status, lastProbeTime: null as unknown as string, lastTransitionTime: old && old.status === status ? old.lastTransitionTime : stamp(now) };
+  const c: PodCondition = {
+    type,
+    status,
+    lastProbeTime: null as unknown as string,
+    lastTransitionTime: old && old.status === status ? old.lastTransitionTime : stamp(now),
+  };
   if (!ok && reason) c.reason = reason;
   if (!ok && message) c.message = message;
   return c;
@@ -117,9 +122,30 @@ export function buildPodStatus(pod: Pod, snap: PodSnapshot, prev: PodStatus | un
   const containersReady = unready.length === 0;
   const conds: PodCondition[] = [
     condition(prev, 'PodReadyToStartContainers', snap.sandboxReady, now),
-    condition(prev, 'Initialized', initialized, now, 'ContainersNotInitialized', `containers with incomplete status: [${notInit.join(' ')}]`),
-    condition(prev, 'Ready', containersReady && !terminal, now, terminal ? 'PodCompleted' : 'ContainersNotReady', terminal ? undefined : `containers with unready status: [${unready.join(' ')}]`),
-    condition(prev, 'ContainersReady', containersReady && !terminal, now, terminal ? 'PodCompleted' : 'ContainersNotReady', terminal ? undefined : `containers with unready status: [${unready.join(' ')}]`),
+    condition(
+      prev,
+      'Initialized',
+      initialized,
+      now,
+      'ContainersNotInitialized',
+      `containers with incomplete status: [${notInit.join(' ')}]`,
+    ),
+    condition(
+      prev,
+      'Ready',
+      containersReady && !terminal,
+      now,
+      terminal ? 'PodCompleted' : 'ContainersNotReady',
+      terminal ? undefined : `containers with unready status: [${unready.join(' ')}]`,
+    ),
+    condition(
+      prev,
+      'ContainersReady',
+      containersReady && !terminal,
+      now,
+      terminal ? 'PodCompleted' : 'ContainersNotReady',
+      terminal ? undefined : `containers with unready status: [${unready.join(' ')}]`,
+    ),
     condition(prev, 'PodScheduled', true, now),
   ];
   const status: PodStatus = {

@@ -202,12 +202,30 @@ export class PodWorker {
     }
     const restore = (c: Ctr, s: ContainerStatus | undefined) => {
       if (!s) return;
-      c.snap = { name: c.spec.name, image: s.image, imageID: s.imageID, containerID: s.containerID ?? '', state: s.state ?? {}, lastState: s.lastState ?? {}, ready: s.ready, started: s.started ?? false, restartCount: s.restartCount };
+      c.snap = {
+        name: c.spec.name,
+        image: s.image,
+        imageID: s.imageID,
+        containerID: s.containerID ?? '',
+        state: s.state ?? {},
+        lastState: s.lastState ?? {},
+        ready: s.ready,
+        started: s.started ?? false,
+        restartCount: s.restartCount,
+      };
       if (s.state?.terminated) c.phase = 'exited';
       this.deps.node.images.add(normalizeImage(c.spec.image ?? ''));
     };
-    for (const c of this.initCtrs) restore(c, st.initContainerStatuses?.find((x) => x.name === c.spec.name));
-    for (const c of this.ctrs) restore(c, st.containerStatuses?.find((x) => x.name === c.spec.name));
+    for (const c of this.initCtrs)
+      restore(
+        c,
+        st.initContainerStatuses?.find((x) => x.name === c.spec.name),
+      );
+    for (const c of this.ctrs)
+      restore(
+        c,
+        st.containerStatuses?.find((x) => x.name === c.spec.name),
+      );
     if (this.initCtrs.some((c) => !(c.snap.state.terminated && c.snap.state.terminated.exitCode === 0))) {
       for (const c of this.initCtrs) if (c.phase !== 'exited') c.phase = 'waiting';
       this.nextInit();
@@ -309,7 +327,12 @@ export class PodWorker {
    * A container's shell, for exec and exec probes; undefined unless it is running.
    * onKillable receives the function that kills the exec'd process (the client left).
    */
-  execContext(container: string, out: (t: string) => void, err?: (t: string) => void, onKillable: (kill: (code: number) => void) => void = () => {}): ShellContext | undefined {
+  execContext(
+    container: string,
+    out: (t: string) => void,
+    err?: (t: string) => void,
+    onKillable: (kill: (code: number) => void) => void = () => {},
+  ): ShellContext | undefined {
     const c = this.ctrs.find((x) => x.spec.name === container) ?? this.initCtrs.find((x) => x.spec.name === container);
     if (!c || c.phase !== 'running' || !c.fs || !c.env) return undefined;
     return this.shellContext(c, out, onKillable, err);
@@ -359,7 +382,12 @@ export class PodWorker {
   private token(): string {
     const header = Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'ksim' })).toString('base64url');
     const m = this.pod.metadata!;
-    const claims = { aud: ['https://kubernetes.default.svc'], iss: 'https://kubernetes.default.svc', sub: `system:serviceaccount:${m.namespace}:${this.pod.spec?.serviceAccountName ?? 'default'}`, 'kubernetes.io': { namespace: m.namespace, pod: { name: m.name, uid: m.uid }, node: { name: this.deps.node.name } } };
+    const claims = {
+      aud: ['https://kubernetes.default.svc'],
+      iss: 'https://kubernetes.default.svc',
+      sub: `system:serviceaccount:${m.namespace}:${this.pod.spec?.serviceAccountName ?? 'default'}`,
+      'kubernetes.io': { namespace: m.namespace, pod: { name: m.name, uid: m.uid }, node: { name: this.deps.node.name } },
+    };
     return `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.ksim-simulated-signature`;
   }
 
@@ -496,7 +524,12 @@ export class PodWorker {
     return fs;
   }
 
-  private shellContext(c: Ctr, out: (t: string) => void, onKillable: (kill: (code: number) => void) => void, err?: (t: string) => void): ShellContext {
+  private shellContext(
+    c: Ctr,
+    out: (t: string) => void,
+    onKillable: (kill: (code: number) => void) => void,
+    err?: (t: string) => void,
+  ): ShellContext {
     const clock = this.deps.clock;
     const sleepers = new Set<(e: Killed) => void>();
     let killedWith: number | undefined;
@@ -528,10 +561,13 @@ export class PodWorker {
           };
           sleepers.add(onKill);
           if (Number.isFinite(seconds))
-            cancel = clock.setTimeout(() => {
-              sleepers.delete(onKill);
-              resolve();
-            }, (seconds * 1000) / this.deps.speed);
+            cancel = clock.setTimeout(
+              () => {
+                sleepers.delete(onKill);
+                resolve();
+              },
+              (seconds * 1000) / this.deps.speed,
+            );
         }),
     };
   }
@@ -587,7 +623,13 @@ export class PodWorker {
       c.probes.start();
     }
     this.changed();
-    const proc: Promise<ExitResult> = argv.length === 0 ? ctx.sleep(Infinity).then(() => ({ exitCode: 0 }), (e: Killed) => ({ exitCode: e.exitCode })) : runProcess(argv, ctx);
+    const proc: Promise<ExitResult> =
+      argv.length === 0
+        ? ctx.sleep(Infinity).then(
+            () => ({ exitCode: 0 }),
+            (e: Killed) => ({ exitCode: e.exitCode }),
+          )
+        : runProcess(argv, ctx);
     void proc.then((res) => {
       stdio.end(res.exitCode);
       if (c.stdio === stdio) c.stdio = undefined;
@@ -636,7 +678,11 @@ export class PodWorker {
         return;
       }
     } else {
-      const restart = policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0) || stopping === 'liveness' && policy !== 'Never' || stopping === 'startup' && policy !== 'Never';
+      const restart =
+        policy === 'Always' ||
+        (policy === 'OnFailure' && exitCode !== 0) ||
+        (stopping === 'liveness' && policy !== 'Never') ||
+        (stopping === 'startup' && policy !== 'Never');
       if (!restart) {
         this.changed();
         return;
@@ -671,7 +717,12 @@ export class PodWorker {
         if (gen !== c.gen || this.terminating) return;
         const m = this.pod.metadata!;
         c.snap.lastState = { terminated: c.snap.state.terminated };
-        c.snap.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${goBackoff(wait * this.deps.speed)} restarting failed container=${c.spec.name} pod=${m.name}_${m.namespace}(${m.uid})` } };
+        c.snap.state = {
+          waiting: {
+            reason: 'CrashLoopBackOff',
+            message: `back-off ${goBackoff(wait * this.deps.speed)} restarting failed container=${c.spec.name} pod=${m.name}_${m.namespace}(${m.uid})`,
+          },
+        };
         this.ev('Warning', 'BackOff', `Back-off restarting failed container ${c.spec.name} in pod ${m.name}_${m.namespace}(${m.uid})`, c);
         this.changed();
       }),
@@ -714,7 +765,11 @@ export class PodWorker {
       const preStop = c.spec.lifecycle?.preStop;
       if (preStop?.exec?.command?.length || preStop?.sleep) {
         const argv = preStop.sleep ? ['sleep', String(preStop.sleep.seconds)] : preStop.exec!.command!;
-        const ctx = this.shellContext(c, () => {}, () => {});
+        const ctx = this.shellContext(
+          c,
+          () => {},
+          () => {},
+        );
         let finished = false;
         const limit = this.after(graceMs, () => {
           if (!finished) this.ev('Warning', 'FailedPreStopHook', `PreStopHook failed`, c);
@@ -737,7 +792,15 @@ export class PodWorker {
     // Containers that never ran report as terminated with ContainerStatusUnknown, as kubelet does for a deleted Pod.
     for (const c of this.ctrs) {
       if (!c.snap.state.terminated && c.phase !== 'exited') {
-        c.snap.state = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: null as unknown as string, finishedAt: null as unknown as string } };
+        c.snap.state = {
+          terminated: {
+            exitCode: 137,
+            reason: 'ContainerStatusUnknown',
+            message: 'The container could not be located when the pod was terminated',
+            startedAt: null as unknown as string,
+            finishedAt: null as unknown as string,
+          },
+        };
       }
     }
     const allOk = this.ctrs.every((c) => c.snap.state.terminated?.exitCode === 0);

@@ -52,10 +52,13 @@ export class ProbeRunner {
   }
 
   private wait(seconds: number, fn: () => void): void {
-    const cancel = this.h.clock.setTimeout(() => {
-      this.cancels.delete(cancel);
-      if (!this.stopped) fn();
-    }, (seconds * 1000) / this.h.speed);
+    const cancel = this.h.clock.setTimeout(
+      () => {
+        this.cancels.delete(cancel);
+        if (!this.stopped) fn();
+      },
+      (seconds * 1000) / this.h.speed,
+    );
     this.cancels.add(cancel);
   }
 
@@ -114,9 +117,13 @@ export class ProbeRunner {
     if (this.h.listening) return { ok: true, message: '' };
     if (p.httpGet) {
       const scheme = (p.httpGet.scheme ?? 'HTTP').toLowerCase();
-      return { ok: false, message: `Get "${scheme}://${host}:${port}${p.httpGet.path ?? '/'}": dial tcp ${host}:${port}: connect: connection refused` };
+      return {
+        ok: false,
+        message: `Get "${scheme}://${host}:${port}${p.httpGet.path ?? '/'}": dial tcp ${host}:${port}: connect: connection refused`,
+      };
     }
-    if (p.grpc) return { ok: false, message: `timeout: failed to connect service "${host}:${port}" within ${timeout}s: context deadline exceeded` };
+    if (p.grpc)
+      return { ok: false, message: `timeout: failed to connect service "${host}:${port}" within ${timeout}s: context deadline exceeded` };
     return { ok: false, message: `dial tcp ${host}:${port}: connect: connection refused` };
   }
 }

@@ -11,7 +11,10 @@ function ctx(clock = new FakeClock(), extra: Partial<ShellContext> = {}): ShellC
   const fs = new SimFs({ '/etc/hostname': 'web-0\n' });
   return {
     fs,
-    env: new Map([['GREETING', 'hello'], ['HOSTNAME', 'web-0']]),
+    env: new Map([
+      ['GREETING', 'hello'],
+      ['HOSTNAME', 'web-0'],
+    ]),
     out: (t) => (out += t),
     sleep: (s) => clock.sleep(s * 1000),
     now: () => clock.now(),
@@ -39,8 +42,11 @@ test('files: echo > file, cat, test -f, touch, rm, ls, read-only mounts', async 
   const cfg = new Volume('cfg', true);
   cfg.replace({ 'app.conf': 'mode=dev\n' });
   c.fs.mount('/etc/config', cfg);
-  const r = await sh('echo ok > /tmp/healthy && cat /tmp/healthy && test -f /tmp/healthy && rm /tmp/healthy && test -f /tmp/healthy || echo gone; ls /etc/config; cat /etc/config/app.conf; touch /etc/config/x || echo ro', c);
-  assert.equal(r.out, "ok\ngone\napp.conf\nmode=dev\ntouch: /etc/config/x: Read-only file system\nro\n");
+  const r = await sh(
+    'echo ok > /tmp/healthy && cat /tmp/healthy && test -f /tmp/healthy && rm /tmp/healthy && test -f /tmp/healthy || echo gone; ls /etc/config; cat /etc/config/app.conf; touch /etc/config/x || echo ro',
+    c,
+  );
+  assert.equal(r.out, 'ok\ngone\napp.conf\nmode=dev\ntouch: /etc/config/x: Read-only file system\nro\n');
   assert.equal((await sh('cat /nope')).out, "cat: can't open '/nope': No such file or directory\n");
 });
 
@@ -69,7 +75,13 @@ test('loops and sleeps run on the injected clock', async () => {
 test('a killed process reports the signal exit code', async () => {
   const clock = new FakeClock();
   let kill: (e: Killed) => void = () => {};
-  const c = ctx(clock, { sleep: (s) => new Promise((res, rej) => { kill = rej; if (Number.isFinite(s)) clock.setTimeout(res, s * 1000); }) });
+  const c = ctx(clock, {
+    sleep: (s) =>
+      new Promise((res, rej) => {
+        kill = rej;
+        if (Number.isFinite(s)) clock.setTimeout(res, s * 1000);
+      }),
+  });
   const p = runProcess(['sleep', '3600'], c);
   kill(new Killed(137));
   assert.deepEqual(await p, { exitCode: 137 });
@@ -77,16 +89,32 @@ test('a killed process reports the signal exit code', async () => {
 
 test('memory beyond the limit is an OOM kill', async () => {
   const c = ctx(new FakeClock(), { memoryLimit: parseBytes('100Mi') });
-  assert.deepEqual(await runProcess(['stress', '--vm', '1', '--vm-bytes', '250M', '--vm-hang', '1'], c), { exitCode: 137, oomKilled: true });
+  assert.deepEqual(await runProcess(['stress', '--vm', '1', '--vm-bytes', '250M', '--vm-hang', '1'], c), {
+    exitCode: 137,
+    oomKilled: true,
+  });
   assert.equal(parseBytes('1Gi'), 1024 ** 3);
 });
 
 test('nslookup, wget and curl go through Services to ready endpoints', async () => {
   const { ClusterNet } = await import('./cluster-net.ts');
-  const web: any = { metadata: { name: 'web-1', namespace: 'default' }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] }, status: { phase: 'Running', podIP: '10.244.1.5' } };
-  const svc = (name: string, port: number) => ({ metadata: { name, namespace: 'default' }, spec: { clusterIP: name === 'web' ? '10.96.0.20' : '10.96.0.21', ports: [{ port, targetPort: 80 }] } });
+  const web: any = {
+    metadata: { name: 'web-1', namespace: 'default' },
+    spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] },
+    status: { phase: 'Running', podIP: '10.244.1.5' },
+  };
+  const svc = (name: string, port: number) => ({
+    metadata: { name, namespace: 'default' },
+    spec: { clusterIP: name === 'web' ? '10.96.0.20' : '10.96.0.21', ports: [{ port, targetPort: 80 }] },
+  });
   const services: Record<string, any> = { web: svc('web', 80), empty: svc('empty', 80) };
-  const eps: Record<string, any> = { web: { subsets: [{ addresses: [{ ip: '10.244.1.5', targetRef: { kind: 'Pod', namespace: 'default', name: 'web-1' } }], ports: [{ port: 80 }] }] } };
+  const eps: Record<string, any> = {
+    web: {
+      subsets: [
+        { addresses: [{ ip: '10.244.1.5', targetRef: { kind: 'Pod', namespace: 'default', name: 'web-1' } }], ports: [{ port: 80 }] },
+      ],
+    },
+  };
   const net = new ClusterNet(
     {
       service: (_ns, n) => services[n],
@@ -112,12 +140,21 @@ test('nslookup, wget and curl go through Services to ready endpoints', async () 
   const ok = await run('wget -qO- http://web');
   assert.equal(ok.code, 0);
   assert.match(ok.out, /Welcome to nginx!/);
-  assert.deepEqual(await run('wget -qO- http://empty'), { code: 1, out: "wget: can't connect to remote host (10.96.0.21): Connection refused\n" });
+  assert.deepEqual(await run('wget -qO- http://empty'), {
+    code: 1,
+    out: "wget: can't connect to remote host (10.96.0.21): Connection refused\n",
+  });
   assert.deepEqual(await run('wget -qO- http://nosuch'), { code: 1, out: "wget: bad address 'nosuch'\n" });
-  assert.deepEqual(await run('wget -qO- http://web:8080'), { code: 1, out: "wget: can't connect to remote host (10.96.0.20): Connection refused\n" });
+  assert.deepEqual(await run('wget -qO- http://web:8080'), {
+    code: 1,
+    out: "wget: can't connect to remote host (10.96.0.20): Connection refused\n",
+  });
   assert.deepEqual(await run('curl -s nosuch'), { code: 6, out: 'curl: (6) Could not resolve host: nosuch\n' });
   assert.match((await run('curl -s web.default.svc.cluster.local')).out, /Welcome to nginx/);
-  assert.equal((await run('nslookup web')).out, 'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tweb.default.svc.cluster.local\nAddress: 10.96.0.20\n\n');
+  assert.equal(
+    (await run('nslookup web')).out,
+    'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tweb.default.svc.cluster.local\nAddress: 10.96.0.20\n\n',
+  );
   assert.equal((await run('nslookup nosuch')).code, 1);
 });
 

@@ -47,7 +47,6 @@ class ExitSignal extends Error {
   }
 }
 
-
 // ------------------------------------------------------------------ parsing
 
 type Word = string; // raw (still quoted) text, expanded at run time
@@ -190,7 +189,8 @@ class Parser {
   }
 
   private expect(t: string): void {
-    if (this.toks[this.i] !== t) throw new ShellSyntaxError(`syntax error: unexpected "${this.toks[this.i] ?? 'end of file'}" (expecting "${t}")`);
+    if (this.toks[this.i] !== t)
+      throw new ShellSyntaxError(`syntax error: unexpected "${this.toks[this.i] ?? 'end of file'}" (expecting "${t}")`);
     this.i++;
   }
 
@@ -282,12 +282,14 @@ class Parser {
     const redirects: Simple['redirects'] = [];
     for (;;) {
       const t = this.peek();
-      if (t === undefined || t === ';' || t === '|' || t === '&&' || t === '||' || (words.length === 0 && KEYWORDS_END.has(t)) || t === ')') break;
+      if (t === undefined || t === ';' || t === '|' || t === '&&' || t === '||' || (words.length === 0 && KEYWORDS_END.has(t)) || t === ')')
+        break;
       const r = REDIRECT_OP.exec(t);
       if (r) {
         this.i++;
         const target = this.toks[this.i++];
-        if (target === undefined || target === ';' || REDIRECT_OP.test(target)) throw new ShellSyntaxError(`syntax error: unexpected ${target === undefined || target === ';' ? 'newline' : `"${target}"`}`);
+        if (target === undefined || target === ';' || REDIRECT_OP.test(target))
+          throw new ShellSyntaxError(`syntax error: unexpected ${target === undefined || target === ';' ? 'newline' : `"${target}"`}`);
         const op = r[2] as Redirect['op'];
         redirects.push({ fd: r[1] ? Number(r[1]) : op === '<' ? 0 : 1, op, target });
         continue;
@@ -295,7 +297,8 @@ class Parser {
       words.push(t);
       this.i++;
     }
-    if (words.length === 0 && redirects.length === 0) throw new ShellSyntaxError(`syntax error: unexpected "${this.peek() ?? 'end of file'}"`);
+    if (words.length === 0 && redirects.length === 0)
+      throw new ShellSyntaxError(`syntax error: unexpected "${this.peek() ?? 'end of file'}"`);
     return { t: 'cmd', words, redirects };
   }
 }
@@ -476,7 +479,9 @@ class Shell {
         if (args.length === 0) {
           if (typeof io.stdin === 'string') io.out(io.stdin);
           // A live stdin is copied as it comes, so `cat` in an exec session echoes each line.
-          else for (let chunk = await io.stdin.read(this.ctx.signal); chunk !== null; chunk = await io.stdin.read(this.ctx.signal)) io.out(chunk);
+          else
+            for (let chunk = await io.stdin.read(this.ctx.signal); chunk !== null; chunk = await io.stdin.read(this.ctx.signal))
+              io.out(chunk);
           return 0;
         }
         let st = 0;
@@ -505,7 +510,11 @@ class Shell {
           }
           if (paths.length > 1) io.out(`${p}:\n`);
           const shown = flags.includes('a') ? ['.', '..', ...entries] : entries.filter((e) => !e.startsWith('.'));
-          if (flags.includes('l')) for (const e of shown) io.out(`${fs.isDir(joinPath(p, e)) ? 'drwxr-xr-x' : '-rw-r--r--'}    1 root     root  ${String(fs.read(joinPath(p, e))?.length ?? 4096).padStart(8)} ${e}\n`);
+          if (flags.includes('l'))
+            for (const e of shown)
+              io.out(
+                `${fs.isDir(joinPath(p, e)) ? 'drwxr-xr-x' : '-rw-r--r--'}    1 root     root  ${String(fs.read(joinPath(p, e))?.length ?? 4096).padStart(8)} ${e}\n`,
+              );
           else if (shown.length) io.out(shown.join('\n') + '\n');
         }
         return st;
@@ -570,7 +579,10 @@ class Shell {
         }
         return 0;
       case 'wc': {
-        const text = args.length && !args[args.length - 1].startsWith('-') ? (fs.read(args[args.length - 1]) ?? '') : await readAllStdin(io.stdin, this.ctx.signal);
+        const text =
+          args.length && !args[args.length - 1].startsWith('-')
+            ? (fs.read(args[args.length - 1]) ?? '')
+            : await readAllStdin(io.stdin, this.ctx.signal);
         io.out(`${text.split('\n').length - (text.endsWith('\n') ? 1 : 0)}\n`);
         return 0;
       }
@@ -659,7 +671,11 @@ class Shell {
     await this.ctx.sleep(0.01);
     if (!res.ok) {
       if (cmd === 'wget') {
-        err(res.error === 'resolve' ? `wget: bad address '${host}${u?.port ? `:${port}` : ''}'\n` : `wget: can't connect to remote host (${res.ip}): Connection refused\n`);
+        err(
+          res.error === 'resolve'
+            ? `wget: bad address '${host}${u?.port ? `:${port}` : ''}'\n`
+            : `wget: can't connect to remote host (${res.ip}): Connection refused\n`,
+        );
         return 1;
       }
       if (res.error === 'resolve') {
@@ -672,7 +688,9 @@ class Shell {
     if (cmd === 'wget') {
       if (!quiet) err(`Connecting to ${host}${u?.port ? `:${port}` : ''} (${this.ctx.net?.resolve(host)?.ip}:${port})\n`);
       if (res.status >= 400) {
-        err(`wget: server returned error: HTTP/1.1 ${res.status} ${res.status === 404 ? 'Not Found' : res.status === 403 ? 'Forbidden' : 'Error'}\n`);
+        err(
+          `wget: server returned error: HTTP/1.1 ${res.status} ${res.status === 404 ? 'Not Found' : res.status === 403 ? 'Forbidden' : 'Error'}\n`,
+        );
         return 1;
       }
       if (outFile === '-') {
@@ -680,7 +698,10 @@ class Shell {
         io.out(res.body);
       } else {
         this.ctx.fs.write(outFile!, res.body);
-        if (!quiet) err(`saving to '${outFile}'\n${outFile}           100% |********************************|   ${res.body.length}  0:00:00 ETA\n'${outFile}' saved\n`);
+        if (!quiet)
+          err(
+            `saving to '${outFile}'\n${outFile}           100% |********************************|   ${res.body.length}  0:00:00 ETA\n'${outFile}' saved\n`,
+          );
       }
       return 0;
     }

@@ -30,11 +30,25 @@ export const CONTAINER_STAGES: readonly ContainerStage[] = [
     delay: 'pullMs',
     skipWhen: 'imagePresent',
     begin: { type: 'Normal', reason: 'Pulling', message: 'Pulling image "{image}"' },
-    end: { type: 'Normal', reason: 'Pulled', message: 'Successfully pulled image "{image}" in {duration} ({duration} including waiting). Image size: {size} bytes.' },
+    end: {
+      type: 'Normal',
+      reason: 'Pulled',
+      message: 'Successfully pulled image "{image}" in {duration} ({duration} including waiting). Image size: {size} bytes.',
+    },
     skipEvent: { type: 'Normal', reason: 'Pulled', message: 'Container image "{image}" already present on machine' },
   },
-  { name: 'create', waiting: 'ContainerCreating', delay: 'createMs', end: { type: 'Normal', reason: 'Created', message: 'Created container: {container}' } },
-  { name: 'start', waiting: 'ContainerCreating', delay: 'startMs', end: { type: 'Normal', reason: 'Started', message: 'Started container {container}' } },
+  {
+    name: 'create',
+    waiting: 'ContainerCreating',
+    delay: 'createMs',
+    end: { type: 'Normal', reason: 'Created', message: 'Created container: {container}' },
+  },
+  {
+    name: 'start',
+    waiting: 'ContainerCreating',
+    delay: 'startMs',
+    end: { type: 'Normal', reason: 'Started', message: 'Started container {container}' },
+  },
 ];
 
 /** Fills {name} placeholders. */

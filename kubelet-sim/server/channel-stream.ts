@@ -115,5 +115,12 @@ export function exitStatus(exitCode: number, argv: string[]): object {
 
 /** kube's Status for a session that could not start (kubectl prints "Internal error occurred: ..."). */
 export function internalErrorStatus(message: string): object {
-  return { metadata: {}, status: 'Failure', message: `Internal error occurred: ${message}`, reason: 'InternalError', details: { causes: [{ message }] }, code: 500 };
+  return {
+    metadata: {},
+    status: 'Failure',
+    message: `Internal error occurred: ${message}`,
+    reason: 'InternalError',
+    details: { causes: [{ message }] },
+    code: 500,
+  };
 }

@@ -27,13 +27,22 @@ function logQuery(q: URLSearchParams): LogQuery {
 }
 
 /** Serves one log request (throws a StatusError before any byte is written). */
-export function containerLogs(opts: { pods: PodManager; clock: Clock }, res: http.ServerResponse, ns: string, podName: string, container: string, q: URLSearchParams): void {
+export function containerLogs(
+  opts: { pods: PodManager; clock: Clock },
+  res: http.ServerResponse,
+  ns: string,
+  podName: string,
+  container: string,
+  q: URLSearchParams,
+): void {
   const w = opts.pods.worker(ns, podName);
   if (!w) throw notFound(`pods "${podName}" not found`);
   if (!w.containerNames().includes(container)) throw badRequest(`container ${container} is not valid for pod ${podName}`);
   const query = logQuery(q);
   const log = opts.pods.logs.get(ns, podName, container);
-  const status = [...(w.pod.status?.containerStatuses ?? []), ...(w.pod.status?.initContainerStatuses ?? [])].find((c) => c.name === container);
+  const status = [...(w.pod.status?.containerStatuses ?? []), ...(w.pod.status?.initContainerStatuses ?? [])].find(
+    (c) => c.name === container,
+  );
   const own = w.status();
   const cur = [...(own.containerStatuses ?? []), ...(own.initContainerStatuses ?? [])].find((c) => c.name === container) ?? status;
   if (query.previous) {

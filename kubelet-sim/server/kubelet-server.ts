@@ -51,12 +51,17 @@ const notFound = (msg: string) => new StatusError(404, 'NotFound', msg);
 /** Starts the server. */
 export async function startKubeletServer(opts: KubeletServerOptions): Promise<KubeletServer> {
   // Clients send keystrokes and small stdin chunks: 8 MiB bounds what one frame may cost.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024, handleProtocols: (protocols) => CHANNEL_PROTOCOLS.find((p) => protocols.has(p)) ?? false });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 8 * 1024 * 1024,
+    handleProtocols: (protocols) => CHANNEL_PROTOCOLS.find((p) => protocols.has(p)) ?? false,
+  });
   const server = http.createServer((req, res) => {
     handle(opts, req, res).catch((err) => {
       if (err instanceof StatusError) return sendStatus(res, err);
       opts.log.error({ err: (err as Error).message, url: req.url }, 'kubelet server request failed');
-      if (!res.headersSent) sendStatus(res, new StatusError(500, 'InternalError', 'an error on the server has prevented the request from succeeding'));
+      if (!res.headersSent)
+        sendStatus(res, new StatusError(500, 'InternalError', 'an error on the server has prevented the request from succeeding'));
       else res.end();
     });
   });
@@ -98,7 +103,13 @@ function streamTarget(rawUrl: string | undefined): (StreamTarget & { kind: 'exec
     url = new URL(rawUrl ?? '/', 'http://x');
     const m = /^\/(exec|attach)\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     if (!m) return undefined;
-    return { kind: m[1] as 'exec' | 'attach', namespace: decodeURIComponent(m[2]), pod: decodeURIComponent(m[3]), container: decodeURIComponent(m[4]), query: url.searchParams };
+    return {
+      kind: m[1] as 'exec' | 'attach',
+      namespace: decodeURIComponent(m[2]),
+      pod: decodeURIComponent(m[3]),
+      container: decodeURIComponent(m[4]),
+      query: url.searchParams,
+    };
   } catch {
     return undefined;
   }
@@ -116,7 +127,9 @@ function decodeSegment(s: string): string {
 /** Answers an upgrade that is not served with a Status on the raw socket. */
 function refuse(socket: Duplex, code: number, message: string): void {
   const body = JSON.stringify(new StatusError(code, code === 404 ? 'NotFound' : 'BadRequest', message).toStatus());
-  socket.end(`HTTP/1.1 ${code} ${http.STATUS_CODES[code]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${code} ${http.STATUS_CODES[code]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 async function handle(opts: KubeletServerOptions, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -124,7 +137,8 @@ async function handle(opts: KubeletServerOptions, req: http.IncomingMessage, res
   const path = url.pathname;
   if (['/healthz', '/livez', '/readyz', '/metrics'].includes(path)) return forward(opts.healthPort, req, res);
   let m = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(path);
-  if (m && req.method === 'GET') return containerLogs(opts, res, decodeSegment(m[1]), decodeSegment(m[2]), decodeSegment(m[3]), url.searchParams);
+  if (m && req.method === 'GET')
+    return containerLogs(opts, res, decodeSegment(m[1]), decodeSegment(m[2]), decodeSegment(m[3]), url.searchParams);
   m = /^\/run\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(path);
   if (m && req.method === 'POST') {
     const w = opts.pods.worker(m[1], m[2]);
@@ -141,7 +155,11 @@ async function handle(opts: KubeletServerOptions, req: http.IncomingMessage, res
   }
   if (path === '/nodes' && req.method === 'GET') {
     res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify([...opts.fleet.nodes.values()].map((n) => ({ name: n.name, mode: n.mode, registered: n.registered, hostIP: n.hostIP }))));
+    res.end(
+      JSON.stringify(
+        [...opts.fleet.nodes.values()].map((n) => ({ name: n.name, mode: n.mode, registered: n.registered, hostIP: n.hostIP })),
+      ),
+    );
     return;
   }
   m = /^\/nodes\/([^/]+)\/(stop|start|partition|heal)$/.exec(path);

@@ -11,7 +11,10 @@ const cases: { name: string; pod: any; want: Record<string, number> }[] = [
 ];
 for (const c of cases) {
   test(`BalancedAllocation: ${c.name}`, () => {
-    const h = harness({ nodes: [makeNode('balanced', { cpu: '4', memory: '4Gi' }), makeNode('skewed', { cpu: '4', memory: '8Gi' })], plugins: [['NodeResourcesBalancedAllocation', 1]] });
+    const h = harness({
+      nodes: [makeNode('balanced', { cpu: '4', memory: '4Gi' }), makeNode('skewed', { cpu: '4', memory: '8Gi' })],
+      plugins: [['NodeResourcesBalancedAllocation', 1]],
+    });
     assert.deepEqual(h.scores(makePod('p', c.pod)), c.want);
   });
 }

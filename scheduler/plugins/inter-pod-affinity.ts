@@ -59,7 +59,8 @@ export function interPodAffinity(handle: Handle, args: InterPodAffinityArgs = {}
           if (other.key === pi.key || seen.has(other) || !matchesAll(pi.requiredAffinity, other.pod)) continue;
           seen.add(other);
           const labels = cache.nodeInfoOf(other.key)?.labels ?? {};
-          for (const t of pi.requiredAffinity) if (t.topologyKey in labels) bump(fs.affinity, pairKey(t.topologyKey, labels[t.topologyKey]), 1);
+          for (const t of pi.requiredAffinity)
+            if (t.topologyKey in labels) bump(fs.affinity, pairKey(t.topologyKey, labels[t.topologyKey]), 1);
         }
       }
       for (const t of pi.requiredAntiAffinity) {
@@ -86,14 +87,16 @@ export function interPodAffinity(handle: Handle, args: InterPodAffinityArgs = {}
           }
         }
         // The first Pod of a group that selects itself may go anywhere.
-        if (!ok && !(fs.affinity.size === 0 && matchesAll(pi.requiredAffinity, pod))) return status('UnschedulableAndUnresolvable', ERR_REASON_AFFINITY);
+        if (!ok && !(fs.affinity.size === 0 && matchesAll(pi.requiredAffinity, pod)))
+          return status('UnschedulableAndUnresolvable', ERR_REASON_AFFINITY);
       }
       for (const t of pi.requiredAntiAffinity) {
         const v = labels[t.topologyKey];
         if (v !== undefined && (fs.anti.get(pairKey(t.topologyKey, v)) ?? 0) > 0) return status('Unschedulable', ERR_REASON_ANTI_AFFINITY);
       }
       if (fs.existingAnti.size > 0) {
-        for (const k in labels) if ((fs.existingAnti.get(pairKey(k, labels[k])) ?? 0) > 0) return status('Unschedulable', ERR_REASON_EXISTING_ANTI_AFFINITY);
+        for (const k in labels)
+          if ((fs.existingAnti.get(pairKey(k, labels[k])) ?? 0) > 0) return status('Unschedulable', ERR_REASON_EXISTING_ANTI_AFFINITY);
       }
       return null;
     },
@@ -107,8 +110,12 @@ export function interPodAffinity(handle: Handle, args: InterPodAffinityArgs = {}
         if (v !== undefined && weight) bump(scores, pairKey(term.topologyKey, v), sign * weight);
       };
       if (hasPreferred) {
-        for (const t of pi.preferredAffinity) for (const o of cache.candidatesFor(t)) if (o.key !== pi.key && termMatches(t, o.pod, nsLabels)) add(t, t.weight, cache.nodeInfoOf(o.key), 1);
-        for (const t of pi.preferredAntiAffinity) for (const o of cache.candidatesFor(t)) if (o.key !== pi.key && termMatches(t, o.pod, nsLabels)) add(t, t.weight, cache.nodeInfoOf(o.key), -1);
+        for (const t of pi.preferredAffinity)
+          for (const o of cache.candidatesFor(t))
+            if (o.key !== pi.key && termMatches(t, o.pod, nsLabels)) add(t, t.weight, cache.nodeInfoOf(o.key), 1);
+        for (const t of pi.preferredAntiAffinity)
+          for (const o of cache.candidatesFor(t))
+            if (o.key !== pi.key && termMatches(t, o.pod, nsLabels)) add(t, t.weight, cache.nodeInfoOf(o.key), -1);
       }
       if (!args.ignorePreferredTermsOfExistingPods && cache.podsWithAffinity > 0) {
         for (const n of cache.nodeList()) {

@@ -36,7 +36,8 @@ export function termMatchesNode(term: any, node: any): boolean {
   const fields = term?.matchFields ?? [];
   if (exprs.length === 0 && fields.length === 0) return false;
   const labels = node.metadata?.labels ?? {};
-  for (const r of exprs) if (!requirementHolds(r, Object.prototype.hasOwnProperty.call(labels, r.key) ? labels[r.key] : undefined)) return false;
+  for (const r of exprs)
+    if (!requirementHolds(r, Object.prototype.hasOwnProperty.call(labels, r.key) ? labels[r.key] : undefined)) return false;
   for (const r of fields) if (r.key !== 'metadata.name' || !requirementHolds(r, node.metadata?.name)) return false;
   return true;
 }

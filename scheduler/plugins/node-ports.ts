@@ -24,7 +24,9 @@ export function nodePorts(): Plugin {
         const [proto, ip, port] = p.split('/');
         const clash =
           node.usedPorts.has(p) ||
-          (ip === '0.0.0.0' ? [...node.usedPorts.keys()].some((u) => u.startsWith(`${proto}/`) && u.endsWith(`/${port}`)) : node.usedPorts.has(`${proto}/0.0.0.0/${port}`));
+          (ip === '0.0.0.0'
+            ? [...node.usedPorts.keys()].some((u) => u.startsWith(`${proto}/`) && u.endsWith(`/${port}`))
+            : node.usedPorts.has(`${proto}/0.0.0.0/${port}`));
         if (clash) return status('Unschedulable', ERR_REASON_PORTS);
       }
       return null;

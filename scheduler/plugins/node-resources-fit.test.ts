@@ -7,11 +7,35 @@ import { makeNode, makePod } from '../testing/fixtures.ts';
 
 const cases = [
   { name: 'fits', node: { cpu: '2' }, pods: [{ cpu: '1' }], pod: { cpu: '1' }, want: 'n1' },
-  { name: 'cpu exhausted', node: { cpu: '2' }, pods: [{ cpu: '1500m' }], pod: { cpu: '1' }, msg: '0/1 nodes are available: 1 Insufficient cpu.' },
-  { name: 'memory and cpu', node: { cpu: '1', memory: '1Gi' }, pods: [], pod: { cpu: '2', memory: '2Gi' }, msg: '0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.' },
+  {
+    name: 'cpu exhausted',
+    node: { cpu: '2' },
+    pods: [{ cpu: '1500m' }],
+    pod: { cpu: '1' },
+    msg: '0/1 nodes are available: 1 Insufficient cpu.',
+  },
+  {
+    name: 'memory and cpu',
+    node: { cpu: '1', memory: '1Gi' },
+    pods: [],
+    pod: { cpu: '2', memory: '2Gi' },
+    msg: '0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory.',
+  },
   { name: 'too many pods', node: { pods: '1' }, pods: [{}], pod: {}, msg: '0/1 nodes are available: 1 Too many pods.' },
-  { name: 'extended resource missing', node: {}, pods: [], pod: { extra: { 'example.com/gpu': '1' } }, msg: '0/1 nodes are available: 1 Insufficient example.com/gpu.' },
-  { name: 'extended resource present', node: { extra: { 'example.com/gpu': '2' } }, pods: [], pod: { extra: { 'example.com/gpu': '1' } }, want: 'n1' },
+  {
+    name: 'extended resource missing',
+    node: {},
+    pods: [],
+    pod: { extra: { 'example.com/gpu': '1' } },
+    msg: '0/1 nodes are available: 1 Insufficient example.com/gpu.',
+  },
+  {
+    name: 'extended resource present',
+    node: { extra: { 'example.com/gpu': '2' } },
+    pods: [],
+    pod: { extra: { 'example.com/gpu': '1' } },
+    want: 'n1',
+  },
 ];
 
 for (const c of cases) {
@@ -32,7 +56,11 @@ for (const c of cases) {
 test('NodeResourcesFit marks a request above allocatable unresolvable (preemption cannot help)', () => {
   const h = harness({ nodes: [makeNode('n1', { cpu: '1' })], plugins: [['NodeResourcesFit', 1]] });
   assert.equal(h.schedule(makePod('p', { cpu: '2' })).result.diagnosis.nodeToStatus.get('n1')!.code, 'UnschedulableAndUnresolvable');
-  const h2 = harness({ nodes: [makeNode('n1', { cpu: '1' })], pods: [makePod('o', { cpu: '1', nodeName: 'n1' })], plugins: [['NodeResourcesFit', 1]] });
+  const h2 = harness({
+    nodes: [makeNode('n1', { cpu: '1' })],
+    pods: [makePod('o', { cpu: '1', nodeName: 'n1' })],
+    plugins: [['NodeResourcesFit', 1]],
+  });
   assert.equal(h2.schedule(makePod('p', { cpu: '500m' })).result.diagnosis.nodeToStatus.get('n1')!.code, 'Unschedulable');
 });
 

@@ -14,7 +14,11 @@ export interface FitArgs {
 }
 
 /** Why a Pod does not fit a node: each insufficient resource, and whether even an empty node would not do. */
-export function insufficientResources(req: PodRequest, node: NodeInfo, ignored: Set<string> = new Set()): { reasons: string[]; unresolvable: boolean } {
+export function insufficientResources(
+  req: PodRequest,
+  node: NodeInfo,
+  ignored: Set<string> = new Set(),
+): { reasons: string[]; unresolvable: boolean } {
   const reasons: string[] = [];
   let unresolvable = false;
   const allowedPods = node.allocatable.get('pods') ?? 0;

@@ -44,7 +44,9 @@ function toConstraint(pod: any, c: any, selector?: LabelSelector): Constraint {
       const labels = pod.metadata?.labels ?? {};
       const keys = (c.matchLabelKeys ?? []).filter((k: string) => k in labels);
       if (keys.length && !sel.matchesNothing) {
-        const more = selectorFromLabelSelector({ matchExpressions: keys.map((k: string) => ({ key: k, operator: 'In', values: [labels[k]] })) });
+        const more = selectorFromLabelSelector({
+          matchExpressions: keys.map((k: string) => ({ key: k, operator: 'In', values: [labels[k]] })),
+        });
         sel = { requirements: [...sel.requirements, ...more.requirements], matchesNothing: false };
       }
     } catch {
@@ -77,7 +79,8 @@ function hasAllKeys(node: NodeInfo, cs: Constraint[]): boolean {
 
 function included(c: Constraint, pod: any, node: NodeInfo): boolean {
   if (c.honorAffinity && !podMatchesNodeSelectorAndAffinity(pod, node.node)) return false;
-  if (c.honorTaints && firstUntolerated(node.node.spec?.taints ?? [], pod.spec?.tolerations ?? [], ['NoSchedule', 'NoExecute'])) return false;
+  if (c.honorTaints && firstUntolerated(node.node.spec?.taints ?? [], pod.spec?.tolerations ?? [], ['NoSchedule', 'NoExecute']))
+    return false;
   return true;
 }
 

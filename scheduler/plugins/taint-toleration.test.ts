@@ -19,14 +19,23 @@ for (const [name, tol, want] of table) test(`toleratesTaint: ${name}`, () => ass
 
 test('TaintToleration filter names the first untolerated taint', () => {
   const h = harness({
-    nodes: [makeNode('a', { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] }), makeNode('b', { taints: [taint] })],
+    nodes: [
+      makeNode('a', { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] }),
+      makeNode('b', { taints: [taint] }),
+    ],
     plugins: [['TaintToleration', 3]],
   });
-  assert.equal(h.schedule(makePod('p')).message, '0/2 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }.');
+  assert.equal(
+    h.schedule(makePod('p')).message,
+    '0/2 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }.',
+  );
   assert.equal(h.schedule(makePod('q', { tolerations: [{ key: 'dedicated', operator: 'Exists' }] })).node, 'b');
 });
 
 test('TaintToleration score avoids PreferNoSchedule taints', () => {
-  const h = harness({ nodes: [makeNode('soft', { taints: [{ key: 'x', effect: 'PreferNoSchedule' }] }), makeNode('clean')], plugins: [['TaintToleration', 3]] });
+  const h = harness({
+    nodes: [makeNode('soft', { taints: [{ key: 'x', effect: 'PreferNoSchedule' }] }), makeNode('clean')],
+    plugins: [['TaintToleration', 3]],
+  });
   assert.deepEqual(h.scores(makePod('p')), { clean: 300, soft: 0 });
 });

@@ -50,9 +50,22 @@ export function makePod(name: string, o: PodOptions = {}): any {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace: o.namespace ?? 'default', labels: o.labels ?? {}, uid: o.uid ?? `uid-${name}`, creationTimestamp: '2026-01-01T00:00:00Z' },
+    metadata: {
+      name,
+      namespace: o.namespace ?? 'default',
+      labels: o.labels ?? {},
+      uid: o.uid ?? `uid-${name}`,
+      creationTimestamp: '2026-01-01T00:00:00Z',
+    },
     spec: {
-      containers: [{ name: 'c', image: 'busybox', resources: { requests }, ...(o.hostPort ? { ports: [{ containerPort: 80, hostPort: o.hostPort }] } : {}) }],
+      containers: [
+        {
+          name: 'c',
+          image: 'busybox',
+          resources: { requests },
+          ...(o.hostPort ? { ports: [{ containerPort: 80, hostPort: o.hostPort }] } : {}),
+        },
+      ],
       ...(o.nodeName ? { nodeName: o.nodeName } : {}),
       ...(o.nodeSelector ? { nodeSelector: o.nodeSelector } : {}),
       ...(o.tolerations ? { tolerations: o.tolerations } : {}),

@@ -48,7 +48,13 @@ export function harness(o: HarnessOptions) {
   }
   let seed = 1;
   const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
-  const profile = new Profile({ schedulerName: 'test', filters, scorers, percentageOfNodesToScore: o.percentageOfNodesToScore ?? 0, preemption: false }, cache, undefined, undefined, random);
+  const profile = new Profile(
+    { schedulerName: 'test', filters, scorers, percentageOfNodesToScore: o.percentageOfNodesToScore ?? 0, preemption: false },
+    cache,
+    undefined,
+    undefined,
+    random,
+  );
   return {
     cache,
     profile,

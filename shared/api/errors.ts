@@ -136,23 +136,27 @@ export function alreadyExists(gr: GroupResource, name: string): StatusError {
 }
 
 /** The message kube sends when a write carries a stale resourceVersion. */
-export const OPTIMISTIC_LOCK_MESSAGE =
-  'the object has been modified; please apply your changes to the latest version and try again';
+export const OPTIMISTIC_LOCK_MESSAGE = 'the object has been modified; please apply your changes to the latest version and try again';
 
 /** 409: `Operation cannot be fulfilled on pods "web": <why>`. */
 export function conflict(gr: GroupResource, name: string, why: string = OPTIMISTIC_LOCK_MESSAGE): StatusError {
-  return new StatusError(
-    409,
-    'Conflict',
-    `Operation cannot be fulfilled on ${qualifiedResource(gr)} ${goQuote(name)}: ${why}`,
-    { name, group: gr.group || undefined, kind: gr.resource },
-  );
+  return new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(gr)} ${goQuote(name)}: ${why}`, {
+    name,
+    group: gr.group || undefined,
+    kind: gr.resource,
+  });
 }
 
 /** One field error of a 422, as kube's field.Error prints it. */
 export interface FieldError {
   /** The cause type: FieldValueRequired, FieldValueInvalid, FieldValueNotSupported, ... */
-  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueForbidden' | 'FieldValueDuplicate' | 'FieldValueTooLong';
+  type:
+    | 'FieldValueRequired'
+    | 'FieldValueInvalid'
+    | 'FieldValueNotSupported'
+    | 'FieldValueForbidden'
+    | 'FieldValueDuplicate'
+    | 'FieldValueTooLong';
   field: string;
   /** The full message, already formatted as kube formats it. */
   message: string;
@@ -168,7 +172,11 @@ export const fieldError = {
   },
   notSupported(field: string, value: unknown, supported: string[]): FieldError {
     const list = supported.map((s) => `"${s}"`).join(', ');
-    return { type: 'FieldValueNotSupported', field, message: `${field}: Unsupported value: ${formatValue(value)}: supported values: ${list}` };
+    return {
+      type: 'FieldValueNotSupported',
+      field,
+      message: `${field}: Unsupported value: ${formatValue(value)}: supported values: ${list}`,
+    };
   },
   forbidden(field: string, detail: string): FieldError {
     return { type: 'FieldValueForbidden', field, message: `${field}: Forbidden: ${detail}` };

@@ -22,5 +22,9 @@ test('flags: clear errors for unknown flags and bad values', () => {
     [['stray'], /unexpected argument "stray"/],
     [['--verbose=maybe'], /not true or false/],
   ];
-  for (const [argv, re] of cases) assert.throws(() => parseFlags(argv, SPEC), (e: unknown) => e instanceof FlagError && re.test((e as Error).message));
+  for (const [argv, re] of cases)
+    assert.throws(
+      () => parseFlags(argv, SPEC),
+      (e: unknown) => e instanceof FlagError && re.test((e as Error).message),
+    );
 });

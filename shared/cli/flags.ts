@@ -46,7 +46,10 @@ export function parseFlags<S extends FlagSpec>(argv: string[], spec: S): FlagVal
 /** One line per flag, for --help. */
 export function flagHelp(spec: FlagSpec): string {
   return Object.entries(spec)
-    .map(([name, s]) => `  --${name}${s.type === 'boolean' ? '' : ' ' + s.type.toUpperCase()}  ${s.help}${s.default !== undefined ? ` (default ${s.default})` : ''}`)
+    .map(
+      ([name, s]) =>
+        `  --${name}${s.type === 'boolean' ? '' : ' ' + s.type.toUpperCase()}  ${s.help}${s.default !== undefined ? ` (default ${s.default})` : ''}`,
+    )
     .join('\n');
 }
 

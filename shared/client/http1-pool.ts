@@ -77,7 +77,6 @@ export class Http1Pool {
     return conn;
   }
 
-
   /** A connection finished an exchange: give it the next waiting one, or keep it idle. */
   private released(conn: Connection, reusable: boolean): void {
     if (!reusable) {
@@ -172,7 +171,13 @@ class Connection {
       },
     });
     this.socket = opts.tls
-      ? tls.connect({ host: opts.host, port: opts.port, ...(net.isIP(opts.host) ? {} : { servername: opts.host }), ALPNProtocols: ['http/1.1'], ...opts.tls })
+      ? tls.connect({
+          host: opts.host,
+          port: opts.port,
+          ...(net.isIP(opts.host) ? {} : { servername: opts.host }),
+          ALPNProtocols: ['http/1.1'],
+          ...opts.tls,
+        })
       : net.connect({ host: opts.host, port: opts.port });
     this.socket.setNoDelay(true);
     this.socket.on('data', (d: Buffer) => this.onData(d));

@@ -65,11 +65,26 @@ test('non-2xx answers become StatusErrors, with the server message or the status
   const server = http.createServer((req, res) => {
     if (req.url === '/plain') return void res.writeHead(502).end('bad gateway');
     res.writeHead(409, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'AlreadyExists', message: 'configmaps "a" already exists', code: 409 }));
+    res.end(
+      JSON.stringify({
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        reason: 'AlreadyExists',
+        message: 'configmaps "a" already exists',
+        code: 409,
+      }),
+    );
   });
   const c = client(await listen(server));
-  await assert.rejects(c.create(configmaps, 'x', {}), (e: unknown) => e instanceof StatusError && e.code === 409 && e.reason === 'AlreadyExists' && /already exists/.test(e.message));
-  await assert.rejects(c.request('GET', '/plain'), (e: unknown) => e instanceof StatusError && e.code === 502 && /bad gateway/.test(e.message));
+  await assert.rejects(
+    c.create(configmaps, 'x', {}),
+    (e: unknown) => e instanceof StatusError && e.code === 409 && e.reason === 'AlreadyExists' && /already exists/.test(e.message),
+  );
+  await assert.rejects(
+    c.request('GET', '/plain'),
+    (e: unknown) => e instanceof StatusError && e.code === 502 && /bad gateway/.test(e.message),
+  );
 });
 
 test('an answer that ends with the connection, and one with Connection: close, close it', async () => {
@@ -133,7 +148,29 @@ test('https with a CA from the kubeconfig', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ksim-client-tls-'));
   closers.push(() => rmSync(dir, { recursive: true, force: true }));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
   } catch {
     return; // no openssl: nothing to sign a certificate with
   }

@@ -101,7 +101,12 @@ export class KubeClient {
     const tlsOptions = { ca: config.ca, cert: config.cert, key: config.key, rejectUnauthorized: !config.insecureSkipTlsVerify };
     const port = Number(this.url.port) || (secure ? 443 : 80);
     const host = this.url.hostname.replace(/^\[(.*)\]$/, '$1');
-    this.pool = new Http1Pool({ host, port, tls: secure ? tlsOptions : undefined, maxConnections: opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS });
+    this.pool = new Http1Pool({
+      host,
+      port,
+      tls: secure ? tlsOptions : undefined,
+      maxConnections: opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    });
     // A watch holds its connection for minutes: it must never wait for, or take, a request's.
     this.watchAgent = secure ? new https.Agent({ keepAlive: true, ...tlsOptions }) : new http.Agent({ keepAlive: true });
     if (opts.qps && opts.qps > 0) this.limiter = new TokenBucket(opts.qps, opts.burst ?? Math.ceil(opts.qps * 1.5));
@@ -146,7 +151,8 @@ export class KubeClient {
     const target = this.target(path, opts.query);
     if (/[\s]/.test(target)) throw new Error(`invalid request path: ${JSON.stringify(target)}`);
     let head = `${method} ${target} HTTP/1.1\r\n${this.headerLines}`;
-    if (body !== undefined) head += `Content-Type: ${opts.contentType ?? 'application/json'}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
+    if (body !== undefined)
+      head += `Content-Type: ${opts.contentType ?? 'application/json'}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
     head += '\r\n';
     const res = await this.pool.send({
       wire: body === undefined ? head : head + body,
@@ -177,7 +183,12 @@ export class KubeClient {
     return this.request('GET', KubeClient.path(rt, namespace), { query: { ...query } });
   }
 
-  create<T = any>(rt: ResourceType, namespace: string | undefined, obj: unknown, subresource?: { name: string; subresource: string }): Promise<T> {
+  create<T = any>(
+    rt: ResourceType,
+    namespace: string | undefined,
+    obj: unknown,
+    subresource?: { name: string; subresource: string },
+  ): Promise<T> {
     return this.request('POST', KubeClient.path(rt, namespace, subresource?.name, subresource?.subresource), { body: obj });
   }
 
@@ -185,12 +196,24 @@ export class KubeClient {
     return this.request('PUT', KubeClient.path(rt, obj.metadata.namespace, obj.metadata.name, subresource), { body: obj });
   }
 
-  patch<T = any>(rt: ResourceType, namespace: string | undefined, name: string, type: PatchType, patch: unknown, subresource?: string): Promise<T> {
-    return this.request('PATCH', KubeClient.path(rt, namespace, name, subresource), { body: patch, contentType: PATCH_CONTENT_TYPES[type] });
+  patch<T = any>(
+    rt: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    subresource?: string,
+  ): Promise<T> {
+    return this.request('PATCH', KubeClient.path(rt, namespace, name, subresource), {
+      body: patch,
+      contentType: PATCH_CONTENT_TYPES[type],
+    });
   }
 
   delete<T = any>(rt: ResourceType, namespace: string | undefined, name: string, options?: Record<string, unknown>): Promise<T> {
-    return this.request('DELETE', KubeClient.path(rt, namespace, name), { body: options ? { kind: 'DeleteOptions', apiVersion: 'v1', ...options } : undefined });
+    return this.request('DELETE', KubeClient.path(rt, namespace, name), {
+      body: options ? { kind: 'DeleteOptions', apiVersion: 'v1', ...options } : undefined,
+    });
   }
 
   /** Opens a watch; `onEvent` runs for each event in order. */
@@ -201,43 +224,46 @@ export class KubeClient {
     let req: http.ClientRequest | undefined;
     let stopped = false;
     const done = new Promise<void>((resolve, reject) => {
-      req = mod.request({ hostname: this.url.hostname, port: this.url.port, method: 'GET', path, headers: this.headers, agent: this.watchAgent }, (res) => {
-        if (res.statusCode !== 200) {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            let status: any;
-            try {
-              status = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-            } catch {
-              status = {};
-            }
-            reject(StatusError.fromStatus(status, res.statusCode ?? 0));
-          });
-          return;
-        }
-        let buffered = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buffered += chunk;
-          let from = 0;
-          let nl: number;
-          while ((nl = buffered.indexOf('\n', from)) >= 0) {
-            const line = buffered.slice(from, nl);
-            from = nl + 1;
-            if (stopped || line.trim() === '') continue;
-            try {
-              onEvent(JSON.parse(line));
-            } catch (err) {
-              req?.destroy(err as Error);
-            }
+      req = mod.request(
+        { hostname: this.url.hostname, port: this.url.port, method: 'GET', path, headers: this.headers, agent: this.watchAgent },
+        (res) => {
+          if (res.statusCode !== 200) {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              let status: any;
+              try {
+                status = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+              } catch {
+                status = {};
+              }
+              reject(StatusError.fromStatus(status, res.statusCode ?? 0));
+            });
+            return;
           }
-          buffered = from === 0 ? buffered : buffered.slice(from);
-        });
-        res.on('end', () => resolve());
-        res.on('error', (err) => (stopped ? resolve() : reject(err)));
-        res.on('close', () => resolve());
-      });
+          let buffered = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            buffered += chunk;
+            let from = 0;
+            let nl: number;
+            while ((nl = buffered.indexOf('\n', from)) >= 0) {
+              const line = buffered.slice(from, nl);
+              from = nl + 1;
+              if (stopped || line.trim() === '') continue;
+              try {
+                onEvent(JSON.parse(line));
+              } catch (err) {
+                req?.destroy(err as Error);
+              }
+            }
+            buffered = from === 0 ? buffered : buffered.slice(from);
+          });
+          res.on('end', () => resolve());
+          res.on('error', (err) => (stopped ? resolve() : reject(err)));
+          res.on('close', () => resolve());
+        },
+      );
       req.on('error', (err) => (stopped ? resolve() : reject(err)));
       req.end();
     });

@@ -47,7 +47,11 @@ test('responses on one keep-alive connection, whatever the read boundaries', () 
 test('a body without length runs until the connection closes', () => {
   let body = '';
   let ended = false;
-  const parser = new ResponseParser({ onHead: () => {}, onBody: (b, s, e) => (body += b.toString('utf8', s, e)), onEnd: () => (ended = true) });
+  const parser = new ResponseParser({
+    onHead: () => {},
+    onBody: (b, s, e) => (body += b.toString('utf8', s, e)),
+    onEnd: () => (ended = true),
+  });
   const bytes = Buffer.from('HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nall of it');
   parser.feed(bytes, 0, bytes.length);
   assert.equal(ended, false);

@@ -34,7 +34,13 @@ export async function claim(spec: ClaimSpec): Promise<any[]> {
         writes.push(ignoreNotFound(spec.patch(obj, { metadata: { ownerReferences: [{ $patch: 'delete', uid }], uid: obj.metadata.uid } })));
       }
     } else if (!ref && matches && !owner.metadata.deletionTimestamp && !obj.metadata.deletionTimestamp) {
-      writes.push(ignoreNotFound(spec.patch(obj, { metadata: { ownerReferences: [controllerRef(owner, spec.ownerApiVersion, spec.ownerKind)], uid: obj.metadata.uid } })));
+      writes.push(
+        ignoreNotFound(
+          spec.patch(obj, {
+            metadata: { ownerReferences: [controllerRef(owner, spec.ownerApiVersion, spec.ownerKind)], uid: obj.metadata.uid },
+          }),
+        ),
+      );
       owned.push(obj);
     }
   }

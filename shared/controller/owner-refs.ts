@@ -18,6 +18,10 @@ export function controllerOf(obj: { metadata?: { ownerReferences?: OwnerReferenc
 }
 
 /** The controller reference pointing at `owner`. */
-export function controllerRef(owner: { apiVersion?: string; kind?: string; metadata: { name: string; uid: string } }, apiVersion: string, kind: string): OwnerReference {
+export function controllerRef(
+  owner: { apiVersion?: string; kind?: string; metadata: { name: string; uid: string } },
+  apiVersion: string,
+  kind: string,
+): OwnerReference {
   return { apiVersion, kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true };
 }

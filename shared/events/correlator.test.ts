@@ -24,7 +24,8 @@ const rs = (message: string, extra: Partial<EventInput> = {}): EventInput => ({
   ...extra,
 });
 
-const summary = (d: EventDecision) => (d.action === 'skip' ? 'skip' : d.action === 'create' ? `create ${d.name} ${d.message}` : `patch ${d.name} #${d.count} ${d.message}`);
+const summary = (d: EventDecision) =>
+  d.action === 'skip' ? 'skip' : d.action === 'create' ? `create ${d.name} ${d.message}` : `patch ${d.name} #${d.count} ${d.message}`;
 
 test('the same event again bumps the count of the first', () => {
   const { c, advance } = setup();
@@ -33,14 +34,20 @@ test('the same event again bumps the count of the first', () => {
   assert.equal(summary(c.decide(rs('Created pod: a'))), 'patch web-1.1 #2 Created pod: a');
   assert.equal(summary(c.decide(rs('Created pod: a'))), 'patch web-1.1 #3 Created pod: a');
   // Another object, or another reason, is another Event.
-  assert.equal(summary(c.decide(rs('Created pod: a', { involvedObject: { kind: 'ReplicaSet', namespace: 'default', name: 'web-2', uid: 'u2' } }))), 'create web-2.2 Created pod: a');
+  assert.equal(
+    summary(c.decide(rs('Created pod: a', { involvedObject: { kind: 'ReplicaSet', namespace: 'default', name: 'web-2', uid: 'u2' } }))),
+    'create web-2.2 Created pod: a',
+  );
   assert.equal(summary(c.decide(rs('Created pod: a', { reason: 'SuccessfulDelete' }))), 'create web-1.3 Created pod: a');
 });
 
 test('the tenth different message for one reason starts a combined event, later ones bump it', () => {
   const { c } = setup();
   const out = Array.from({ length: 13 }, (_, i) => summary(c.decide(rs(`Created pod: p${i}`))));
-  assert.deepEqual(out.slice(0, 9), Array.from({ length: 9 }, (_, i) => `create web-1.${i + 1} Created pod: p${i}`));
+  assert.deepEqual(
+    out.slice(0, 9),
+    Array.from({ length: 9 }, (_, i) => `create web-1.${i + 1} Created pod: p${i}`),
+  );
   assert.equal(out[9], 'create web-1.10 (combined from similar events): Created pod: p9');
   assert.equal(out[10], 'patch web-1.10 #2 (combined from similar events): Created pod: p10');
   assert.equal(out[12], 'patch web-1.10 #4 (combined from similar events): Created pod: p12');

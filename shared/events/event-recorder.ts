@@ -52,14 +52,30 @@ export class EventRecorder {
     );
   }
 
-/** Records a Normal or Warning event about `obj`. */
+  /** Records a Normal or Warning event about `obj`. */
   event(obj: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void {
     const meta = obj.metadata ?? {};
     const namespace = meta.namespace || 'default';
     const now = this.clock.now();
     const source = { component: this.opts.component, ...(this.opts.host ? { host: this.opts.host } : {}) };
-    const involvedObject = { kind: obj.kind, namespace: meta.namespace, name: meta.name, uid: meta.uid, apiVersion: obj.apiVersion, resourceVersion: meta.resourceVersion, ...(fieldPath ? { fieldPath } : {}) };
-    const decision = this.correlator.decide({ source, involvedObject, type, reason, message, reportingController: this.opts.component, reportingInstance: this.opts.host ?? '' });
+    const involvedObject = {
+      kind: obj.kind,
+      namespace: meta.namespace,
+      name: meta.name,
+      uid: meta.uid,
+      apiVersion: obj.apiVersion,
+      resourceVersion: meta.resourceVersion,
+      ...(fieldPath ? { fieldPath } : {}),
+    };
+    const decision = this.correlator.decide({
+      source,
+      involvedObject,
+      type,
+      reason,
+      message,
+      reportingController: this.opts.component,
+      reportingInstance: this.opts.host ?? '',
+    });
     if (decision.action === 'skip') return;
     const body = (count: number) => ({
       apiVersion: 'v1',

@@ -115,7 +115,10 @@ export class Informer<T extends { metadata?: any } = any> {
           needList = true;
           continue;
         }
-        this.opts.log?.warn({ resource: this.resource.plural, err: (err as Error).message, backoffMs: backoff }, 'list/watch failed; retrying');
+        this.opts.log?.warn(
+          { resource: this.resource.plural, err: (err as Error).message, backoffMs: backoff },
+          'list/watch failed; retrying',
+        );
         await this.clock.sleep(backoff);
         backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
       }

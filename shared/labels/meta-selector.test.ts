@@ -25,7 +25,11 @@ describe('formatLabelSelector', () => {
       },
       'app=web,!canary,env notin (prod),tier in (a,b),zone',
     ],
-    ['same key keeps matchLabels first', { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'app', operator: 'Exists' }] }, 'app=web,app'],
+    [
+      'same key keeps matchLabels first',
+      { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'app', operator: 'Exists' }] },
+      'app=web,app',
+    ],
     ['bad operator', { matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] }, '<error>'],
     ['bad key', { matchLabels: { 'a b': 'x' } }, '<error>'],
   ];
@@ -60,9 +64,18 @@ describe('selectorFromLabelSelector', () => {
 
   const errorCases: [sel: MetaLabelSelector, message: string][] = [
     [{ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] }, '"Gt" is not a valid label selector operator'],
-    [{ matchExpressions: [{ key: 'a', operator: 'In' }] }, "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty"],
-    [{ matchExpressions: [{ key: 'a', operator: 'NotIn', values: [] }] }, "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty"],
-    [{ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] }, 'values: Invalid value: ["x"]: values set must be empty for exists and does not exist'],
+    [
+      { matchExpressions: [{ key: 'a', operator: 'In' }] },
+      "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
+    ],
+    [
+      { matchExpressions: [{ key: 'a', operator: 'NotIn', values: [] }] },
+      "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
+    ],
+    [
+      { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] },
+      'values: Invalid value: ["x"]: values set must be empty for exists and does not exist',
+    ],
     [
       { matchLabels: { 'a b': 'x' } },
       "key: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character " +

@@ -74,16 +74,22 @@ describe('parseLabelSelector: errors', () => {
     ['app/=x', `unable to parse requirement: <nil>: Invalid value: "app/": name part must be non-empty; name part ${keyRegexHelp}`],
     [
       'Example.com/app=x',
-      'unable to parse requirement: <nil>: Invalid value: "Example.com/app": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character ' +
+      "unable to parse requirement: <nil>: Invalid value: \"Example.com/app\": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character " +
         "(e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
     ],
     [
       'a/b/c',
       `unable to parse requirement: <nil>: Invalid value: "a/b/c": a valid label key ${keyRegexHelp} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ],
-    [`${'k'.repeat(64)}=x`, `unable to parse requirement: <nil>: Invalid value: "${'k'.repeat(64)}": name part must be no more than 63 bytes`],
+    [
+      `${'k'.repeat(64)}=x`,
+      `unable to parse requirement: <nil>: Invalid value: "${'k'.repeat(64)}": name part must be no more than 63 bytes`,
+    ],
     ['app=-web', `unable to parse requirement: values[0][app]: Invalid value: "-web": ${valueRegexHelp}`],
-    [`app=${'v'.repeat(64)}`, `unable to parse requirement: values[0][app]: Invalid value: "${'v'.repeat(64)}": must be no more than 63 bytes`],
+    [
+      `app=${'v'.repeat(64)}`,
+      `unable to parse requirement: values[0][app]: Invalid value: "${'v'.repeat(64)}": must be no more than 63 bytes`,
+    ],
     [
       'app in (ok,-b,c-)',
       `unable to parse requirement: [values[0][app]: Invalid value: "-b": ${valueRegexHelp}, values[1][app]: Invalid value: "c-": ${valueRegexHelp}]`,
@@ -91,11 +97,14 @@ describe('parseLabelSelector: errors', () => {
   ];
   for (const [input, message] of cases) {
     it(JSON.stringify(input), () => {
-      assert.throws(() => parseLabelSelector(input), (err: unknown) => {
-        assert.ok(err instanceof Error);
-        assert.equal(err.message, message);
-        return true;
-      });
+      assert.throws(
+        () => parseLabelSelector(input),
+        (err: unknown) => {
+          assert.ok(err instanceof Error);
+          assert.equal(err.message, message);
+          return true;
+        },
+      );
     });
   }
 });

@@ -35,7 +35,12 @@ export function isInt64(s: string): boolean {
  * field path prefix (kube passes none for query-string selectors).
  * `values` of undefined renders as null in errors, as a nil Go slice does.
  */
-export function newRequirement(key: string, operator: string, values: readonly string[] | undefined, path: string | null = null): Requirement {
+export function newRequirement(
+  key: string,
+  operator: string,
+  values: readonly string[] | undefined,
+  path: string | null = null,
+): Requirement {
   const errs: string[] = [];
   const vals = values ?? [];
   const keyErrs = isLabelKey(key);
@@ -44,7 +49,8 @@ export function newRequirement(key: string, operator: string, values: readonly s
   switch (operator) {
     case 'in':
     case 'notin':
-      if (vals.length === 0) errs.push(invalidValue(valuePath(path), shownValues, "for 'in', 'notin' operators, values set can't be empty"));
+      if (vals.length === 0)
+        errs.push(invalidValue(valuePath(path), shownValues, "for 'in', 'notin' operators, values set can't be empty"));
       break;
     case '=':
     case '==':
@@ -53,18 +59,22 @@ export function newRequirement(key: string, operator: string, values: readonly s
       break;
     case 'exists':
     case '!':
-      if (vals.length !== 0) errs.push(invalidValue(valuePath(path), shownValues, 'values set must be empty for exists and does not exist'));
+      if (vals.length !== 0)
+        errs.push(invalidValue(valuePath(path), shownValues, 'values set must be empty for exists and does not exist'));
       break;
     case 'gt':
     case 'lt':
-      if (vals.length !== 1) errs.push(invalidValue(valuePath(path), shownValues, "for 'Gt', 'Lt' operators, exactly one value is required"));
+      if (vals.length !== 1)
+        errs.push(invalidValue(valuePath(path), shownValues, "for 'Gt', 'Lt' operators, exactly one value is required"));
       vals.forEach((v, i) => {
         if (!isInt64(v)) errs.push(invalidValue(valuePath(path, i), v, "for 'Gt', 'Lt' operators, the value must be an integer"));
       });
       break;
     default: {
       const supported = ALL_OPERATORS.map((o) => JSON.stringify(o)).join(', ');
-      errs.push(`${path ? `${path}.operator` : 'operator'}: Unsupported value: ${JSON.stringify(operator)}: supported values: ${supported}`);
+      errs.push(
+        `${path ? `${path}.operator` : 'operator'}: Unsupported value: ${JSON.stringify(operator)}: supported values: ${supported}`,
+      );
     }
   }
   vals.forEach((v, i) => {

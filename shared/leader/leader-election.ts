@@ -106,7 +106,13 @@ export class LeaderElector {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
         metadata: { name, namespace },
-        spec: { holderIdentity: identity, leaseDurationSeconds: Math.ceil(this.leaseMs / 1000), acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
+        spec: {
+          holderIdentity: identity,
+          leaseDurationSeconds: Math.ceil(this.leaseMs / 1000),
+          acquireTime: microTime(now),
+          renewTime: microTime(now),
+          leaseTransitions: 0,
+        },
       });
       this.observe(JSON.stringify({ holder: identity }), now);
       return true;
@@ -150,7 +156,10 @@ export class LeaderElector {
     try {
       const lease = await this.client.get(leases, this.opts.namespace, this.opts.name);
       if (lease.spec?.holderIdentity === this.opts.identity) {
-        await this.client.update(leases, { ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(this.clock.now()) } });
+        await this.client.update(leases, {
+          ...lease,
+          spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(this.clock.now()) },
+        });
       }
     } catch {
       // Best effort: the lease expires by itself.

@@ -12,13 +12,21 @@ export interface HealthServer {
 }
 
 /** Serves health and metrics on `host:port` (port 0 picks a free one). */
-export async function startHealthServer(opts: { host?: string; port: number; registry: Registry; ready: () => boolean }): Promise<HealthServer> {
+export async function startHealthServer(opts: {
+  host?: string;
+  port: number;
+  registry: Registry;
+  ready: () => boolean;
+}): Promise<HealthServer> {
   const app = express();
   app.disable('x-powered-by');
   app.get(['/healthz', '/livez'], (_req, res) => void res.type('text/plain').send('ok'));
   app.get('/readyz', (_req, res) => {
     const ok = opts.ready();
-    res.status(ok ? 200 : 503).type('text/plain').send(ok ? 'ok' : 'not ready');
+    res
+      .status(ok ? 200 : 503)
+      .type('text/plain')
+      .send(ok ? 'ok' : 'not ready');
   });
   app.get('/metrics', async (_req, res) => {
     res.type(opts.registry.contentType).send(await opts.registry.metrics());

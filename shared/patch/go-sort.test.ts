@@ -14,7 +14,10 @@ describe('goSliceStable', () => {
         return { key: seed % 7, i };
       });
       const want = [...items].sort((a, b) => a.key - b.key || a.i - b.i);
-      assert.deepEqual(goSliceStable(items, (a, b) => a.key < b.key), want);
+      assert.deepEqual(
+        goSliceStable(items, (a, b) => a.key < b.key),
+        want,
+      );
     });
   }
 

@@ -214,7 +214,9 @@ function applyCopy(doc: Doc, op: Op): void {
   if (encoded !== undefined) {
     doc.copied += Buffer.byteLength(encoded);
     if (doc.maxCopyBytes > 0 && doc.copied > doc.maxCopyBytes) {
-      throw new PatchError(`Unable to complete the copy, the accumulated size increase of copy is ${doc.copied}, exceeding the limit ${doc.maxCopyBytes}`);
+      throw new PatchError(
+        `Unable to complete the copy, the accumulated size increase of copy is ${doc.copied}, exceeding the limit ${doc.maxCopyBytes}`,
+      );
     }
   }
   wrap('error while adding value during copy', () => add(dst.con, dst.key, encoded === undefined ? null : JSON.parse(encoded)));
@@ -266,7 +268,8 @@ export function applyJsonPatch<T>(doc: T, ops: unknown, options: JsonPatchOption
       throw new PatchError(`json: cannot unmarshal ${jsonTypeName(op)} into Go value of type jsonpatch.Operation`, 400);
     }
   }
-  if (!isContainer(doc)) throw new PatchError(`json: cannot unmarshal ${jsonTypeName(doc)} into Go value of type jsonpatch.partialDoc`, 500);
+  if (!isContainer(doc))
+    throw new PatchError(`json: cannot unmarshal ${jsonTypeName(doc)} into Go value of type jsonpatch.partialDoc`, 500);
   const state: Doc = { root: cloneJson(doc) as Container, copied: 0, maxCopyBytes: options.maxCopyBytes ?? 0 };
   for (const raw of ops as (Op | null)[]) {
     const op: Op = raw ?? {};

@@ -21,9 +21,24 @@ describe('applyMergePatch', () => {
     ['null deleting a missing key is a no-op', { a: 1 }, { b: null }, { a: 1 }],
     ['empty patch', { a: 1 }, {}, { a: 1 }],
     // kube-flavoured cases
-    ['labels merge, one removed', { metadata: { labels: { a: '1', b: '2' } } }, { metadata: { labels: { b: null, c: '3' } } }, { metadata: { labels: { a: '1', c: '3' } } }],
-    ['containers list replaced whole', { spec: { containers: [{ name: 'a' }, { name: 'b' }] } }, { spec: { containers: [{ name: 'c' }] } }, { spec: { containers: [{ name: 'c' }] } }],
-    ['nulls inside objects inside a new array are pruned, null elements kept', {}, { l: [{ a: null, b: 1 }, null] }, { l: [{ b: 1 }, null] }],
+    [
+      'labels merge, one removed',
+      { metadata: { labels: { a: '1', b: '2' } } },
+      { metadata: { labels: { b: null, c: '3' } } },
+      { metadata: { labels: { a: '1', c: '3' } } },
+    ],
+    [
+      'containers list replaced whole',
+      { spec: { containers: [{ name: 'a' }, { name: 'b' }] } },
+      { spec: { containers: [{ name: 'c' }] } },
+      { spec: { containers: [{ name: 'c' }] } },
+    ],
+    [
+      'nulls inside objects inside a new array are pruned, null elements kept',
+      {},
+      { l: [{ a: null, b: 1 }, null] },
+      { l: [{ b: 1 }, null] },
+    ],
     ['an object over a primitive is pruned', { a: 's' }, { a: { x: null, y: 1 } }, { a: { y: 1 } }],
     ['an array over an object is taken as is', { a: { x: 1 } }, { a: [{ y: null }] }, { a: [{ y: null }] }],
     ['a document that is not an object becomes the pruned patch', [1, 2], { a: null, b: 1 }, { b: 1 }],
@@ -40,7 +55,10 @@ describe('applyMergePatch', () => {
   ];
   for (const [name, doc, patch, message, code] of errors) {
     it(`rejects: ${name}`, () => {
-      assert.throws(() => applyMergePatch(doc, patch), (err: unknown) => err instanceof PatchError && err.message === message && err.code === code);
+      assert.throws(
+        () => applyMergePatch(doc, patch),
+        (err: unknown) => err instanceof PatchError && err.message === message && err.code === code,
+      );
     });
   }
 

@@ -14,7 +14,14 @@ const containersOf = (d: any): unknown[] => d.spec.template.spec.containers;
 type Case = [name: string, kind: string, original: unknown, patch: unknown, want: unknown];
 
 describe('strategic merge patch: lists merged by key', () => {
-  const app = { name: 'app', image: 'app:v1', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] };
+  const app = {
+    name: 'app',
+    image: 'app:v1',
+    env: [
+      { name: 'A', value: '1' },
+      { name: 'B', value: '2' },
+    ],
+  };
   const sidecar = { name: 'sidecar', image: 'proxy:v1' };
   const cases: Case[] = [
     [
@@ -29,14 +36,32 @@ describe('strategic merge patch: lists merged by key', () => {
       'Deployment',
       deployment([app, sidecar]),
       { spec: { template: { spec: { containers: [{ name: 'app', env: [{ name: 'B', value: '3' }] }] } } } },
-      deployment([{ ...app, env: [{ name: 'A', value: '1' }, { name: 'B', value: '3' }] }, sidecar]),
+      deployment([
+        {
+          ...app,
+          env: [
+            { name: 'A', value: '1' },
+            { name: 'B', value: '3' },
+          ],
+        },
+        sidecar,
+      ]),
     ],
     [
       'a new env var goes first (patch items lead when not in the live list)',
       'Deployment',
       deployment([app]),
       { spec: { template: { spec: { containers: [{ name: 'app', env: [{ name: 'C', value: '9' }] }] } } } },
-      deployment([{ ...app, env: [{ name: 'C', value: '9' }, { name: 'A', value: '1' }, { name: 'B', value: '2' }] }]),
+      deployment([
+        {
+          ...app,
+          env: [
+            { name: 'C', value: '9' },
+            { name: 'A', value: '1' },
+            { name: 'B', value: '2' },
+          ],
+        },
+      ]),
     ],
     [
       'a new container goes first',
@@ -84,15 +109,42 @@ describe('strategic merge patch: lists merged by key', () => {
       'patch order wins over live order',
       'Pod',
       { spec: { containers: [{ name: '1' }, { name: '2', v: 'b' }, { name: '3' }] } },
-      { spec: { containers: [{ name: '3', v: 'c' }, { name: '1', v: 'a' }] } },
-      { spec: { containers: [{ name: '2', v: 'b' }, { name: '3', v: 'c' }, { name: '1', v: 'a' }] } },
+      {
+        spec: {
+          containers: [
+            { name: '3', v: 'c' },
+            { name: '1', v: 'a' },
+          ],
+        },
+      },
+      {
+        spec: {
+          containers: [
+            { name: '2', v: 'b' },
+            { name: '3', v: 'c' },
+            { name: '1', v: 'a' },
+          ],
+        },
+      },
     ],
     [
       'container ports merge by containerPort',
       'Pod',
       { spec: { containers: [{ name: 'a', ports: [{ containerPort: 80, name: 'http' }, { containerPort: 443 }] }] } },
       { spec: { containers: [{ name: 'a', ports: [{ containerPort: 443, name: 'https' }] }] } },
-      { spec: { containers: [{ name: 'a', ports: [{ containerPort: 80, name: 'http' }, { containerPort: 443, name: 'https' }] }] } },
+      {
+        spec: {
+          containers: [
+            {
+              name: 'a',
+              ports: [
+                { containerPort: 80, name: 'http' },
+                { containerPort: 443, name: 'https' },
+              ],
+            },
+          ],
+        },
+      },
     ],
     [
       'volumeMounts merge by mountPath',
@@ -111,14 +163,39 @@ describe('strategic merge patch: lists merged by key', () => {
     [
       'imagePullSecrets merge by name; hostAliases by ip; topologySpreadConstraints by topologyKey',
       'Pod',
-      { spec: { imagePullSecrets: [{ name: 'a' }], hostAliases: [{ ip: '10.0.0.1', hostnames: ['a'] }], topologySpreadConstraints: [{ topologyKey: 'zone', maxSkew: 1 }] } },
-      { spec: { imagePullSecrets: [{ name: 'b' }], hostAliases: [{ ip: '10.0.0.1', hostnames: ['b'] }], topologySpreadConstraints: [{ topologyKey: 'zone', maxSkew: 2 }] } },
-      { spec: { imagePullSecrets: [{ name: 'b' }, { name: 'a' }], hostAliases: [{ ip: '10.0.0.1', hostnames: ['b'] }], topologySpreadConstraints: [{ topologyKey: 'zone', maxSkew: 2 }] } },
+      {
+        spec: {
+          imagePullSecrets: [{ name: 'a' }],
+          hostAliases: [{ ip: '10.0.0.1', hostnames: ['a'] }],
+          topologySpreadConstraints: [{ topologyKey: 'zone', maxSkew: 1 }],
+        },
+      },
+      {
+        spec: {
+          imagePullSecrets: [{ name: 'b' }],
+          hostAliases: [{ ip: '10.0.0.1', hostnames: ['b'] }],
+          topologySpreadConstraints: [{ topologyKey: 'zone', maxSkew: 2 }],
+        },
+      },
+      {
+        spec: {
+          imagePullSecrets: [{ name: 'b' }, { name: 'a' }],
+          hostAliases: [{ ip: '10.0.0.1', hostnames: ['b'] }],
+          topologySpreadConstraints: [{ topologyKey: 'zone', maxSkew: 2 }],
+        },
+      },
     ],
     [
       'tolerations have no merge key: replaced whole',
       'Pod',
-      { spec: { tolerations: [{ key: 'a', operator: 'Exists' }, { key: 'b', operator: 'Exists' }] } },
+      {
+        spec: {
+          tolerations: [
+            { key: 'a', operator: 'Exists' },
+            { key: 'b', operator: 'Exists' },
+          ],
+        },
+      },
       { spec: { tolerations: [{ key: 'c', operator: 'Exists' }] } },
       { spec: { tolerations: [{ key: 'c', operator: 'Exists' }] } },
     ],
@@ -132,30 +209,82 @@ describe('strategic merge patch: lists merged by key', () => {
     [
       'Service ports merge by port',
       'Service',
-      { spec: { ports: [{ port: 80, targetPort: 8080 }, { port: 443, targetPort: 8443 }] } },
+      {
+        spec: {
+          ports: [
+            { port: 80, targetPort: 8080 },
+            { port: 443, targetPort: 8443 },
+          ],
+        },
+      },
       { spec: { ports: [{ port: 80, targetPort: 9090 }] } },
-      { spec: { ports: [{ port: 80, targetPort: 9090 }, { port: 443, targetPort: 8443 }] } },
+      {
+        spec: {
+          ports: [
+            { port: 80, targetPort: 9090 },
+            { port: 443, targetPort: 8443 },
+          ],
+        },
+      },
     ],
     [
       'status conditions merge by type',
       'Node',
-      { status: { conditions: [{ type: 'Ready', status: 'False' }, { type: 'MemoryPressure', status: 'False' }] } },
+      {
+        status: {
+          conditions: [
+            { type: 'Ready', status: 'False' },
+            { type: 'MemoryPressure', status: 'False' },
+          ],
+        },
+      },
       { status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }] } },
-      { status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }, { type: 'MemoryPressure', status: 'False' }] } },
+      {
+        status: {
+          conditions: [
+            { type: 'Ready', status: 'True', reason: 'KubeletReady' },
+            { type: 'MemoryPressure', status: 'False' },
+          ],
+        },
+      },
     ],
     [
       'ownerReferences merge by uid',
       'ReplicaSet',
       { metadata: { ownerReferences: [{ uid: 'u1', name: 'd1', controller: true }] } },
-      { metadata: { ownerReferences: [{ uid: 'u1', controller: false }, { uid: 'u2', name: 'd2' }] } },
-      { metadata: { ownerReferences: [{ uid: 'u1', name: 'd1', controller: false }, { uid: 'u2', name: 'd2' }] } },
+      {
+        metadata: {
+          ownerReferences: [
+            { uid: 'u1', controller: false },
+            { uid: 'u2', name: 'd2' },
+          ],
+        },
+      },
+      {
+        metadata: {
+          ownerReferences: [
+            { uid: 'u1', name: 'd1', controller: false },
+            { uid: 'u2', name: 'd2' },
+          ],
+        },
+      },
     ],
     [
       'CronJob job template containers merge by name',
       'CronJob',
-      { spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: '1' }, { name: 'd' }] } } } } } },
+      {
+        spec: {
+          schedule: '* * * * *',
+          jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: '1' }, { name: 'd' }] } } } },
+        },
+      },
       { spec: { jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: '2' }] } } } } } },
-      { spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: '2' }, { name: 'd' }] } } } } } },
+      {
+        spec: {
+          schedule: '* * * * *',
+          jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: '2' }, { name: 'd' }] } } } },
+        },
+      },
     ],
     [
       'a kind without a schema replaces lists',
@@ -191,12 +320,37 @@ describe('strategic merge patch: primitive lists', () => {
     ['duplicates are merged', meta(['a', 'b']), { metadata: { finalizers: ['b', 'c'] } }, meta(['a', 'b', 'c'])],
     ['patch order wins', meta(['1', '2', '3']), { metadata: { finalizers: ['3', '1'] } }, meta(['2', '3', '1'])],
     ['patch order wins for a full list', meta(['1', '2', '3']), { metadata: { finalizers: ['3', '1', '2'] } }, meta(['3', '1', '2'])],
-    ['$deleteFromPrimitiveList removes', meta(['a', 'b', 'c']), { metadata: { '$deleteFromPrimitiveList/finalizers': ['b'] } }, meta(['a', 'c'])],
-    ['$deleteFromPrimitiveList of a missing item', meta(['a']), { metadata: { '$deleteFromPrimitiveList/finalizers': ['z'] } }, meta(['a'])],
-    ['$deleteFromPrimitiveList on a missing list adds nothing', { metadata: { name: 'x' } }, { metadata: { '$deleteFromPrimitiveList/finalizers': ['z'] } }, { metadata: { name: 'x' } }],
-    ['$deleteFromPrimitiveList works on a replace-strategy list too', { spec: { containers: [{ name: 'a', args: ['1', '2', '3'] }] } }, { spec: { containers: [{ name: 'a', '$deleteFromPrimitiveList/args': ['2'] }] } }, { spec: { containers: [{ name: 'a', args: ['1', '3'] }] } }],
+    [
+      '$deleteFromPrimitiveList removes',
+      meta(['a', 'b', 'c']),
+      { metadata: { '$deleteFromPrimitiveList/finalizers': ['b'] } },
+      meta(['a', 'c']),
+    ],
+    [
+      '$deleteFromPrimitiveList of a missing item',
+      meta(['a']),
+      { metadata: { '$deleteFromPrimitiveList/finalizers': ['z'] } },
+      meta(['a']),
+    ],
+    [
+      '$deleteFromPrimitiveList on a missing list adds nothing',
+      { metadata: { name: 'x' } },
+      { metadata: { '$deleteFromPrimitiveList/finalizers': ['z'] } },
+      { metadata: { name: 'x' } },
+    ],
+    [
+      '$deleteFromPrimitiveList works on a replace-strategy list too',
+      { spec: { containers: [{ name: 'a', args: ['1', '2', '3'] }] } },
+      { spec: { containers: [{ name: 'a', '$deleteFromPrimitiveList/args': ['2'] }] } },
+      { spec: { containers: [{ name: 'a', args: ['1', '3'] }] } },
+    ],
     ['null deletes the list', meta(['a']), { metadata: { finalizers: null } }, { metadata: { name: 'x' } }],
-    ['Node podCIDRs merge', { spec: { podCIDRs: ['10.0.0.0/24'] } }, { spec: { podCIDRs: ['fd00::/64'] } }, { spec: { podCIDRs: ['fd00::/64', '10.0.0.0/24'] } }],
+    [
+      'Node podCIDRs merge',
+      { spec: { podCIDRs: ['10.0.0.0/24'] } },
+      { spec: { podCIDRs: ['fd00::/64'] } },
+      { spec: { podCIDRs: ['fd00::/64', '10.0.0.0/24'] } },
+    ],
   ];
   for (const [name, original, patch, want] of cases) {
     const kind = name.includes('podCIDRs') ? 'Node' : 'Pod';
@@ -210,19 +364,36 @@ describe('strategic merge patch: $setElementOrder', () => {
     [
       'reorders and merges',
       deployment([{ name: 'a' }, { name: 'b' }]),
-      { spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }], containers: [{ name: 'a', image: 'x' }] } } } },
+      {
+        spec: {
+          template: { spec: { '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }], containers: [{ name: 'a', image: 'x' }] } },
+        },
+      },
       [{ name: 'b' }, { name: 'a', image: 'x' }],
     ],
     [
       'kubectl apply adding a container at the end',
       deployment([{ name: 'a', image: '1' }]),
-      { spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'b', image: '2' }] } } } },
-      [{ name: 'a', image: '1' }, { name: 'b', image: '2' }],
+      {
+        spec: {
+          template: { spec: { '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'b', image: '2' }] } },
+        },
+      },
+      [
+        { name: 'a', image: '1' },
+        { name: 'b', image: '2' },
+      ],
     ],
     [
       'kubectl apply deleting a container',
       deployment([{ name: 'a' }, { name: 'b' }, { name: 'c' }]),
-      { spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'a' }, { name: 'c' }], containers: [{ name: 'b', $patch: 'delete' }] } } } },
+      {
+        spec: {
+          template: {
+            spec: { '$setElementOrder/containers': [{ name: 'a' }, { name: 'c' }], containers: [{ name: 'b', $patch: 'delete' }] },
+          },
+        },
+      },
       [{ name: 'a' }, { name: 'c' }],
     ],
     [
@@ -261,7 +432,16 @@ describe('strategic merge patch: $setElementOrder', () => {
     [
       'a list the live object lacks is created in order',
       deployment([]),
-      { spec: { template: { spec: { '$setElementOrder/initContainers': [{ name: 'y' }, { name: 'x' }], initContainers: [{ name: 'x', $patch: 'delete' }, { name: 'y' }, { name: 'x' }] } } } },
+      {
+        spec: {
+          template: {
+            spec: {
+              '$setElementOrder/initContainers': [{ name: 'y' }, { name: 'x' }],
+              initContainers: [{ name: 'x', $patch: 'delete' }, { name: 'y' }, { name: 'x' }],
+            },
+          },
+        },
+      },
       [],
     ],
   ];
@@ -278,7 +458,11 @@ describe('strategic merge patch: $setElementOrder', () => {
   }
 
   it('orders a primitive list, ignoring names it lacks', () => {
-    const out = applyStrategicMergePatch({ metadata: { finalizers: ['1', '3'] } }, { metadata: { '$setElementOrder/finalizers': ['3', '2', '1'] } }, mergeSchemaFor('Pod'));
+    const out = applyStrategicMergePatch(
+      { metadata: { finalizers: ['1', '3'] } },
+      { metadata: { '$setElementOrder/finalizers': ['3', '2', '1'] } },
+      mergeSchemaFor('Pod'),
+    );
     assert.deepEqual(out, { metadata: { finalizers: ['3', '1'] } });
   });
 

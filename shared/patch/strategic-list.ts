@@ -96,7 +96,13 @@ function normalizeSliceOrder(toSort: unknown[], order: readonly unknown[], merge
  * Interleaves server-only items (left) into patch items (right): a server
  * item goes first only when both are in the live list and it came earlier.
  */
-function mergeSortedSlice(left: unknown[], right: unknown[], serverOrder: readonly unknown[], mergeKey: string, kind: ElementKind): unknown[] {
+function mergeSortedSlice(
+  left: unknown[],
+  right: unknown[],
+  serverOrder: readonly unknown[],
+  mergeKey: string,
+  kind: ElementKind,
+): unknown[] {
   const out: unknown[] = [];
   let i = 0;
   let j = 0;

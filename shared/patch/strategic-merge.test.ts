@@ -11,9 +11,21 @@ type Case = [name: string, kind: string, original: unknown, patch: unknown, want
 describe('strategic merge patch: maps and directives', () => {
   const cases: Case[] = [
     ['adds and changes keys', 'ConfigMap', { data: { a: '1' } }, { data: { a: '2', b: '3' } }, { data: { a: '2', b: '3' } }],
-    ['null deletes a key', 'Pod', { metadata: { labels: { a: '1', b: '2' } } }, { metadata: { labels: { a: null } } }, { metadata: { labels: { b: '2' } } }],
+    [
+      'null deletes a key',
+      'Pod',
+      { metadata: { labels: { a: '1', b: '2' } } },
+      { metadata: { labels: { a: null } } },
+      { metadata: { labels: { b: '2' } } },
+    ],
     ['null for a missing key is dropped', 'Pod', { metadata: {} }, { metadata: { labels: null } }, { metadata: {} }],
-    ['nulls inside a new subtree are dropped', 'Pod', { metadata: {} }, { metadata: { labels: { a: '1', b: null } } }, { metadata: { labels: { a: '1' } } }],
+    [
+      'nulls inside a new subtree are dropped',
+      'Pod',
+      { metadata: {} },
+      { metadata: { labels: { a: '1', b: null } } },
+      { metadata: { labels: { a: '1' } } },
+    ],
     ['a value of another type replaces', 'Pod', { spec: { x: [1] } }, { spec: { x: { y: 1 } } }, { spec: { x: { y: 1 } } }],
     [
       '$patch: replace on a map replaces it',
@@ -22,8 +34,20 @@ describe('strategic merge patch: maps and directives', () => {
       { metadata: { labels: { $patch: 'replace', c: '3' } } },
       { metadata: { labels: { c: '3' } } },
     ],
-    ['$patch: delete on a map empties it', 'Deployment', { spec: { template: { metadata: { annotations: { a: '1' } } } } }, { spec: { template: { metadata: { annotations: { $patch: 'delete' } } } } }, { spec: { template: { metadata: { annotations: {} } } } }],
-    ['$patch: delete on a missing map leaves it absent', 'Pod', { metadata: {} }, { metadata: { annotations: { $patch: 'delete' } } }, { metadata: {} }],
+    [
+      '$patch: delete on a map empties it',
+      'Deployment',
+      { spec: { template: { metadata: { annotations: { a: '1' } } } } },
+      { spec: { template: { metadata: { annotations: { $patch: 'delete' } } } } },
+      { spec: { template: { metadata: { annotations: {} } } } },
+    ],
+    [
+      '$patch: delete on a missing map leaves it absent',
+      'Pod',
+      { metadata: {} },
+      { metadata: { annotations: { $patch: 'delete' } } },
+      { metadata: {} },
+    ],
     ['top-level $patch: replace', 'Pod', { a: 1, b: 2 }, { $patch: 'replace', c: 3 }, { c: 3 }],
     ['top-level $patch: delete', 'Pod', { a: 1 }, { $patch: 'delete' }, {}],
     [
@@ -43,9 +67,23 @@ describe('strategic merge patch: maps and directives', () => {
     [
       '$retainKeys in a volume switches its source',
       'Pod',
-      { spec: { volumes: [{ name: 'v', configMap: { name: 'cm' } }, { name: 'w', emptyDir: {} }] } },
+      {
+        spec: {
+          volumes: [
+            { name: 'v', configMap: { name: 'cm' } },
+            { name: 'w', emptyDir: {} },
+          ],
+        },
+      },
       { spec: { volumes: [{ name: 'v', secret: { secretName: 's' }, $retainKeys: ['name', 'secret'] }] } },
-      { spec: { volumes: [{ name: 'v', secret: { secretName: 's' } }, { name: 'w', emptyDir: {} }] } },
+      {
+        spec: {
+          volumes: [
+            { name: 'v', secret: { secretName: 's' } },
+            { name: 'w', emptyDir: {} },
+          ],
+        },
+      },
     ],
     [
       'a map with the replace strategy is replaced (PDB selector)',
@@ -74,7 +112,10 @@ describe('strategic merge patch: maps and directives', () => {
       {
         spec: {
           containers: [{ name: 'b', env: [{ name: 'X', value: '1' }] }, { name: 'a' }],
-          volumes: [{ name: 'w', secret: { secretName: 's' } }, { name: 'v', emptyDir: {} }],
+          volumes: [
+            { name: 'w', secret: { secretName: 's' } },
+            { name: 'v', emptyDir: {} },
+          ],
         },
       },
     ],
@@ -106,34 +147,122 @@ describe('strategic merge patch: errors', () => {
       'map: map[$patch:delete image:x] does not contain declared merge key: name',
       500,
     ],
-    ['$patch: merge in a list', 'Pod', { spec: { containers: [{ name: 'a' }] } }, { spec: { containers: [{ name: 'a', $patch: 'merge' }] } }, 'merging lists cannot yet be specified in the patch', 500],
-    ['$patch: merge in a map', 'Pod', { metadata: { labels: {} } }, { metadata: { labels: { $patch: 'merge', a: 'b' } } }, 'unknown patch type: merge in map: map[$patch:merge a:b]', 500],
-    ['unknown $patch in a list', 'Pod', { spec: { containers: [{ name: 'a' }] } }, { spec: { containers: [{ name: 'a', $patch: 'frob' }] } }, 'unknown patch type: frob in map: map[$patch:frob name:a]', 500],
+    [
+      '$patch: merge in a list',
+      'Pod',
+      { spec: { containers: [{ name: 'a' }] } },
+      { spec: { containers: [{ name: 'a', $patch: 'merge' }] } },
+      'merging lists cannot yet be specified in the patch',
+      500,
+    ],
+    [
+      '$patch: merge in a map',
+      'Pod',
+      { metadata: { labels: {} } },
+      { metadata: { labels: { $patch: 'merge', a: 'b' } } },
+      'unknown patch type: merge in map: map[$patch:merge a:b]',
+      500,
+    ],
+    [
+      'unknown $patch in a list',
+      'Pod',
+      { spec: { containers: [{ name: 'a' }] } },
+      { spec: { containers: [{ name: 'a', $patch: 'frob' }] } },
+      'unknown patch type: frob in map: map[$patch:frob name:a]',
+      500,
+    ],
     [
       'patch order contradicting $setElementOrder',
       'Pod',
       { spec: { containers: [{ name: '1' }, { name: '3' }, { name: '2' }] } },
-      { spec: { '$setElementOrder/containers': [{ name: '1' }, { name: '2' }, { name: '3' }], containers: [{ name: '3', v: 3 }, { name: '1', v: 1 }] } },
-      'The order in patch list:\n[map[name:3 v:3] map[name:1 v:1]]\n doesn\'t match $setElementOrder list:\n[map[name:1] map[name:2] map[name:3]]\n',
+      {
+        spec: {
+          '$setElementOrder/containers': [{ name: '1' }, { name: '2' }, { name: '3' }],
+          containers: [
+            { name: '3', v: 3 },
+            { name: '1', v: 1 },
+          ],
+        },
+      },
+      "The order in patch list:\n[map[name:3 v:3] map[name:1 v:1]]\n doesn't match $setElementOrder list:\n[map[name:1] map[name:2] map[name:3]]\n",
       500,
     ],
-    ['$setElementOrder that is not a list', 'Pod', { spec: {} }, { spec: { '$setElementOrder/containers': 'x' } }, 'expected a []interface {}, but received a string', 500],
-    ['malformed $setElementOrder key', 'Pod', { spec: {} }, { spec: { $setElementOrder: [] } }, 'invalid patch format of setElementOrder list', 400],
-    ['malformed $deleteFromPrimitiveList key', 'Pod', { metadata: {} }, { metadata: { '$deleteFromPrimitiveListfinalizers': ['a'] } }, 'invalid patch format of primitive list', 400],
-    ['$retainKeys that is not a list', 'Deployment', { spec: { strategy: {} } }, { spec: { strategy: { $retainKeys: 'type' } } }, 'invalid patch format of retainKeys', 400],
-    ['a patch key missing from $retainKeys', 'Deployment', { spec: { strategy: {} } }, { spec: { strategy: { $retainKeys: ['type'], rollingUpdate: {} } } }, 'invalid patch format of retainKeys', 400],
-    ['lists of lists', 'Node', { metadata: { finalizers: [['a']] } }, { metadata: { finalizers: [['b']] } }, 'lists of lists are not supported', 422],
-    ['mixed element types', 'Node', { metadata: { finalizers: ['a'] } }, { metadata: { finalizers: [1] } }, 'list element types are not identical: [[a] [1]]', 500],
-    ['a merged list of maps with no merge key', 'Node', { metadata: { finalizers: [{ a: 1 }] } }, { metadata: { finalizers: [{ a: 2 }] } }, 'cannot merge lists without merge key for string', 500],
+    [
+      '$setElementOrder that is not a list',
+      'Pod',
+      { spec: {} },
+      { spec: { '$setElementOrder/containers': 'x' } },
+      'expected a []interface {}, but received a string',
+      500,
+    ],
+    [
+      'malformed $setElementOrder key',
+      'Pod',
+      { spec: {} },
+      { spec: { $setElementOrder: [] } },
+      'invalid patch format of setElementOrder list',
+      400,
+    ],
+    [
+      'malformed $deleteFromPrimitiveList key',
+      'Pod',
+      { metadata: {} },
+      { metadata: { $deleteFromPrimitiveListfinalizers: ['a'] } },
+      'invalid patch format of primitive list',
+      400,
+    ],
+    [
+      '$retainKeys that is not a list',
+      'Deployment',
+      { spec: { strategy: {} } },
+      { spec: { strategy: { $retainKeys: 'type' } } },
+      'invalid patch format of retainKeys',
+      400,
+    ],
+    [
+      'a patch key missing from $retainKeys',
+      'Deployment',
+      { spec: { strategy: {} } },
+      { spec: { strategy: { $retainKeys: ['type'], rollingUpdate: {} } } },
+      'invalid patch format of retainKeys',
+      400,
+    ],
+    [
+      'lists of lists',
+      'Node',
+      { metadata: { finalizers: [['a']] } },
+      { metadata: { finalizers: [['b']] } },
+      'lists of lists are not supported',
+      422,
+    ],
+    [
+      'mixed element types',
+      'Node',
+      { metadata: { finalizers: ['a'] } },
+      { metadata: { finalizers: [1] } },
+      'list element types are not identical: [[a] [1]]',
+      500,
+    ],
+    [
+      'a merged list of maps with no merge key',
+      'Node',
+      { metadata: { finalizers: [{ a: 1 }] } },
+      { metadata: { finalizers: [{ a: 2 }] } },
+      'cannot merge lists without merge key for string',
+      500,
+    ],
   ];
   for (const [name, kind, original, patch, message, code] of cases) {
     it(name, () => {
-      assert.throws(() => applyStrategicMergePatch(original, patch, mergeSchemaFor(kind)), (err: unknown) => {
-        assert.ok(err instanceof PatchError);
-        assert.equal(err.message, message);
-        assert.equal(err.code, code);
-        return true;
-      });
+      assert.throws(
+        () => applyStrategicMergePatch(original, patch, mergeSchemaFor(kind)),
+        (err: unknown) => {
+          assert.ok(err instanceof PatchError);
+          assert.equal(err.message, message);
+          assert.equal(err.code, code);
+          return true;
+        },
+      );
     });
   }
 });

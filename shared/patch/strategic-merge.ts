@@ -23,7 +23,14 @@ import {
   removeDirectives,
   stripDirectiveKeys,
 } from './strategic-directives.ts';
-import { extractToDeleteItems, mergeList, normalizeElementOrder, partitionMaps, partitionPrimitives, sliceElementType } from './strategic-list.ts';
+import {
+  extractToDeleteItems,
+  mergeList,
+  normalizeElementOrder,
+  partitionMaps,
+  partitionPrimitives,
+  sliceElementType,
+} from './strategic-list.ts';
 
 type Path = readonly string[];
 
@@ -103,7 +110,14 @@ class Merger {
     return original;
   };
 
-  private mergeListField(original: unknown[], patch: unknown[], path: Path, strategy: string, mergeKey: string, isDeleteList: boolean): unknown[] {
+  private mergeListField(
+    original: unknown[],
+    patch: unknown[],
+    path: Path,
+    strategy: string,
+    mergeKey: string,
+    isDeleteList: boolean,
+  ): unknown[] {
     // Deletion lists apply whatever the field's strategy.
     if (strategy === 'merge' || isDeleteList) return mergeList(original, patch, path, mergeKey, isDeleteList, this.mergeMap);
     return patch;

@@ -9,9 +9,24 @@ const families = new WeakMap<Registry, ReturnType<typeof register>>();
 
 function register(registry: Registry) {
   return {
-    depth: new prom.Gauge({ name: 'workqueue_depth', help: 'Current depth of the work queue.', labelNames: ['name'], registers: [registry] }),
-    adds: new prom.Counter({ name: 'workqueue_adds_total', help: 'Total adds handled by the work queue.', labelNames: ['name'], registers: [registry] }),
-    retries: new prom.Counter({ name: 'workqueue_retries_total', help: 'Total retries handled by the work queue.', labelNames: ['name'], registers: [registry] }),
+    depth: new prom.Gauge({
+      name: 'workqueue_depth',
+      help: 'Current depth of the work queue.',
+      labelNames: ['name'],
+      registers: [registry],
+    }),
+    adds: new prom.Counter({
+      name: 'workqueue_adds_total',
+      help: 'Total adds handled by the work queue.',
+      labelNames: ['name'],
+      registers: [registry],
+    }),
+    retries: new prom.Counter({
+      name: 'workqueue_retries_total',
+      help: 'Total retries handled by the work queue.',
+      labelNames: ['name'],
+      registers: [registry],
+    }),
     latency: new prom.Histogram({
       name: 'workqueue_queue_duration_seconds',
       help: 'How long a key waits in the queue before it is processed.',

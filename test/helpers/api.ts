@@ -90,7 +90,8 @@ export function api(baseUrl: string, options: ApiOptions = {}) {
     let payload: string | Uint8Array<ArrayBuffer> | undefined;
     if (body !== undefined) {
       if (typeof body === 'string') payload = body;
-      else if (body instanceof Uint8Array) payload = new Uint8Array(body); // fetch wants an ArrayBuffer-backed copy
+      else if (body instanceof Uint8Array)
+        payload = new Uint8Array(body); // fetch wants an ArrayBuffer-backed copy
       else payload = JSON.stringify(body);
       h['content-type'] ??= 'application/json';
     }
@@ -117,7 +118,7 @@ export function api(baseUrl: string, options: ApiOptions = {}) {
       if (ended) return;
       ended = true;
       if (err) failure = err;
-      for (const w of waiters.splice(0)) (failure ? w.reject(failure) : w.resolve(undefined));
+      for (const w of waiters.splice(0)) failure ? w.reject(failure) : w.resolve(undefined);
     };
     const push = (ev: WatchEvent<T>): void => {
       const w = waiters.shift();

@@ -73,12 +73,7 @@ async function isReady(url: string): Promise<boolean> {
 class AddressInUse extends Error {}
 
 /** Spawns the process and waits for /readyz; kills it and throws on failure. */
-async function launch(
-  dataDir: string,
-  port: number,
-  logFile: string,
-  opts: ApiserverOptions,
-): Promise<TrackedProcess> {
+async function launch(dataDir: string, port: number, logFile: string, opts: ApiserverOptions): Promise<TrackedProcess> {
   const args = [...ksimNodeArgs(), 'apiserver', '--data-dir', dataDir, '--port', String(port), ...(opts.extraArgs ?? [])];
   const fd = openSync(logFile, 'a');
   let proc: TrackedProcess;
@@ -99,9 +94,7 @@ async function launch(
       const { code, signal } = await proc.exited;
       const log = tail(logFile, 40);
       if (/EADDRINUSE/.test(log)) throw new AddressInUse(log);
-      throw new Error(
-        `apiserver exited before it was ready (code ${code}, signal ${signal}); last log lines of ${logFile}:\n${log}`,
-      );
+      throw new Error(`apiserver exited before it was ready (code ${code}, signal ${signal}); last log lines of ${logFile}:\n${log}`);
     }
     if (await isReady(url)) return proc;
     if (Date.now() > deadline) {

@@ -33,9 +33,13 @@ export async function startCluster(opts: { nodes?: number; speed?: number } = {}
   const nodes = opts.nodes ?? 3;
   const dataDir = await tempDir('cluster');
   const port = await freePort();
-  const up = await spawnTracked(process.execPath, [ksimCli, 'up', '--data-dir', dataDir, '--port', String(port), '--nodes', String(nodes), '--speed', String(opts.speed ?? 10)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const up = await spawnTracked(
+    process.execPath,
+    [ksimCli, 'up', '--data-dir', dataDir, '--port', String(port), '--nodes', String(nodes), '--speed', String(opts.speed ?? 10)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   up.child.stdout!.on('data', (d) => (output += d));
   up.child.stderr!.on('data', (d) => (output += d));
@@ -62,7 +66,9 @@ export async function startCluster(opts: { nodes?: number; speed?: number } = {}
     pidOf: (component) => state().components.find((c: any) => c.name === component)?.pid,
     endpointOf: (component) => state().components.find((c: any) => c.name === component)?.endpoint,
     async startComponent(component, args = []) {
-      const proc = await spawnTracked(process.execPath, [ksimCli, component, '--kubeconfig', kubeconfig, '--port', '0', ...args], { stdio: 'ignore' });
+      const proc = await spawnTracked(process.execPath, [ksimCli, component, '--kubeconfig', kubeconfig, '--port', '0', ...args], {
+        stdio: 'ignore',
+      });
       extra.push(proc);
       return proc;
     },

@@ -35,7 +35,11 @@ function oid(dotted: string): Buffer {
 const rdn = (type: string, value: string) => set(seq(oid(type), tlv(0x0c, Buffer.from(value, 'utf8'))));
 
 const ECDSA_SHA256 = '1.2.840.10045.4.3.2';
-const pem = (label: string, der: Buffer) => `-----BEGIN ${label}-----\n${der.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
+const pem = (label: string, der: Buffer) =>
+  `-----BEGIN ${label}-----\n${der
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n')}\n-----END ${label}-----\n`;
 
 /** A PEM "CERTIFICATE REQUEST" for `cn`, with an O= entry per group. */
 export function certificateRequestPem(cn: string, groups: string[] = []): string {

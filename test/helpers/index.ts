@@ -8,15 +8,7 @@ export { spawnTracked, type TrackedProcess, type ExitStatus } from './processes.
 export { startApiserver, type Apiserver, type ApiserverOptions } from './apiserver.ts';
 export { writeKubeconfig, kubeconfigObject, type KubeconfigAuth } from './kubeconfig.ts';
 export { kubectl, helm, homeFor, type ToolOptions, type ToolResult } from './kubectl.ts';
-export {
-  api,
-  WatchHttpError,
-  type ApiClient,
-  type ApiOptions,
-  type ApiResponse,
-  type WatchEvent,
-  type WatchStream,
-} from './api.ts';
+export { api, WatchHttpError, type ApiClient, type ApiOptions, type ApiResponse, type WatchEvent, type WatchStream } from './api.ts';
 export { repoRoot, ksimCli, ksimNodeArgs, kubectlBin, helmBin } from './paths.ts';
 export { startCluster, type Cluster } from './cluster.ts';
 export { until } from './until.ts';

@@ -23,7 +23,8 @@ export async function handleBinding(ctx: ApiContext, r: ApiRequest): Promise<Api
     if (pod.metadata.deletionTimestamp) throw conflict(gr, name, `pod ${name} is being deleted, cannot be assigned to a host`);
     if (pod.spec?.nodeName) throw conflict(gr, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
     const uid = binding?.metadata?.uid;
-    if (uid && uid !== pod.metadata.uid) throw conflict(gr, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${pod.metadata.uid}`);
+    if (uid && uid !== pod.metadata.uid)
+      throw conflict(gr, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${pod.metadata.uid}`);
     pod.spec.nodeName = node;
     if (binding.metadata?.annotations) pod.metadata.annotations = { ...pod.metadata.annotations, ...binding.metadata.annotations };
     const conditions = (pod.status.conditions ?? []).filter((c: any) => c.type !== 'PodScheduled');

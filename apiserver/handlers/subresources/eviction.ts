@@ -38,7 +38,11 @@ export async function handleEviction(ctx: ApiContext, r: ApiRequest): Promise<Ap
       .items.map((j) => JSON.parse(j))
       .filter((pdb) => pdb.spec?.selector && matchesLabels(selectorFromLabelSelector(pdb.spec.selector), pod.metadata.labels));
     if (pdbs.length > 1) {
-      throw new StatusError(500, 'InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+      throw new StatusError(
+        500,
+        'InternalError',
+        'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+      );
     }
     const pdb = pdbs[0];
     const unhealthyMayGo = pdb?.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow' && !isReady(pod);
@@ -47,7 +51,10 @@ export async function handleEviction(ctx: ApiContext, r: ApiRequest): Promise<Ap
         if (!cur) return undefined;
         const status = cur.status ?? {};
         if ((status.observedGeneration ?? 0) < (cur.metadata.generation ?? 0)) {
-          throw tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", `The disruption budget ${cur.metadata.name} is still being processed by the server.`);
+          throw tooManyRequests(
+            "Cannot evict pod as it would violate the pod's disruption budget.",
+            `The disruption budget ${cur.metadata.name} is still being processed by the server.`,
+          );
         }
         if ((status.disruptionsAllowed ?? 0) <= 0) {
           throw tooManyRequests(

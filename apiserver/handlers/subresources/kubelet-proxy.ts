@@ -28,7 +28,11 @@ export function kubeletTarget(store: Store, namespace: string, podName: string, 
   if (!entry) throw notFound({ group: '', resource: 'pods' }, podName);
   const pod = JSON.parse(entry.json);
   const names: string[] = (pod.spec?.containers ?? []).map((c: any) => c.name);
-  const all = [...names, ...(pod.spec?.initContainers ?? []).map((c: any) => c.name), ...(pod.spec?.ephemeralContainers ?? []).map((c: any) => c.name)];
+  const all = [
+    ...names,
+    ...(pod.spec?.initContainers ?? []).map((c: any) => c.name),
+    ...(pod.spec?.ephemeralContainers ?? []).map((c: any) => c.name),
+  ];
   let chosen = container ?? '';
   if (!chosen) {
     const annotated = pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'];
@@ -62,10 +66,15 @@ export function proxyLog(ctx: ApiContext, r: ApiRequest): Promise<void> {
     try {
       upstream = http.get(url, onResponse);
     } catch {
-      return reject(new StatusError(502, 'InternalError', `error talking to the kubelet of pod ${name}: invalid kubelet address ${target.base}`));
+      return reject(
+        new StatusError(502, 'InternalError', `error talking to the kubelet of pod ${name}: invalid kubelet address ${target.base}`),
+      );
     }
     function onResponse(res: http.IncomingMessage): void {
-      const headers: http.OutgoingHttpHeaders = { 'Content-Type': res.headers['content-type'] ?? 'text/plain', 'Cache-Control': 'no-cache, private' };
+      const headers: http.OutgoingHttpHeaders = {
+        'Content-Type': res.headers['content-type'] ?? 'text/plain',
+        'Cache-Control': 'no-cache, private',
+      };
       r.res.writeHead(res.statusCode ?? 502, headers);
       // pipe() pauses the kubelet's stream while the client is slow: back-pressure, not buffering here.
       res.pipe(r.res);
@@ -98,7 +107,17 @@ const MAX_PAYLOAD = 8 * 1024 * 1024;
  * to the Pod's kubelet, message for message, keeping the subprotocol. Refusals
  * before the upgrade throw a StatusError for the caller to answer with.
  */
-export function proxyStreamUpgrade(store: Store, req: http.IncomingMessage, socket: Duplex, head: Buffer, url: RequestUrl, namespace: string, name: string, subresource: 'exec' | 'attach', log: Logger): void {
+export function proxyStreamUpgrade(
+  store: Store,
+  req: http.IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  url: RequestUrl,
+  namespace: string,
+  name: string,
+  subresource: 'exec' | 'attach',
+  log: Logger,
+): void {
   const target = kubeletTarget(store, namespace, name, url.searchParams.get('container'));
   const refused = handshakeError(req);
   if (refused) throw refused;
@@ -176,7 +195,13 @@ function splice(client: WebSocket, upstream: WebSocket, protocol: string, log: L
     if (code === 1006 && protocol.endsWith('.channel.k8s.io')) {
       // The kubelet vanished (killed, say) without a final status: say so on the error channel and close
       // normally, as kube's stream translator does, so kubectl prints the reason rather than a close code.
-      const status = { metadata: {}, status: 'Failure', message: 'Internal error occurred: the connection to the kubelet was lost', reason: 'InternalError', code: 500 };
+      const status = {
+        metadata: {},
+        status: 'Failure',
+        message: 'Internal error occurred: the connection to the kubelet was lost',
+        reason: 'InternalError',
+        code: 500,
+      };
       client.send(Buffer.concat([Buffer.from([3]), Buffer.from(JSON.stringify(status))]));
       return client.close(1000);
     }

@@ -44,7 +44,13 @@ export interface CSRUpdatePath {
   certificate?: boolean;
 }
 
-type Condition = { type?: string; status?: string; lastUpdateTime?: string | null; lastTransitionTime?: string | null; [k: string]: unknown };
+type Condition = {
+  type?: string;
+  status?: string;
+  lastUpdateTime?: string | null;
+  lastTransitionTime?: string | null;
+  [k: string]: unknown;
+};
 
 const conditionsOf = (csr: any): Condition[] => (Array.isArray(csr?.status?.conditions) ? csr.status.conditions : []);
 const ofType = (csr: any, t: string) => conditionsOf(csr).filter((c) => c?.type === t);
@@ -140,7 +146,8 @@ export function validateCSRUpdate(csr: any, old: any, path: CSRUpdatePath = {}):
     if (problem) errs.push(fe.invalidShown('status.certificate', '"<certificate data>"', problem));
   }
   for (const t of [APPROVED, DENIED, FAILED]) {
-    if (ofType(csr, t).length < ofType(old, t).length) errs.push(fe.forbidden(CONDITIONS, `updates may not remove a condition of type ${JSON.stringify(t)}`));
+    if (ofType(csr, t).length < ofType(old, t).length)
+      errs.push(fe.forbidden(CONDITIONS, `updates may not remove a condition of type ${JSON.stringify(t)}`));
   }
   if (!path.approval) {
     for (const t of [APPROVED, DENIED]) {
@@ -148,13 +155,16 @@ export function validateCSRUpdate(csr: any, old: any, path: CSRUpdatePath = {}):
       const after = ofType(csr, t);
       if (after.length > before.length) errs.push(fe.forbidden(CONDITIONS, `updates may not add a condition of type ${JSON.stringify(t)}`));
       else if (after.length === before.length && !semanticEqual(before, after)) {
-        errs.push(fe.forbidden(CONDITIONS, `updates may not modify a condition of type ${JSON.stringify(t)}\n${conditionDiff(before, after)}`));
+        errs.push(
+          fe.forbidden(CONDITIONS, `updates may not modify a condition of type ${JSON.stringify(t)}\n${conditionDiff(before, after)}`),
+        );
       }
     }
   }
   if (certChanged) {
     if (!path.certificate) errs.push(fe.forbidden('status.certificate', 'updates may not set certificate content'));
-    else if (certificatePem(old) !== '') errs.push(fe.forbidden('status.certificate', 'updates may not modify existing certificate content'));
+    else if (certificatePem(old) !== '')
+      errs.push(fe.forbidden('status.certificate', 'updates may not modify existing certificate content'));
   }
   return errs;
 }

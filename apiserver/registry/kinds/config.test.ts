@@ -34,7 +34,11 @@ describe('Secret', () => {
       { data: { 'a/b': 'YQ==' } },
       `Secret "s" is invalid: data[a/b]: Invalid value: "a/b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
     ],
-    ['bad base64', { data: { a: 'not base64!' } }, 'Secret "s" is invalid: data[a]: Invalid value: "<secret contents redacted>": illegal base64 data at input byte 3'],
+    [
+      'bad base64',
+      { data: { a: 'not base64!' } },
+      'Secret "s" is invalid: data[a]: Invalid value: "<secret contents redacted>": illegal base64 data at input byte 3',
+    ],
     ['tls needs keys', { type: 'kubernetes.io/tls', data: { 'tls.crt': 'YQ==' } }, 'Secret "s" is invalid: data[tls.key]: Required value'],
     [
       'service account token needs the annotation',
@@ -58,14 +62,29 @@ describe('Secret', () => {
 });
 
 describe('ConfigMap', () => {
-  const M = (c: any, old?: any) => invalidMessage('/configmaps', 'ConfigMap', '', { metadata: { name: 'c', namespace: 'default' }, ...c }, old);
+  const M = (c: any, old?: any) =>
+    invalidMessage('/configmaps', 'ConfigMap', '', { metadata: { name: 'c', namespace: 'default' }, ...c }, old);
   it('valid', () => assert.equal(M({ data: { 'app.properties': 'x=1' }, binaryData: { logo: 'iVBORw==' } }), ''));
   it('key in both data and binaryData', () =>
-    assert.equal(M({ data: { a: 'x' }, binaryData: { a: 'eA==' } }), 'ConfigMap "c" is invalid: data[a]: Invalid value: "a": duplicate of key present in binaryData'));
-  it('bad key', () => assert.equal(M({ data: { '..': 'x', '..a': 'y' } }), `ConfigMap "c" is invalid: [data[..]: Invalid value: "..": must not be '..', data[..a]: Invalid value: "..a": must not start with '..']`));
-  it('too big', () => assert.equal(M({ data: { a: 'x'.repeat(1024 * 1024 + 1) } }), 'ConfigMap "c" is invalid: []: Too long: may not be more than 1048576 bytes'));
+    assert.equal(
+      M({ data: { a: 'x' }, binaryData: { a: 'eA==' } }),
+      'ConfigMap "c" is invalid: data[a]: Invalid value: "a": duplicate of key present in binaryData',
+    ));
+  it('bad key', () =>
+    assert.equal(
+      M({ data: { '..': 'x', '..a': 'y' } }),
+      `ConfigMap "c" is invalid: [data[..]: Invalid value: "..": must not be '..', data[..a]: Invalid value: "..a": must not start with '..']`,
+    ));
+  it('too big', () =>
+    assert.equal(
+      M({ data: { a: 'x'.repeat(1024 * 1024 + 1) } }),
+      'ConfigMap "c" is invalid: []: Too long: may not be more than 1048576 bytes',
+    ));
   it('immutable data may not change', () => {
     const old = defaulted('/configmaps', { metadata: { name: 'c' }, immutable: true, data: { a: 'x' } });
-    assert.equal(M({ immutable: true, data: { a: 'y' } }, old), 'ConfigMap "c" is invalid: data: Forbidden: field is immutable when `immutable` is set');
+    assert.equal(
+      M({ immutable: true, data: { a: 'y' } }, old),
+      'ConfigMap "c" is invalid: data: Forbidden: field is immutable when `immutable` is set',
+    );
   });
 });

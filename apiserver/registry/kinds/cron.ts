@@ -20,7 +20,8 @@ const FIELDS: Bounds[] = [
 const DESCRIPTORS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly']);
 
 function atoi(expr: string): number {
-  if (!/^[+-]?\d+$/.test(expr)) throw new Error(`failed to parse int from ${expr}: strconv.Atoi: parsing ${JSON.stringify(expr)}: invalid syntax`);
+  if (!/^[+-]?\d+$/.test(expr))
+    throw new Error(`failed to parse int from ${expr}: strconv.Atoi: parsing ${JSON.stringify(expr)}: invalid syntax`);
   const n = Number(expr);
   if (n < 0) throw new Error(`negative number (${n}) not allowed: ${expr}`);
   return n;

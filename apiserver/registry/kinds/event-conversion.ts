@@ -41,7 +41,11 @@ export function coreToEventsV1(core: any): any {
 /** The core/v1 Event stored for an events.k8s.io/v1 one. */
 export function eventsV1ToCore(ev: any): any {
   const out: any = { kind: 'Event', apiVersion: 'v1' };
-  copyFields(ev, out, RENAMED.map(([a, b]) => [b, a]));
+  copyFields(
+    ev,
+    out,
+    RENAMED.map(([a, b]) => [b, a]),
+  );
   defaultCoreEvent(out);
   return out;
 }

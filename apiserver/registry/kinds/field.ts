@@ -91,7 +91,10 @@ export function goLabelSelector(sel: any): string {
   if (sel === null || sel === undefined) return 'null';
   const exprs = Array.isArray(sel.matchExpressions)
     ? `[]v1.LabelSelectorRequirement{${sel.matchExpressions
-        .map((e: any) => `v1.LabelSelectorRequirement{Key:${goQuote(String(e?.key ?? ''))}, Operator:${goQuote(String(e?.operator ?? ''))}, Values:${goStringSlice(e?.values)}}`)
+        .map(
+          (e: any) =>
+            `v1.LabelSelectorRequirement{Key:${goQuote(String(e?.key ?? ''))}, Operator:${goQuote(String(e?.operator ?? ''))}, Values:${goStringSlice(e?.values)}}`,
+        )
         .join(', ')}}`
     : '[]v1.LabelSelectorRequirement(nil)';
   return `v1.LabelSelector{MatchLabels:${goStringMap(sel.matchLabels)}, MatchExpressions:${exprs}}`;

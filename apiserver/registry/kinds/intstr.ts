@@ -7,7 +7,11 @@ const PERCENT = /^[0-9]+%$/;
 
 /** `IsValidPercent`. */
 function percentProblems(s: string): string[] {
-  return PERCENT.test(s) ? [] : ["a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"];
+  return PERCENT.test(s)
+    ? []
+    : [
+        "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+      ];
 }
 
 /** The percentage of a valid "N%" string, else undefined. */

@@ -5,7 +5,10 @@ import { defaulted, invalidMessage } from './testing.ts';
 import { kindRules } from './index.ts';
 import { invalid } from '../../../shared/api/errors.ts';
 
-const podTpl = (spec: any = {}, labels?: any) => ({ ...(labels ? { metadata: { labels } } : {}), spec: { containers: [{ name: 'pi', image: 'perl:5.34' }], restartPolicy: 'Never', ...spec } });
+const podTpl = (spec: any = {}, labels?: any) => ({
+  ...(labels ? { metadata: { labels } } : {}),
+  spec: { containers: [{ name: 'pi', image: 'perl:5.34' }], restartPolicy: 'Never', ...spec },
+});
 
 /** Create as the apiserver does: defaults, then the registry's selector generation. */
 function created(job: any, uid = 'uid-1'): any {
@@ -35,7 +38,13 @@ describe('Job defaults', () => {
   it('fills the rest', () => {
     const j = defaulted('batch/jobs', { metadata: { name: 'pi' }, spec: { template: podTpl() } });
     assert.deepEqual(
-      { backoffLimit: j.spec.backoffLimit, completionMode: j.spec.completionMode, suspend: j.spec.suspend, podReplacementPolicy: j.spec.podReplacementPolicy, manualSelector: j.spec.manualSelector },
+      {
+        backoffLimit: j.spec.backoffLimit,
+        completionMode: j.spec.completionMode,
+        suspend: j.spec.suspend,
+        podReplacementPolicy: j.spec.podReplacementPolicy,
+        manualSelector: j.spec.manualSelector,
+      },
       { backoffLimit: 6, completionMode: 'NonIndexed', suspend: false, podReplacementPolicy: 'TerminatingOrFailed', manualSelector: false },
     );
     assert.equal(j.spec.template.spec.terminationGracePeriodSeconds, 30);
@@ -43,7 +52,13 @@ describe('Job defaults', () => {
   it('backoffLimitPerIndex and podFailurePolicy change the defaults', () => {
     const j = defaulted('batch/jobs', {
       metadata: { name: 'pi' },
-      spec: { completionMode: 'Indexed', completions: 3, backoffLimitPerIndex: 1, podFailurePolicy: { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] }] }, template: podTpl() },
+      spec: {
+        completionMode: 'Indexed',
+        completions: 3,
+        backoffLimitPerIndex: 1,
+        podFailurePolicy: { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] }] },
+        template: podTpl(),
+      },
     });
     assert.equal(j.spec.backoffLimit, 2147483647);
     assert.equal(j.spec.podReplacementPolicy, 'Failed');
@@ -54,7 +69,12 @@ describe('Job defaults', () => {
 describe('prepareJobCreate', () => {
   it('generates the selector and pod labels, and labels the Job with them', () => {
     const j = created({ spec: { template: podTpl() } });
-    const want = { 'batch.kubernetes.io/controller-uid': 'uid-1', 'batch.kubernetes.io/job-name': 'pi', 'controller-uid': 'uid-1', 'job-name': 'pi' };
+    const want = {
+      'batch.kubernetes.io/controller-uid': 'uid-1',
+      'batch.kubernetes.io/job-name': 'pi',
+      'controller-uid': 'uid-1',
+      'job-name': 'pi',
+    };
     assert.deepEqual(j.spec.selector, { matchLabels: { 'batch.kubernetes.io/controller-uid': 'uid-1' } });
     assert.deepEqual(j.spec.template.metadata.labels, want);
     assert.deepEqual(j.metadata.labels, want);
@@ -88,8 +108,16 @@ describe('Job validation', () => {
       { spec: { template: podTpl({ restartPolicy: 'Sometimes' }) } },
       'Job.batch "pi" is invalid: [spec.template.spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never", spec.template.spec.restartPolicy: Unsupported value: "Sometimes": supported values: "OnFailure", "Never"]',
     ],
-    ['negative backoffLimit', { spec: { backoffLimit: -1, template: podTpl() } }, 'Job.batch "pi" is invalid: spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0'],
-    ['Indexed without completions', { spec: { completionMode: 'Indexed', parallelism: 2, template: podTpl() } }, 'Job.batch "pi" is invalid: spec.completions: Required value: when completion mode is Indexed'],
+    [
+      'negative backoffLimit',
+      { spec: { backoffLimit: -1, template: podTpl() } },
+      'Job.batch "pi" is invalid: spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0',
+    ],
+    [
+      'Indexed without completions',
+      { spec: { completionMode: 'Indexed', parallelism: 2, template: podTpl() } },
+      'Job.batch "pi" is invalid: spec.completions: Required value: when completion mode is Indexed',
+    ],
     [
       'manual selector mismatch',
       { spec: { manualSelector: true, selector: { matchLabels: { app: 'x' } }, template: podTpl({}, { app: 'y' }) } },
@@ -130,7 +158,12 @@ describe('CronJob', () => {
   it('defaults', () => {
     const c = defaulted('batch/cronjobs', cj({}));
     assert.deepEqual(
-      { concurrencyPolicy: c.spec.concurrencyPolicy, suspend: c.spec.suspend, s: c.spec.successfulJobsHistoryLimit, f: c.spec.failedJobsHistoryLimit },
+      {
+        concurrencyPolicy: c.spec.concurrencyPolicy,
+        suspend: c.spec.suspend,
+        s: c.spec.successfulJobsHistoryLimit,
+        f: c.spec.failedJobsHistoryLimit,
+      },
       { concurrencyPolicy: 'Allow', suspend: false, s: 3, f: 1 },
     );
     assert.equal(c.spec.jobTemplate.spec.backoffLimit, undefined);
@@ -141,14 +174,26 @@ describe('CronJob', () => {
     ['valid', {}, ''],
     ['@hourly', { schedule: '@hourly' }, ''],
     ['missing schedule', { schedule: undefined }, 'CronJob.batch "hello" is invalid: spec.schedule: Required value'],
-    ['bad schedule', { schedule: '* * *' }, 'CronJob.batch "hello" is invalid: spec.schedule: Invalid value: "* * *": expected exactly 5 fields, found 3: [* * *]'],
-    ['minute 60', { schedule: '60 * * * *' }, 'CronJob.batch "hello" is invalid: spec.schedule: Invalid value: "60 * * * *": end of range (60) above maximum (59): 60'],
+    [
+      'bad schedule',
+      { schedule: '* * *' },
+      'CronJob.batch "hello" is invalid: spec.schedule: Invalid value: "* * *": expected exactly 5 fields, found 3: [* * *]',
+    ],
+    [
+      'minute 60',
+      { schedule: '60 * * * *' },
+      'CronJob.batch "hello" is invalid: spec.schedule: Invalid value: "60 * * * *": end of range (60) above maximum (59): 60',
+    ],
     [
       'TZ in schedule',
       { schedule: 'TZ=UTC 0 * * * *' },
       'CronJob.batch "hello" is invalid: spec.schedule: Invalid value: "TZ=UTC 0 * * * *": cannot use TZ or CRON_TZ in schedule, use timeZone field instead',
     ],
-    ['unknown time zone', { timeZone: 'Mars/Olympus' }, 'CronJob.batch "hello" is invalid: spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus'],
+    [
+      'unknown time zone',
+      { timeZone: 'Mars/Olympus' },
+      'CronJob.batch "hello" is invalid: spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus',
+    ],
     ['valid time zone', { timeZone: 'Europe/Paris' }, ''],
     [
       'concurrencyPolicy',

@@ -114,7 +114,8 @@ function validateGeneratedSelector(job: any, requirePrefixed: boolean): FieldErr
   expected[JOB_LABELS.legacyControllerUid] = uid;
   expected[JOB_LABELS.legacyJobName] = name;
   const sel = asSelector(spec.selector);
-  if (sel && !matchesLabels(sel, expected)) errs.push(fe.invalidShown('spec.selector', goLabelSelector(spec.selector), '`selector` not auto-generated'));
+  if (sel && !matchesLabels(sel, expected))
+    errs.push(fe.invalidShown('spec.selector', goLabelSelector(spec.selector), '`selector` not auto-generated'));
   return errs;
 }
 
@@ -122,7 +123,14 @@ function validateGeneratedSelector(job: any, requirePrefixed: boolean): FieldErr
 function validateJobSpecCommon(spec: any, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const p = (f: string) => child(path, f);
-  for (const f of ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'ttlSecondsAfterFinished', 'backoffLimitPerIndex']) {
+  for (const f of [
+    'parallelism',
+    'completions',
+    'activeDeadlineSeconds',
+    'backoffLimit',
+    'ttlSecondsAfterFinished',
+    'backoffLimitPerIndex',
+  ]) {
     if (!unset(spec[f])) errs.push(...nonNegative(spec[f], p(f)));
   }
   if (!unset(spec.maxFailedIndexes)) {
@@ -143,13 +151,16 @@ function validateJobSpecCommon(spec: any, path: string): FieldError[] {
     }
   }
   if (unset(mode) || mode === 'NonIndexed') {
-    if (!unset(spec.backoffLimitPerIndex)) errs.push(fe.invalid(p('backoffLimitPerIndex'), spec.backoffLimitPerIndex, 'requires indexed completion mode'));
-    if (!unset(spec.maxFailedIndexes)) errs.push(fe.invalid(p('maxFailedIndexes'), spec.maxFailedIndexes, 'requires indexed completion mode'));
+    if (!unset(spec.backoffLimitPerIndex))
+      errs.push(fe.invalid(p('backoffLimitPerIndex'), spec.backoffLimitPerIndex, 'requires indexed completion mode'));
+    if (!unset(spec.maxFailedIndexes))
+      errs.push(fe.invalid(p('maxFailedIndexes'), spec.maxFailedIndexes, 'requires indexed completion mode'));
   }
   if (isObj(spec.podFailurePolicy)) errs.push(...validatePodFailurePolicy(spec, p('podFailurePolicy')));
   if (!unset(spec.podReplacementPolicy)) {
     if (isObj(spec.podFailurePolicy)) {
-      if (spec.podReplacementPolicy !== 'Failed') errs.push(fe.notSupported(p('podReplacementPolicy'), spec.podReplacementPolicy, ['Failed']));
+      if (spec.podReplacementPolicy !== 'Failed')
+        errs.push(fe.notSupported(p('podReplacementPolicy'), spec.podReplacementPolicy, ['Failed']));
     } else if (!['Failed', 'TerminatingOrFailed'].includes(spec.podReplacementPolicy)) {
       errs.push(fe.notSupported(p('podReplacementPolicy'), spec.podReplacementPolicy, ['Failed', 'TerminatingOrFailed']));
     }
@@ -159,7 +170,8 @@ function validateJobSpecCommon(spec: any, path: string): FieldError[] {
   const rpPath = `${p('template')}.spec.restartPolicy`;
   if (rp === 'Always' || rp === '') errs.push(fe.required(rpPath, 'valid values: "OnFailure", "Never"'));
   else if (rp !== 'OnFailure' && rp !== 'Never') errs.push(fe.notSupported(rpPath, rp, ['OnFailure', 'Never']));
-  else if (isObj(spec.podFailurePolicy) && rp !== 'Never') errs.push(fe.invalid(rpPath, rp, 'only "Never" is supported when podFailurePolicy is specified'));
+  else if (isObj(spec.podFailurePolicy) && rp !== 'Never')
+    errs.push(fe.invalid(rpPath, rp, 'only "Never" is supported when podFailurePolicy is specified'));
   return errs;
 }
 
@@ -172,7 +184,8 @@ function validatePodFailurePolicy(spec: any, path: string): FieldError[] {
   rules.forEach((rule, i) => {
     const rp = `${rulesPath}[${i}]`;
     if (!rule?.action) errs.push(fe.required(child(rp, 'action'), `valid values: ["Count" "FailIndex" "FailJob" "Ignore"]`));
-    else if (rule.action === 'FailIndex' && unset(spec.backoffLimitPerIndex)) errs.push(fe.invalid(child(rp, 'action'), rule.action, 'requires the backoffLimitPerIndex to be set'));
+    else if (rule.action === 'FailIndex' && unset(spec.backoffLimitPerIndex))
+      errs.push(fe.invalid(child(rp, 'action'), rule.action, 'requires the backoffLimitPerIndex to be set'));
     else if (!actions.includes(rule.action)) errs.push(fe.notSupported(child(rp, 'action'), rule.action, actions));
     const hasExit = isObj(rule?.onExitCodes);
     const hasCond = Array.isArray(rule?.onPodConditions) && rule.onPodConditions.length > 0;
@@ -188,7 +201,8 @@ function validatePodFailurePolicy(spec: any, path: string): FieldError[] {
       rule.onPodConditions.forEach((c: any, j: number) => {
         const cp = `${child(rp, 'onPodConditions')}[${j}]`;
         errs.push(...qualifiedName(String(c?.type ?? ''), child(cp, 'type')));
-        if (!['True', 'False', 'Unknown'].includes(c?.status)) errs.push(fe.notSupported(child(cp, 'status'), c?.status ?? '', ['False', 'True', 'Unknown']));
+        if (!['True', 'False', 'Unknown'].includes(c?.status))
+          errs.push(fe.notSupported(child(cp, 'status'), c?.status ?? '', ['False', 'True', 'Unknown']));
       });
     }
     if (hasExit && hasCond) errs.push(fe.invalidNoValue(rp, 'specifying both OnExitCodes and OnPodConditions is not supported'));
@@ -245,7 +259,10 @@ function validateJobUpdate(job: any, old: any): FieldError[] {
       nodeSelector: tpl.spec?.nodeSelector,
       tolerations: tpl.spec?.tolerations,
       schedulingGates: tpl.spec?.schedulingGates,
-      affinity: isObj(tpl.spec?.affinity) || isObj(oldTpl.spec?.affinity) ? { ...(oldTpl.spec?.affinity ?? {}), nodeAffinity: tpl.spec?.affinity?.nodeAffinity } : undefined,
+      affinity:
+        isObj(tpl.spec?.affinity) || isObj(oldTpl.spec?.affinity)
+          ? { ...(oldTpl.spec?.affinity ?? {}), nodeAffinity: tpl.spec?.affinity?.nodeAffinity }
+          : undefined,
     };
   }
   errs.push(...immutable(tpl, oldTpl, 'spec.template', 'core.PodTemplateSpec{...}'));
@@ -295,10 +312,12 @@ function validateTimeZoneField(tz: unknown): FieldError[] {
   const p = 'spec.timeZone';
   if (v.length === 0) return [fe.invalid(p, v, 'timeZone must be nil or non-empty string')];
   for (const part of v.split('/')) {
-    if (part === '.' || part === '..' || part.startsWith('-') || !/^[A-Za-z.\-_0-9+]{1,14}$/.test(part)) return [fe.invalid(p, v, `unknown time zone ${v}`)];
+    if (part === '.' || part === '..' || part.startsWith('-') || !/^[A-Za-z.\-_0-9+]{1,14}$/.test(part))
+      return [fe.invalid(p, v, `unknown time zone ${v}`)];
   }
   const errs: FieldError[] = [];
-  if (v.toLowerCase() === 'local') errs.push(fe.invalid(p, v, 'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones'));
+  if (v.toLowerCase() === 'local')
+    errs.push(fe.invalid(p, v, 'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones'));
   else if (!validTimeZone(v)) errs.push(fe.invalid(p, v, `unknown time zone ${v}`));
   return errs;
 }
@@ -312,12 +331,15 @@ export function validateCronJob(cj: any, old?: any): FieldError[] {
   if (!old || !semanticEqual(oldSpec?.timeZone, spec.timeZone)) errs.push(...validateTimeZoneField(spec.timeZone));
   const cp = spec.concurrencyPolicy ?? '';
   if (!cp) errs.push(fe.required('spec.concurrencyPolicy'));
-  else if (!['Allow', 'Forbid', 'Replace'].includes(cp)) errs.push(fe.notSupported('spec.concurrencyPolicy', cp, ['Allow', 'Forbid', 'Replace']));
+  else if (!['Allow', 'Forbid', 'Replace'].includes(cp))
+    errs.push(fe.notSupported('spec.concurrencyPolicy', cp, ['Allow', 'Forbid', 'Replace']));
   const jts = spec.jobTemplate?.spec ?? {};
   errs.push(...validateJobSpecCommon(jts, 'spec.jobTemplate.spec'));
-  if (!unset(jts.selector)) errs.push(fe.invalidShown('spec.jobTemplate.spec.selector', goLabelSelector(jts.selector), '`selector` will be auto-generated'));
+  if (!unset(jts.selector))
+    errs.push(fe.invalidShown('spec.jobTemplate.spec.selector', goLabelSelector(jts.selector), '`selector` will be auto-generated'));
   if (jts.manualSelector === true) errs.push(fe.notSupported('spec.jobTemplate.spec.manualSelector', true, ['nil', 'false']));
-  if (!unset(spec.successfulJobsHistoryLimit)) errs.push(...nonNegative(spec.successfulJobsHistoryLimit, 'spec.successfulJobsHistoryLimit'));
+  if (!unset(spec.successfulJobsHistoryLimit))
+    errs.push(...nonNegative(spec.successfulJobsHistoryLimit, 'spec.successfulJobsHistoryLimit'));
   if (!unset(spec.failedJobsHistoryLimit)) errs.push(...nonNegative(spec.failedJobsHistoryLimit, 'spec.failedJobsHistoryLimit'));
   const name = String(cj.metadata?.name ?? '');
   if (!old && name.length > 52) errs.push(fe.invalid('metadata.name', name, 'must be no more than 52 characters'));

@@ -1,10 +1,27 @@
 // The smaller kinds: Namespace, Node, Endpoints, Lease, Events (core and
 // events.k8s.io), PodDisruptionBudget, ResourceQuota, LimitRange and
 // CertificateSigningRequest: their defaults and kube's validation.
-import { child, fe, goBytes, goIntOrString, goLabelSelector, goStringSlice, index, isObj, semanticEqual, type FieldError } from './field.ts';
+import {
+  child,
+  fe,
+  goBytes,
+  goIntOrString,
+  goLabelSelector,
+  goStringSlice,
+  index,
+  isObj,
+  semanticEqual,
+  type FieldError,
+} from './field.ts';
 import { notMoreThan100Percent, positiveIntOrPercent } from './intstr.ts';
 import { canonicalizeResourceList, cmpQuantity, formatQuantity, type Quantity } from './quantity.ts';
-import { isOvercommitAllowed, validateContainerResourceName, validateQuotaResourceName, validateResourceList, validateResourceName } from './resources.ts';
+import {
+  isOvercommitAllowed,
+  validateContainerResourceName,
+  validateQuotaResourceName,
+  validateResourceList,
+  validateResourceName,
+} from './resources.ts';
 import { dns1123Label, portNumProblems, qualifiedName, validCIDR, validIP, validateLabelSelector } from './validators.ts';
 import { base64Problem } from './config.ts';
 import { isLabelValue } from '../../../shared/labels/index.ts';
@@ -50,7 +67,8 @@ export function validateNamespace(ns: any): FieldError[] {
   for (const f of Array.isArray(ns.spec?.finalizers) ? ns.spec.finalizers : []) {
     const v = String(f);
     errs.push(...qualifiedName(v, 'spec.finalizers'));
-    if (!v.includes('/') && !STANDARD_FINALIZERS.has(v)) errs.push(fe.invalid('spec.finalizers', v, 'name is neither a standard finalizer name nor is it fully qualified'));
+    if (!v.includes('/') && !STANDARD_FINALIZERS.has(v))
+      errs.push(fe.invalid('spec.finalizers', v, 'name is neither a standard finalizer name nor is it fully qualified'));
   }
   return errs;
 }
@@ -82,22 +100,30 @@ export function validateNode(node: any, old?: any): FieldError[] {
     const m = isLabelValue(String(t?.value ?? ''));
     if (m.length > 0) errs.push(fe.invalid(child(p, 'value'), t?.value ?? '', m.join(';')));
     if (!t?.effect) errs.push(fe.required(child(p, 'effect')));
-    else if (!['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect)) errs.push(fe.notSupported(child(p, 'effect'), t.effect, ['NoSchedule', 'PreferNoSchedule', 'NoExecute']));
+    else if (!['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect))
+      errs.push(fe.notSupported(child(p, 'effect'), t.effect, ['NoSchedule', 'PreferNoSchedule', 'NoExecute']));
     const key = `${t?.effect}\u0000${t?.key}`;
     if (seen.has(key)) {
       const shown = `core.Taint{Key:${JSON.stringify(String(t?.key ?? ''))}, Value:${JSON.stringify(String(t?.value ?? ''))}, Effect:${JSON.stringify(String(t?.effect ?? ''))}, TimeAdded:<nil>}`;
-      errs.push({ ...fe.duplicateShown(p, shown), message: `${p}: Duplicate value: ${shown}: taints must be unique by key and effect pair` });
+      errs.push({
+        ...fe.duplicateShown(p, shown),
+        message: `${p}: Duplicate value: ${shown}: taints must be unique by key and effect pair`,
+      });
     }
     seen.add(key);
   });
-  for (const [k, list] of [['capacity', node.status?.capacity], ['allocatable', node.status?.allocatable]] as const) {
+  for (const [k, list] of [
+    ['capacity', node.status?.capacity],
+    ['allocatable', node.status?.allocatable],
+  ] as const) {
     validateResourceList(list, `status.${k}`, () => [], errs);
   }
   const cidrs: string[] = Array.isArray(spec.podCIDRs) ? spec.podCIDRs : [];
   cidrs.forEach((c, i) => errs.push(...validCIDR(String(c), index('spec.podCIDRs', i))));
   if (cidrs.length > 1) {
     const fams = new Set(cidrs.map((c) => (String(c).includes(':') ? 6 : 4)));
-    if (fams.size !== cidrs.length || cidrs.length > 2) errs.push(fe.invalidShown('spec.podCIDRs', goStringSlice(cidrs), 'may specify no more than one CIDR for each IP family'));
+    if (fams.size !== cidrs.length || cidrs.length > 2)
+      errs.push(fe.invalidShown('spec.podCIDRs', goStringSlice(cidrs), 'may specify no more than one CIDR for each IP family'));
   }
   if (old) {
     const oldCidrs: string[] = Array.isArray(old.spec?.podCIDRs) ? old.spec.podCIDRs : [];
@@ -139,7 +165,8 @@ export function validateEndpoints(ep: any): FieldError[] {
       else if (p?.name) errs.push(...dns1123Label(String(p.name), child(pp, 'name')));
       errs.push(...portNumProblems(p?.port).map((m) => fe.invalid(child(pp, 'port'), p?.port ?? 0, m)));
       if (!p?.protocol) errs.push(fe.required(child(pp, 'protocol')));
-      else if (!['SCTP', 'TCP', 'UDP'].includes(p.protocol)) errs.push(fe.notSupported(child(pp, 'protocol'), p.protocol, ['SCTP', 'TCP', 'UDP']));
+      else if (!['SCTP', 'TCP', 'UDP'].includes(p.protocol))
+        errs.push(fe.notSupported(child(pp, 'protocol'), p.protocol, ['SCTP', 'TCP', 'UDP']));
     });
   });
   return errs;
@@ -171,7 +198,8 @@ export function validateLease(lease: any): FieldError[] {
       errs.push(...qualifiedName(s, 'spec.strategy'));
     }
   }
-  if (spec.preferredHolder && !spec.strategy) errs.push(fe.forbidden('spec.preferredHolder', 'may only be specified if `strategy` is defined'));
+  if (spec.preferredHolder && !spec.strategy)
+    errs.push(fe.forbidden('spec.preferredHolder', 'may only be specified if `strategy` is defined'));
   return errs;
 }
 
@@ -221,7 +249,8 @@ function legacyValidateEvent(e: CoreEvent, reportingField: string): FieldError[]
   const errs: FieldError[] = [];
   if (unset(e.eventTime)) {
     if (!e.involvedNamespace) {
-      if (e.namespace !== '' && e.namespace !== 'default') errs.push(fe.invalid('involvedObject.namespace', e.involvedNamespace, 'does not match event.namespace'));
+      if (e.namespace !== '' && e.namespace !== 'default')
+        errs.push(fe.invalid('involvedObject.namespace', e.involvedNamespace, 'does not match event.namespace'));
     } else if (e.namespace !== e.involvedNamespace) {
       errs.push(fe.invalid('involvedObject.namespace', e.involvedNamespace, 'does not match event.namespace'));
     }
@@ -309,10 +338,19 @@ export function validateEventsV1(ev: any, old?: any): FieldError[] {
   }
   if (!semanticEqual(ev.series, old.series)) errs.push(...series(e.series));
   const pairs: [string, string][] = [
-    ['involvedObject', 'regarding'], ['reason', 'reason'], ['message', 'note'], ['source', 'deprecatedSource'],
-    ['firstTimestamp', 'deprecatedFirstTimestamp'], ['lastTimestamp', 'deprecatedLastTimestamp'], ['count', 'deprecatedCount'],
-    ['type', 'type'], ['eventTime', 'eventTime'], ['action', 'action'], ['related', 'related'],
-    ['reportingController', 'reportingController'], ['reportingInstance', 'reportingInstance'],
+    ['involvedObject', 'regarding'],
+    ['reason', 'reason'],
+    ['message', 'note'],
+    ['source', 'deprecatedSource'],
+    ['firstTimestamp', 'deprecatedFirstTimestamp'],
+    ['lastTimestamp', 'deprecatedLastTimestamp'],
+    ['count', 'deprecatedCount'],
+    ['type', 'type'],
+    ['eventTime', 'eventTime'],
+    ['action', 'action'],
+    ['related', 'related'],
+    ['reportingController', 'reportingController'],
+    ['reportingInstance', 'reportingInstance'],
   ];
   for (const [path, key] of pairs) {
     if (!semanticEqual(ev[key], old[key])) errs.push(fe.invalid(path, ev[key] ?? '', 'field is immutable'));
@@ -332,7 +370,9 @@ export function defaultPDB(pdb: any): void {
 function goPDBSpec(spec: any): string {
   const ptr = (v: unknown) => (unset(v) ? '(*intstr.IntOrString)(nil)' : `&${goIntOrString(v)}`);
   const sel = unset(spec.selector) ? '(*v1.LabelSelector)(nil)' : `&${goLabelSelector(spec.selector)}`;
-  const policy = unset(spec.unhealthyPodEvictionPolicy) ? '(*policy.UnhealthyPodEvictionPolicyType)(nil)' : `&${JSON.stringify(String(spec.unhealthyPodEvictionPolicy))}`;
+  const policy = unset(spec.unhealthyPodEvictionPolicy)
+    ? '(*policy.UnhealthyPodEvictionPolicyType)(nil)'
+    : `&${JSON.stringify(String(spec.unhealthyPodEvictionPolicy))}`;
   return `policy.PodDisruptionBudgetSpec{MinAvailable:${ptr(spec.minAvailable)}, Selector:${sel}, MaxUnavailable:${ptr(spec.maxUnavailable)}, UnhealthyPodEvictionPolicy:${policy}}`;
 }
 
@@ -357,7 +397,15 @@ export function validatePDB(pdb: any): FieldError[] {
 
 // ------------------------------------------------------------------ ResourceQuota
 
-const QUOTA_SCOPES = ['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity', 'VolumeAttributesClass'];
+const QUOTA_SCOPES = [
+  'Terminating',
+  'NotTerminating',
+  'BestEffort',
+  'NotBestEffort',
+  'PriorityClass',
+  'CrossNamespacePodAffinity',
+  'VolumeAttributesClass',
+];
 
 /** ResourceQuota defaults: quantities in canonical form. */
 export function defaultResourceQuota(q: any): void {
@@ -374,7 +422,8 @@ export function validateResourceQuota(q: any): FieldError[] {
   const shownScopes = `[]core.ResourceQuotaScope{${scopes.map((s) => JSON.stringify(s)).join(', ')}}`;
   for (const s of scopes) if (!QUOTA_SCOPES.includes(s)) errs.push(fe.invalidShown('spec.scopes', shownScopes, 'unsupported scope'));
   const has = (a: string, b: string) => scopes.includes(a) && scopes.includes(b);
-  if (has('BestEffort', 'NotBestEffort') || has('Terminating', 'NotTerminating')) errs.push(fe.invalidShown('spec.scopes', shownScopes, 'conflicting scopes'));
+  if (has('BestEffort', 'NotBestEffort') || has('Terminating', 'NotTerminating'))
+    errs.push(fe.invalidShown('spec.scopes', shownScopes, 'conflicting scopes'));
   (Array.isArray(q.spec?.scopeSelector?.matchExpressions) ? q.spec.scopeSelector.matchExpressions : []).forEach((req: any) => {
     const p = 'spec.scopeSelector.matchExpressions';
     if (!QUOTA_SCOPES.includes(req?.scopeName)) errs.push(fe.invalid(`${p}.scopeName`, req?.scopeName ?? '', 'unsupported scope'));
@@ -382,11 +431,19 @@ export function validateResourceQuota(q: any): FieldError[] {
     switch (req?.operator) {
       case 'In':
       case 'NotIn':
-        if (values.length === 0) errs.push(fe.required(`${p}.values`, "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector"));
+        if (values.length === 0)
+          errs.push(fe.required(`${p}.values`, "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector"));
         break;
       case 'Exists':
       case 'DoesNotExist':
-        if (values.length > 0) errs.push(fe.invalidShown(`${p}.values`, goStringSlice(values), "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"));
+        if (values.length > 0)
+          errs.push(
+            fe.invalidShown(
+              `${p}.values`,
+              goStringSlice(values),
+              "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector",
+            ),
+          );
         break;
       default:
         errs.push(fe.invalid(`${p}.operator`, req?.operator ?? '', 'not a valid selector operator'));
@@ -439,8 +496,10 @@ export function validateLimitRange(lr: any): FieldError[] {
     parse('max');
     parse('min');
     if (type === 'Pod') {
-      if (Object.keys(item?.default ?? {}).length > 0) errs.push(fe.forbidden(child(p, 'default'), "may not be specified when `type` is 'Pod'"));
-      if (Object.keys(item?.defaultRequest ?? {}).length > 0) errs.push(fe.forbidden(child(p, 'defaultRequest'), "may not be specified when `type` is 'Pod'"));
+      if (Object.keys(item?.default ?? {}).length > 0)
+        errs.push(fe.forbidden(child(p, 'default'), "may not be specified when `type` is 'Pod'"));
+      if (Object.keys(item?.defaultRequest ?? {}).length > 0)
+        errs.push(fe.forbidden(child(p, 'defaultRequest'), "may not be specified when `type` is 'Pod'"));
       lists.default = validateResourceList(undefined, '', noValue, []);
       lists.defaultRequest = validateResourceList(undefined, '', noValue, []);
     } else {
@@ -461,15 +520,26 @@ export function validateLimitRange(lr: any): FieldError[] {
       const ratio = lists.maxLimitRequestRatio.get(k);
       const s = (q: Quantity) => formatQuantity(q);
       const key = (f: string) => index(child(p, f), k);
-      if (min && max && cmpQuantity(min, max) > 0) errs.push(fe.invalid(key('min'), s(min), `min value ${s(min)} is greater than max value ${s(max)}`));
-      if (req && min && cmpQuantity(min, req) > 0) errs.push(fe.invalid(key('defaultRequest'), s(req), `min value ${s(min)} is greater than default request value ${s(req)}`));
-      if (req && max && cmpQuantity(req, max) > 0) errs.push(fe.invalid(key('defaultRequest'), s(req), `default request value ${s(req)} is greater than max value ${s(max)}`));
-      if (req && def && cmpQuantity(req, def) > 0) errs.push(fe.invalid(key('defaultRequest'), s(req), `default request value ${s(req)} is greater than default limit value ${s(def)}`));
-      if (def && min && cmpQuantity(min, def) > 0) errs.push(fe.invalid(key('default'), s(min), `min value ${s(min)} is greater than default value ${s(def)}`));
-      if (def && max && cmpQuantity(def, max) > 0) errs.push(fe.invalid(key('default'), s(max), `default value ${s(def)} is greater than max value ${s(max)}`));
-      if (ratio && cmpQuantity(ratio, { mant: 1n, exp: 0, format: 'DecimalSI' }) < 0) errs.push(fe.invalid(key('maxLimitRequestRatio'), s(ratio), `ratio ${s(ratio)} is less than 1`));
+      if (min && max && cmpQuantity(min, max) > 0)
+        errs.push(fe.invalid(key('min'), s(min), `min value ${s(min)} is greater than max value ${s(max)}`));
+      if (req && min && cmpQuantity(min, req) > 0)
+        errs.push(fe.invalid(key('defaultRequest'), s(req), `min value ${s(min)} is greater than default request value ${s(req)}`));
+      if (req && max && cmpQuantity(req, max) > 0)
+        errs.push(fe.invalid(key('defaultRequest'), s(req), `default request value ${s(req)} is greater than max value ${s(max)}`));
+      if (req && def && cmpQuantity(req, def) > 0)
+        errs.push(
+          fe.invalid(key('defaultRequest'), s(req), `default request value ${s(req)} is greater than default limit value ${s(def)}`),
+        );
+      if (def && min && cmpQuantity(min, def) > 0)
+        errs.push(fe.invalid(key('default'), s(min), `min value ${s(min)} is greater than default value ${s(def)}`));
+      if (def && max && cmpQuantity(def, max) > 0)
+        errs.push(fe.invalid(key('default'), s(max), `default value ${s(def)} is greater than max value ${s(max)}`));
+      if (ratio && cmpQuantity(ratio, { mant: 1n, exp: 0, format: 'DecimalSI' }) < 0)
+        errs.push(fe.invalid(key('maxLimitRequestRatio'), s(ratio), `ratio ${s(ratio)} is less than 1`));
       if (!isOvercommitAllowed(k) && def && req && cmpQuantity(def, req) !== 0) {
-        errs.push(fe.invalid(key('defaultRequest'), s(req), `default value ${s(def)} must equal to defaultRequest value ${s(req)} in ${k}`));
+        errs.push(
+          fe.invalid(key('defaultRequest'), s(req), `default value ${s(def)} must equal to defaultRequest value ${s(req)} in ${k}`),
+        );
       }
     }
   });
@@ -479,9 +549,29 @@ export function validateLimitRange(lr: any): FieldError[] {
 // ------------------------------------------------------------------ CertificateSigningRequest
 
 const KEY_USAGES = [
-  'any', 'cert sign', 'client auth', 'code signing', 'content commitment', 'crl sign', 'data encipherment', 'decipher only',
-  'digital signature', 'email protection', 'encipher only', 'ipsec end system', 'ipsec tunnel', 'ipsec user', 'key agreement',
-  'key encipherment', 'microsoft sgc', 'netscape sgc', 'ocsp signing', 's/mime', 'server auth', 'signing', 'timestamping',
+  'any',
+  'cert sign',
+  'client auth',
+  'code signing',
+  'content commitment',
+  'crl sign',
+  'data encipherment',
+  'decipher only',
+  'digital signature',
+  'email protection',
+  'encipher only',
+  'ipsec end system',
+  'ipsec tunnel',
+  'ipsec user',
+  'key agreement',
+  'key encipherment',
+  'microsoft sgc',
+  'netscape sgc',
+  'ocsp signing',
+  's/mime',
+  'server auth',
+  'signing',
+  'timestamping',
 ];
 
 /** `ValidateSignerName`. */
@@ -524,7 +614,9 @@ export function validateCSR(csr: any): FieldError[] {
   }
   const pem = bytes?.toString('latin1') ?? '';
   if (!/-----BEGIN CERTIFICATE REQUEST-----[\s\S]+-----END CERTIFICATE REQUEST-----/.test(pem)) {
-    errs.push(fe.invalidShown('spec.request', goBytes(bytes && bytes.length > 0 ? bytes : undefined), 'PEM block type must be CERTIFICATE REQUEST'));
+    errs.push(
+      fe.invalidShown('spec.request', goBytes(bytes && bytes.length > 0 ? bytes : undefined), 'PEM block type must be CERTIFICATE REQUEST'),
+    );
   }
   const usages: unknown[] = Array.isArray(spec.usages) ? spec.usages : [];
   if (usages.length === 0) errs.push(fe.required('spec.usages'));
@@ -542,8 +634,9 @@ export function validateCSR(csr: any): FieldError[] {
     errs.push(...validateSignerName(String(spec.signerName ?? ''), 'spec.signerName'));
   }
   if (typeof spec.expirationSeconds === 'number' && spec.expirationSeconds < 600) {
-    errs.push(fe.invalid('spec.expirationSeconds', spec.expirationSeconds, 'may not specify a duration less than 600 seconds (10 minutes)'));
+    errs.push(
+      fe.invalid('spec.expirationSeconds', spec.expirationSeconds, 'may not specify a duration less than 600 seconds (10 minutes)'),
+    );
   }
   return errs;
 }
-

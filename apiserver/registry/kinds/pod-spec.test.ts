@@ -4,7 +4,12 @@ import { defaultPullPolicy, podQOSClass } from './pod-spec.ts';
 import { POD_UPDATE_FORBIDDEN } from './pod.ts';
 import { defaulted, invalidMessage } from './testing.ts';
 
-const pod = (spec: any, extra: any = {}) => ({ metadata: { name: 'p', namespace: 'default' }, spec, status: { phase: 'Pending' }, ...extra });
+const pod = (spec: any, extra: any = {}) => ({
+  metadata: { name: 'p', namespace: 'default' },
+  spec,
+  status: { phase: 'Pending' },
+  ...extra,
+});
 const ctr = (over: any = {}) => ({ name: 'c', image: 'nginx:1.25', ...over });
 
 describe('Pod defaults', () => {
@@ -45,7 +50,8 @@ describe('Pod defaults', () => {
     ['Nginx', 'IfNotPresent'],
     ['', 'IfNotPresent'],
   ];
-  for (const [image, want] of pulls) it(`imagePullPolicy for ${JSON.stringify(image)} is ${want}`, () => assert.equal(defaultPullPolicy(image), want));
+  for (const [image, want] of pulls)
+    it(`imagePullPolicy for ${JSON.stringify(image)} is ${want}`, () => assert.equal(defaultPullPolicy(image), want));
 
   it('keeps an explicit pull policy and fills ports, env refs and probes', () => {
     const p = defaulted(
@@ -55,7 +61,10 @@ describe('Pod defaults', () => {
           ctr({
             imagePullPolicy: 'Never',
             ports: [{ containerPort: 80 }, { containerPort: 53, protocol: 'UDP' }],
-            env: [{ name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }, { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory' } } }],
+            env: [
+              { name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+              { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory' } } },
+            ],
             livenessProbe: { httpGet: { port: 8080 } },
             readinessProbe: { tcpSocket: { port: 'http' }, periodSeconds: 5 },
           }),
@@ -64,11 +73,26 @@ describe('Pod defaults', () => {
     );
     const c = p.spec.containers[0];
     assert.equal(c.imagePullPolicy, 'Never');
-    assert.deepEqual(c.ports, [{ containerPort: 80, protocol: 'TCP' }, { containerPort: 53, protocol: 'UDP' }]);
+    assert.deepEqual(c.ports, [
+      { containerPort: 80, protocol: 'TCP' },
+      { containerPort: 53, protocol: 'UDP' },
+    ]);
     assert.deepEqual(c.env[0].valueFrom.fieldRef, { fieldPath: 'spec.nodeName', apiVersion: 'v1' });
     assert.deepEqual(c.env[1].valueFrom.resourceFieldRef, { resource: 'limits.memory', divisor: '0' });
-    assert.deepEqual(c.livenessProbe, { httpGet: { port: 8080, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 });
-    assert.deepEqual(c.readinessProbe, { tcpSocket: { port: 'http' }, periodSeconds: 5, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 });
+    assert.deepEqual(c.livenessProbe, {
+      httpGet: { port: 8080, path: '/', scheme: 'HTTP' },
+      timeoutSeconds: 1,
+      periodSeconds: 10,
+      successThreshold: 1,
+      failureThreshold: 3,
+    });
+    assert.deepEqual(c.readinessProbe, {
+      tcpSocket: { port: 'http' },
+      periodSeconds: 5,
+      timeoutSeconds: 1,
+      successThreshold: 1,
+      failureThreshold: 3,
+    });
   });
 
   it('defaults volumes', () => {
@@ -92,7 +116,10 @@ describe('Pod defaults', () => {
       { name: 'cfg', configMap: { name: 'app', defaultMode: 420 } },
       { name: 'sec', secret: { secretName: 's', defaultMode: 256 } },
       { name: 'host', hostPath: { path: '/var/log', type: '' } },
-      { name: 'info', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels', apiVersion: 'v1' } }], defaultMode: 420 } },
+      {
+        name: 'info',
+        downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels', apiVersion: 'v1' } }], defaultMode: 420 },
+      },
       { name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3600 } }], defaultMode: 420 } },
       { name: 'cache', emptyDir: { sizeLimit: '1Gi' } },
     ]);
@@ -128,17 +155,17 @@ describe('Pod validation', () => {
     ['valid', { containers: [ctr()] }, ''],
     ['no containers', {}, 'Pod "p" is invalid: spec.containers: Required value'],
     ['no image', { containers: [{ name: 'c' }] }, 'Pod "p" is invalid: spec.containers[0].image: Required value'],
-    [
-      'no container name',
-      { containers: [{ image: 'nginx' }] },
-      'Pod "p" is invalid: spec.containers[0].name: Required value',
-    ],
+    ['no container name', { containers: [{ image: 'nginx' }] }, 'Pod "p" is invalid: spec.containers[0].name: Required value'],
     [
       'bad container name',
       { containers: [ctr({ name: 'Web_1' })] },
       `Pod "p" is invalid: spec.containers[0].name: Invalid value: "Web_1": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
     ],
-    ['duplicate names', { containers: [ctr({ name: 'a' }), ctr({ name: 'a' })] }, 'Pod "p" is invalid: spec.containers[1].name: Duplicate value: "a"'],
+    [
+      'duplicate names',
+      { containers: [ctr({ name: 'a' }), ctr({ name: 'a' })] },
+      'Pod "p" is invalid: spec.containers[1].name: Duplicate value: "a"',
+    ],
     [
       'port out of range',
       { containers: [ctr({ ports: [{ containerPort: 70000 }] })] },
@@ -231,7 +258,12 @@ describe('Pod validation', () => {
     ],
     [
       'host port conflict',
-      { containers: [ctr({ name: 'a', ports: [{ containerPort: 80, hostPort: 80 }] }), ctr({ name: 'b', ports: [{ containerPort: 81, hostPort: 80 }] })] },
+      {
+        containers: [
+          ctr({ name: 'a', ports: [{ containerPort: 80, hostPort: 80 }] }),
+          ctr({ name: 'b', ports: [{ containerPort: 81, hostPort: 80 }] }),
+        ],
+      },
       'Pod "p" is invalid: spec.containers[1].ports[0].hostPort: Duplicate value: "TCP//80"',
     ],
     [
@@ -270,7 +302,11 @@ describe('Pod updates', () => {
     mutate(next);
     return invalidMessage('/pods', 'Pod', '', next, stored);
   };
-  it('allows image changes', () => assert.equal(update((p) => (p.spec.containers[0].image = 'nginx:1.26')), ''));
+  it('allows image changes', () =>
+    assert.equal(
+      update((p) => (p.spec.containers[0].image = 'nginx:1.26')),
+      '',
+    ));
   it('allows adding tolerations and setting activeDeadlineSeconds', () =>
     assert.equal(
       update((p) => {
@@ -284,7 +320,10 @@ describe('Pod updates', () => {
     assert.ok(msg.startsWith(`Pod "p" is invalid: spec: Forbidden: ${POD_UPDATE_FORBIDDEN}\n  core.PodSpec{\n`), msg);
   });
   it('forbids adding containers', () =>
-    assert.equal(update((p) => p.spec.containers.push(ctr({ name: 'd' }))), 'Pod "p" is invalid: spec.containers: Forbidden: pod updates may not add or remove containers'));
+    assert.equal(
+      update((p) => p.spec.containers.push(ctr({ name: 'd' }))),
+      'Pod "p" is invalid: spec.containers: Forbidden: pod updates may not add or remove containers',
+    ));
   it('forbids removing tolerations', () =>
     assert.equal(
       update((p) => (p.spec.tolerations = [])),
@@ -295,6 +334,9 @@ describe('Pod updates', () => {
     s2.spec.activeDeadlineSeconds = 10;
     const next = structuredClone(s2);
     next.spec.activeDeadlineSeconds = 20;
-    assert.equal(invalidMessage('/pods', 'Pod', '', next, s2), 'Pod "p" is invalid: spec.activeDeadlineSeconds: Invalid value: 20: must be less than or equal to previous value');
+    assert.equal(
+      invalidMessage('/pods', 'Pod', '', next, s2),
+      'Pod "p" is invalid: spec.activeDeadlineSeconds: Invalid value: 20: must be less than or equal to previous value',
+    );
   });
 });

@@ -89,10 +89,36 @@ export function defaultContainer(c: any): void {
 }
 
 const VOLUME_SOURCES = [
-  'emptyDir', 'hostPath', 'gitRepo', 'gcePersistentDisk', 'awsElasticBlockStore', 'secret', 'nfs', 'iscsi',
-  'glusterfs', 'flocker', 'persistentVolumeClaim', 'rbd', 'cinder', 'cephfs', 'quobyte', 'downwardAPI', 'fc',
-  'flexVolume', 'configMap', 'azureFile', 'vsphereVolume', 'photonPersistentDisk', 'portworxVolume', 'azureDisk',
-  'storageos', 'projected', 'scaleIO', 'csi', 'ephemeral', 'image',
+  'emptyDir',
+  'hostPath',
+  'gitRepo',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'flocker',
+  'persistentVolumeClaim',
+  'rbd',
+  'cinder',
+  'cephfs',
+  'quobyte',
+  'downwardAPI',
+  'fc',
+  'flexVolume',
+  'configMap',
+  'azureFile',
+  'vsphereVolume',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'azureDisk',
+  'storageos',
+  'projected',
+  'scaleIO',
+  'csi',
+  'ephemeral',
+  'image',
 ];
 
 function defaultDownwardAPIItems(items: unknown): void {
@@ -131,7 +157,8 @@ export function defaultPodSpec(spec: any): void {
   if (!spec.dnsPolicy) spec.dnsPolicy = 'ClusterFirst';
   if (!spec.restartPolicy) spec.restartPolicy = 'Always';
   if (!isObj(spec.securityContext)) spec.securityContext = {};
-  if (spec.terminationGracePeriodSeconds === undefined || spec.terminationGracePeriodSeconds === null) spec.terminationGracePeriodSeconds = 30;
+  if (spec.terminationGracePeriodSeconds === undefined || spec.terminationGracePeriodSeconds === null)
+    spec.terminationGracePeriodSeconds = 30;
   if (!spec.schedulerName) spec.schedulerName = 'default-scheduler';
   for (const key of ['containers', 'initContainers', 'ephemeralContainers']) {
     for (const c of Array.isArray(spec[key]) ? spec[key] : []) defaultContainer(c);
@@ -169,7 +196,10 @@ export function podQOSClass(spec: any): string {
       if (!add(limits, name, spec.resources.limits?.[name])) guaranteed = false;
     }
   } else {
-    const all = [...(Array.isArray(spec?.containers) ? spec.containers : []), ...(Array.isArray(spec?.initContainers) ? spec.initContainers : [])];
+    const all = [
+      ...(Array.isArray(spec?.containers) ? spec.containers : []),
+      ...(Array.isArray(spec?.initContainers) ? spec.initContainers : []),
+    ];
     for (const c of all) {
       const found = new Set<string>();
       for (const name of ['cpu', 'memory']) {
@@ -191,7 +221,24 @@ function quantityNumber(v: unknown): number {
   if (typeof s !== 'string') return NaN;
   const m = /^(-?\d+)(.*)$/.exec(s);
   if (!m) return NaN;
-  const mult: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
+  const mult: Record<string, number> = {
+    n: 1e-9,
+    u: 1e-6,
+    m: 1e-3,
+    '': 1,
+    k: 1e3,
+    M: 1e6,
+    G: 1e9,
+    T: 1e12,
+    P: 1e15,
+    E: 1e18,
+    Ki: 2 ** 10,
+    Mi: 2 ** 20,
+    Gi: 2 ** 30,
+    Ti: 2 ** 40,
+    Pi: 2 ** 50,
+    Ei: 2 ** 60,
+  };
   if (m[2] in mult) return Number(m[1]) * mult[m[2]];
   const e = /^e(-?\d+)$/.exec(m[2]);
   return e ? Number(m[1]) * 10 ** Number(e[1]) : NaN;
@@ -222,7 +269,10 @@ export function defaultPod(pod: any): void {
   if (isObj(pod.status)) {
     if (!pod.status.qosClass) pod.status.qosClass = podQOSClass(spec);
     // The v1 conversion keeps the singular and plural IP fields in step.
-    for (const [one, many] of [['podIP', 'podIPs'], ['hostIP', 'hostIPs']]) {
+    for (const [one, many] of [
+      ['podIP', 'podIPs'],
+      ['hostIP', 'hostIPs'],
+    ]) {
       const list = pod.status[many];
       if (pod.status[one] && !(Array.isArray(list) && list.length > 0)) pod.status[many] = [{ ip: pod.status[one] }];
       else if (!pod.status[one] && Array.isArray(list) && list.length > 0 && list[0]?.ip) pod.status[one] = list[0].ip;
@@ -340,13 +390,41 @@ export function validateVolumes(volumes: unknown, path: string): { names: Map<st
   return { names, errs };
 }
 
-const ENV_FIELD_PATHS = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'];
+const ENV_FIELD_PATHS = [
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+  'spec.nodeName',
+  'spec.serviceAccountName',
+  'status.hostIP',
+  'status.hostIPs',
+  'status.podIP',
+  'status.podIPs',
+];
 const CONVERTIBLE_FIELD_PATHS = new Set([
-  'metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName',
-  'spec.restartPolicy', 'spec.serviceAccountName', 'spec.schedulerName', 'status.phase', 'status.hostIP', 'status.hostIPs',
-  'status.podIP', 'status.podIPs',
+  'metadata.annotations',
+  'metadata.labels',
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+  'spec.nodeName',
+  'spec.restartPolicy',
+  'spec.serviceAccountName',
+  'spec.schedulerName',
+  'status.phase',
+  'status.hostIP',
+  'status.hostIPs',
+  'status.podIP',
+  'status.podIPs',
 ]);
-const RESOURCE_FIELD_PATHS = ['limits.cpu', 'limits.ephemeral-storage', 'limits.memory', 'requests.cpu', 'requests.ephemeral-storage', 'requests.memory'];
+const RESOURCE_FIELD_PATHS = [
+  'limits.cpu',
+  'limits.ephemeral-storage',
+  'limits.memory',
+  'requests.cpu',
+  'requests.ephemeral-storage',
+  'requests.memory',
+];
 
 function validateObjectFieldSelector(ref: any, allowed: string[], path: string): FieldError[] {
   if (!ref.apiVersion) return [fe.required(child(path, 'apiVersion'))];
@@ -447,7 +525,8 @@ function validateContainerPorts(ports: unknown, path: string): FieldError[] {
     else errs.push(...portNumProblems(port.containerPort).map((m) => fe.invalid(child(p, 'containerPort'), port.containerPort, m)));
     if (port?.hostPort) errs.push(...portNumProblems(port.hostPort).map((m) => fe.invalid(child(p, 'hostPort'), port.hostPort, m)));
     if (!port?.protocol) errs.push(fe.required(child(p, 'protocol')));
-    else if (!['SCTP', 'TCP', 'UDP'].includes(port.protocol)) errs.push(fe.notSupported(child(p, 'protocol'), port.protocol, ['SCTP', 'TCP', 'UDP']));
+    else if (!['SCTP', 'TCP', 'UDP'].includes(port.protocol))
+      errs.push(fe.notSupported(child(p, 'protocol'), port.protocol, ['SCTP', 'TCP', 'UDP']));
   });
   return errs;
 }
@@ -514,9 +593,12 @@ function validateProbe(probe: any, path: string, kind: 'liveness' | 'readiness' 
   if (typeof probe.terminationGracePeriodSeconds === 'number' && probe.terminationGracePeriodSeconds <= 0) {
     errs.push(fe.invalid(child(path, 'terminationGracePeriodSeconds'), probe.terminationGracePeriodSeconds, 'must be greater than 0'));
   }
-  if (kind !== 'readiness' && (probe.successThreshold ?? 0) !== 1) errs.push(fe.invalid(child(path, 'successThreshold'), probe.successThreshold ?? 0, 'must be 1'));
+  if (kind !== 'readiness' && (probe.successThreshold ?? 0) !== 1)
+    errs.push(fe.invalid(child(path, 'successThreshold'), probe.successThreshold ?? 0, 'must be 1'));
   if (kind === 'readiness' && probe.terminationGracePeriodSeconds !== undefined && probe.terminationGracePeriodSeconds !== null) {
-    errs.push(fe.invalid(child(path, 'terminationGracePeriodSeconds'), probe.terminationGracePeriodSeconds, 'must not be set for readinessProbes'));
+    errs.push(
+      fe.invalid(child(path, 'terminationGracePeriodSeconds'), probe.terminationGracePeriodSeconds, 'must not be set for readinessProbes'),
+    );
   }
   return errs;
 }
@@ -542,14 +624,16 @@ function validateContainerCommon(c: any, volumes: Map<string, any>, claims: Set<
   if (!c?.image) errs.push(fe.required(child(path, 'image')));
   const tmp = c?.terminationMessagePolicy;
   if (!tmp) errs.push(fe.required(child(path, 'terminationMessagePolicy')));
-  else if (tmp !== 'File' && tmp !== 'FallbackToLogsOnError') errs.push(fe.notSupported(child(path, 'terminationMessagePolicy'), tmp, ['File', 'FallbackToLogsOnError']));
+  else if (tmp !== 'File' && tmp !== 'FallbackToLogsOnError')
+    errs.push(fe.notSupported(child(path, 'terminationMessagePolicy'), tmp, ['File', 'FallbackToLogsOnError']));
   errs.push(...validateContainerPorts(c?.ports, child(path, 'ports')));
   errs.push(...validateEnv(c?.env, child(path, 'env')));
   errs.push(...validateEnvFrom(c?.envFrom, child(path, 'envFrom')));
   errs.push(...validateVolumeMounts(c?.volumeMounts, volumes, child(path, 'volumeMounts')));
   const pp = c?.imagePullPolicy;
   if (!pp) errs.push(fe.required(child(path, 'imagePullPolicy')));
-  else if (!['Always', 'IfNotPresent', 'Never'].includes(pp)) errs.push(fe.notSupported(child(path, 'imagePullPolicy'), pp, ['Always', 'IfNotPresent', 'Never']));
+  else if (!['Always', 'IfNotPresent', 'Never'].includes(pp))
+    errs.push(fe.notSupported(child(path, 'imagePullPolicy'), pp, ['Always', 'IfNotPresent', 'Never']));
   errs.push(...validateResourceRequirements(c?.resources, child(path, 'resources'), claims));
   return errs;
 }
@@ -567,7 +651,13 @@ function hostPortConflicts(containers: any[], path: string, seen = new Set<strin
   return errs;
 }
 
-function validateContainers(list: unknown, volumes: Map<string, any>, claims: Set<string>, grace: number | undefined, path: string): FieldError[] {
+function validateContainers(
+  list: unknown,
+  volumes: Map<string, any>,
+  claims: Set<string>,
+  grace: number | undefined,
+  path: string,
+): FieldError[] {
   if (!Array.isArray(list) || list.length === 0) return [fe.required(path)];
   const errs: FieldError[] = [];
   const names = new Set<string>();
@@ -578,13 +668,21 @@ function validateContainers(list: unknown, volumes: Map<string, any>, claims: Se
     if (names.has(name)) errs.push(fe.duplicate(child(p, 'name'), name));
     else names.add(name);
     if (isObj(c)) errs.push(...validateLifecycleAndProbes(c, p, grace));
-    if (c?.restartPolicy !== undefined && c?.restartPolicy !== null) errs.push(fe.forbidden(child(p, 'restartPolicy'), 'may not be set for non-init containers'));
+    if (c?.restartPolicy !== undefined && c?.restartPolicy !== null)
+      errs.push(fe.forbidden(child(p, 'restartPolicy'), 'may not be set for non-init containers'));
   });
   errs.push(...hostPortConflicts(list, path));
   return errs;
 }
 
-function validateInitContainers(list: unknown, regular: unknown, volumes: Map<string, any>, claims: Set<string>, grace: number | undefined, path: string): FieldError[] {
+function validateInitContainers(
+  list: unknown,
+  regular: unknown,
+  volumes: Map<string, any>,
+  claims: Set<string>,
+  grace: number | undefined,
+  path: string,
+): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>((Array.isArray(regular) ? regular : []).map((c: any) => String(c?.name ?? '')));
   (Array.isArray(list) ? list : []).forEach((c: any, i: number) => {
@@ -603,7 +701,8 @@ function validateInitContainers(list: unknown, regular: unknown, volumes: Map<st
       errs.push(...validateLifecycleAndProbes(c, p, grace));
     } else {
       for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) {
-        if (c?.[f] !== undefined && c?.[f] !== null) errs.push(fe.forbidden(child(p, f), 'may not be set for init containers without restartPolicy=Always'));
+        if (c?.[f] !== undefined && c?.[f] !== null)
+          errs.push(fe.forbidden(child(p, f), 'may not be set for init containers without restartPolicy=Always'));
       }
     }
   });
@@ -617,7 +716,13 @@ function validateTolerations(tols: unknown, path: string): FieldError[] {
     const key = String(t?.key ?? '');
     if (key) errs.push(...qualifiedName(key, child(p, 'key')));
     if (!key && t?.operator !== 'Exists') {
-      errs.push(fe.invalid(child(p, 'operator'), t?.operator ?? '', 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+      errs.push(
+        fe.invalid(
+          child(p, 'operator'),
+          t?.operator ?? '',
+          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+        ),
+      );
     }
     if (t?.tolerationSeconds !== undefined && t?.tolerationSeconds !== null && t?.effect !== 'NoExecute') {
       errs.push(fe.invalid(child(p, 'effect'), t?.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set"));
@@ -653,13 +758,24 @@ function validateDNSConfig(cfg: any, policy: string, path: string): FieldError[]
   if (!isObj(cfg)) return [];
   const errs: FieldError[] = [];
   const ns: string[] = Array.isArray(cfg.nameservers) ? cfg.nameservers : [];
-  if (ns.length > 3) errs.push(fe.invalidShown(child(path, 'nameservers'), `[]string{${ns.map((s) => JSON.stringify(s)).join(', ')}}`, 'must not have more than 3 nameservers'));
+  if (ns.length > 3)
+    errs.push(
+      fe.invalidShown(
+        child(path, 'nameservers'),
+        `[]string{${ns.map((s) => JSON.stringify(s)).join(', ')}}`,
+        'must not have more than 3 nameservers',
+      ),
+    );
   ns.forEach((s, i) => errs.push(...validIP(String(s), index(child(path, 'nameservers'), i))));
   const searches: string[] = Array.isArray(cfg.searches) ? cfg.searches : [];
   searches.forEach((s, i) => {
     const v = String(s);
     if (v === '.') return;
-    errs.push(...nameProblems(v.replace(/\.$/, '').replace(/_/g, 'a'), 'subdomain').map((m) => fe.invalid(index(child(path, 'searches'), i), v.replace(/\.$/, ''), m)));
+    errs.push(
+      ...nameProblems(v.replace(/\.$/, '').replace(/_/g, 'a'), 'subdomain').map((m) =>
+        fe.invalid(index(child(path, 'searches'), i), v.replace(/\.$/, ''), m),
+      ),
+    );
   });
   (Array.isArray(cfg.options) ? cfg.options : []).forEach((o: any, i: number) => {
     if (!o?.name) errs.push(fe.required(index(child(path, 'options'), i), 'must not be empty'));
@@ -698,14 +814,21 @@ export function validatePodSpec(spec: any, path: string, opts: PodSpecOptions = 
       (Array.isArray(c?.ports) ? c.ports : []).forEach((p: any, j: number) => {
         const hp = p?.hostPort ?? 0;
         if ((opts.isPod || hp !== 0) && hp !== p?.containerPort) {
-          errs.push(fe.invalid(child(index(child(index(child(path, 'containers'), i), 'ports'), j), 'hostPort'), hp, 'must match `containerPort` when `hostNetwork` is true'));
+          errs.push(
+            fe.invalid(
+              child(index(child(index(child(path, 'containers'), i), 'ports'), j), 'hostPort'),
+              hp,
+              'must match `containerPort` when `hostNetwork` is true',
+            ),
+          );
         }
       });
     });
   }
   const rp = spec.restartPolicy ?? '';
   if (!rp) errs.push(fe.required(child(path, 'restartPolicy')));
-  else if (!['Always', 'OnFailure', 'Never'].includes(rp)) errs.push(fe.notSupported(child(path, 'restartPolicy'), rp, ['Always', 'OnFailure', 'Never']));
+  else if (!['Always', 'OnFailure', 'Never'].includes(rp))
+    errs.push(fe.notSupported(child(path, 'restartPolicy'), rp, ['Always', 'OnFailure', 'Never']));
   const dp = spec.dnsPolicy ?? '';
   if (!dp) errs.push(fe.required(child(path, 'dnsPolicy')));
   else if (!['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'].includes(dp)) {
@@ -714,7 +837,13 @@ export function validatePodSpec(spec: any, path: string, opts: PodSpecOptions = 
   errs.push(...validateLabels(spec.nodeSelector, child(path, 'nodeSelector')));
   (Array.isArray(spec.imagePullSecrets) ? spec.imagePullSecrets : []).forEach((s: any, i: number) => {
     if (isObj(s) && Object.keys(s).some((k) => k !== 'name')) {
-      errs.push(fe.invalidShown(index(child(path, 'imagePullSecrets'), i), `core.LocalObjectReference{Name:${JSON.stringify(String(s.name ?? ''))}}`, 'only name may be set'));
+      errs.push(
+        fe.invalidShown(
+          index(child(path, 'imagePullSecrets'), i),
+          `core.LocalObjectReference{Name:${JSON.stringify(String(s.name ?? ''))}}`,
+          'only name may be set',
+        ),
+      );
     }
   });
   errs.push(...validateDNSConfig(spec.dnsConfig, dp, child(path, 'dnsConfig')));
@@ -733,7 +862,8 @@ export function validatePodSpec(spec: any, path: string, opts: PodSpecOptions = 
   if (spec.nodeName) errs.push(...dns1123Subdomain(String(spec.nodeName), child(path, 'nodeName')));
   if (spec.activeDeadlineSeconds !== undefined && spec.activeDeadlineSeconds !== null) {
     const v = spec.activeDeadlineSeconds;
-    if (typeof v !== 'number' || v < 1 || v > 2147483647) errs.push(fe.invalid(child(path, 'activeDeadlineSeconds'), v, inclusiveRange(1, 2147483647)));
+    if (typeof v !== 'number' || v < 1 || v > 2147483647)
+      errs.push(fe.invalid(child(path, 'activeDeadlineSeconds'), v, inclusiveRange(1, 2147483647)));
   }
   if (spec.hostname) errs.push(...dns1123Label(String(spec.hostname), child(path, 'hostname')));
   if (spec.subdomain) errs.push(...dns1123Label(String(spec.subdomain), child(path, 'subdomain')));
@@ -741,10 +871,13 @@ export function validatePodSpec(spec: any, path: string, opts: PodSpecOptions = 
   (Array.isArray(spec.hostAliases) ? spec.hostAliases : []).forEach((h: any, i: number) => {
     const p = index(child(path, 'hostAliases'), i);
     errs.push(...validIP(String(h?.ip ?? ''), child(p, 'ip')));
-    (Array.isArray(h?.hostnames) ? h.hostnames : []).forEach((n: any, j: number) => errs.push(...dns1123Subdomain(String(n), index(child(p, 'hostnames'), j))));
+    (Array.isArray(h?.hostnames) ? h.hostnames : []).forEach((n: any, j: number) =>
+      errs.push(...dns1123Subdomain(String(n), index(child(p, 'hostnames'), j))),
+    );
   });
   if (spec.priorityClassName) errs.push(...dns1123Subdomain(String(spec.priorityClassName), child(path, 'priorityClassName')));
-  if (spec.runtimeClassName !== undefined && spec.runtimeClassName !== null) errs.push(...dns1123Subdomain(String(spec.runtimeClassName), child(path, 'runtimeClassName')));
+  if (spec.runtimeClassName !== undefined && spec.runtimeClassName !== null)
+    errs.push(...dns1123Subdomain(String(spec.runtimeClassName), child(path, 'runtimeClassName')));
   if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== null) {
     if (!spec.preemptionPolicy) errs.push(fe.required(child(path, 'preemptionPolicy')));
     else if (!['PreemptLowerPriority', 'Never'].includes(spec.preemptionPolicy)) {
@@ -758,7 +891,8 @@ export function validatePodSpec(spec: any, path: string, opts: PodSpecOptions = 
     for (const key of ['containers', 'initContainers']) {
       (Array.isArray(spec[key]) ? spec[key] : []).forEach((c: any, i: number) => {
         const img = typeof c?.image === 'string' ? c.image : '';
-        if (img !== img.trim()) errs.push(fe.invalid(child(index(child(path, key), i), 'image'), img, 'must not have leading or trailing whitespace'));
+        if (img !== img.trim())
+          errs.push(fe.invalid(child(index(child(path, key), i), 'image'), img, 'must not have leading or trailing whitespace'));
       });
     }
   }
@@ -781,4 +915,3 @@ export function validatePodTemplateSpec(tpl: any, path: string): FieldError[] {
   }
   return errs;
 }
-

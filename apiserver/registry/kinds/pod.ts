@@ -11,7 +11,13 @@ const UPDATABLE =
 /** The start of kube's Forbidden message for a Pod spec change. */
 export const POD_UPDATE_FORBIDDEN = `pod updates may not change fields other than ${UPDATABLE}`;
 
-const GO_NAMES: Record<string, string> = { dnsPolicy: 'DNSPolicy', dnsConfig: 'DNSConfig', os: 'OS', hostIPC: 'HostIPC', hostPID: 'HostPID' };
+const GO_NAMES: Record<string, string> = {
+  dnsPolicy: 'DNSPolicy',
+  dnsConfig: 'DNSConfig',
+  os: 'OS',
+  hostIPC: 'HostIPC',
+  hostPID: 'HostPID',
+};
 const goName = (k: string) => GO_NAMES[k] ?? k.charAt(0).toUpperCase() + k.slice(1);
 
 /** A shortened cmp.Diff of two PodSpecs: one -/+ pair per changed top-level field. */
@@ -72,7 +78,12 @@ export function validatePodUpdate(pod: any, old: any): FieldError[] {
   const oldGates = new Set((Array.isArray(oldSpec.schedulingGates) ? oldSpec.schedulingGates : []).map((g: any) => g?.name));
   (Array.isArray(spec.schedulingGates) ? spec.schedulingGates : []).forEach((g: any, i: number) => {
     if (!oldGates.has(g?.name)) {
-      errs.push(fe.forbidden(child(index('spec.schedulingGates', i), 'name'), `only deletion is allowed, but found new scheduling gate '${g?.name}'`));
+      errs.push(
+        fe.forbidden(
+          child(index('spec.schedulingGates', i), 'name'),
+          `only deletion is allowed, but found new scheduling gate '${g?.name}'`,
+        ),
+      );
     }
   });
   if (semanticEqual(spec, oldSpec)) return errs;
@@ -84,7 +95,11 @@ export function validatePodUpdate(pod: any, old: any): FieldError[] {
   munged.activeDeadlineSeconds = oldSpec.activeDeadlineSeconds;
   munged.schedulingGates = oldSpec.schedulingGates;
   munged.tolerations = oldSpec.tolerations;
-  if (typeof oldSpec.terminationGracePeriodSeconds === 'number' && oldSpec.terminationGracePeriodSeconds < 0 && munged.terminationGracePeriodSeconds === 1) {
+  if (
+    typeof oldSpec.terminationGracePeriodSeconds === 'number' &&
+    oldSpec.terminationGracePeriodSeconds < 0 &&
+    munged.terminationGracePeriodSeconds === 1
+  ) {
     munged.terminationGracePeriodSeconds = oldSpec.terminationGracePeriodSeconds;
   }
   if (oldGates.size > 0) {
@@ -106,7 +121,12 @@ export function validatePod(pod: any, old?: any): FieldError[] {
     (Array.isArray(spec.volumes) ? spec.volumes : []).forEach((v: any, vi: number) => {
       (Array.isArray(v?.projected?.sources) ? v.projected.sources : []).forEach((s: any, si: number) => {
         if (isObj(s?.serviceAccountToken)) {
-          errs.push(fe.forbidden(`spec.volumes[${vi}].projected.sources[${si}].serviceAccountToken`, 'must not be specified when serviceAccountName is not set'));
+          errs.push(
+            fe.forbidden(
+              `spec.volumes[${vi}].projected.sources[${si}].serviceAccountToken`,
+              'must not be specified when serviceAccountName is not set',
+            ),
+          );
         }
       });
     });

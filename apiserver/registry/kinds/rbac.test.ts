@@ -10,7 +10,11 @@ describe('RBAC defaults', () => {
     const b = defaulted(RB, {
       metadata: { name: 'b' },
       roleRef: { kind: 'Role', name: 'r' },
-      subjects: [{ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'devs' }, { kind: 'ServiceAccount', name: 'sa', namespace: 'x' }],
+      subjects: [
+        { kind: 'User', name: 'alice' },
+        { kind: 'Group', name: 'devs' },
+        { kind: 'ServiceAccount', name: 'sa', namespace: 'x' },
+      ],
     });
     assert.deepEqual(b.roleRef, { kind: 'Role', name: 'r', apiGroup: 'rbac.authorization.k8s.io' });
     assert.deepEqual(
@@ -21,7 +25,12 @@ describe('RBAC defaults', () => {
 });
 
 describe('RBAC validation', () => {
-  const binding = (over: any) => ({ metadata: { name: 'b', namespace: 'default' }, roleRef: { kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'User', name: 'alice' }], ...over });
+  const binding = (over: any) => ({
+    metadata: { name: 'b', namespace: 'default' },
+    roleRef: { kind: 'ClusterRole', name: 'view' },
+    subjects: [{ kind: 'User', name: 'alice' }],
+    ...over,
+  });
   it('valid binding', () => assert.equal(invalidMessage(RB, 'RoleBinding', 'rbac.authorization.k8s.io', binding({})), ''));
   it('roleRef required', () =>
     assert.equal(
@@ -35,7 +44,12 @@ describe('RBAC validation', () => {
     ));
   it('cluster-scoped ServiceAccount subjects need a namespace', () =>
     assert.equal(
-      invalidMessage(CRB, 'ClusterRoleBinding', 'rbac.authorization.k8s.io', binding({ subjects: [{ kind: 'ServiceAccount', name: 'sa' }] })),
+      invalidMessage(
+        CRB,
+        'ClusterRoleBinding',
+        'rbac.authorization.k8s.io',
+        binding({ subjects: [{ kind: 'ServiceAccount', name: 'sa' }] }),
+      ),
       'ClusterRoleBinding.rbac.authorization.k8s.io "b" is invalid: subjects[0].namespace: Required value',
     ));
   it('bad subject kind', () =>
@@ -57,12 +71,18 @@ describe('RBAC validation', () => {
     ));
   it('namespaced rules cannot use non-resource URLs', () =>
     assert.equal(
-      invalidMessage('rbac.authorization.k8s.io/roles', 'Role', 'rbac.authorization.k8s.io', { metadata: { name: 'r' }, rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] }),
+      invalidMessage('rbac.authorization.k8s.io/roles', 'Role', 'rbac.authorization.k8s.io', {
+        metadata: { name: 'r' },
+        rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }],
+      }),
       'Role.rbac.authorization.k8s.io "r" is invalid: rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: namespaced rules cannot apply to non-resource URLs',
     ));
   it('cluster roles may', () =>
     assert.equal(
-      invalidMessage('rbac.authorization.k8s.io/clusterroles', 'ClusterRole', 'rbac.authorization.k8s.io', { metadata: { name: 'r' }, rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] }),
+      invalidMessage('rbac.authorization.k8s.io/clusterroles', 'ClusterRole', 'rbac.authorization.k8s.io', {
+        metadata: { name: 'r' },
+        rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }],
+      }),
       '',
     ));
 });

@@ -27,7 +27,9 @@ function validatePolicyRule(rule: any, namespaced: boolean, path: string): Field
     const shown = goStringSlice(rule.nonResourceURLs);
     if (namespaced) errs.push(fe.invalidShown(child(path, 'nonResourceURLs'), shown, 'namespaced rules cannot apply to non-resource URLs'));
     if (len('apiGroups') > 0 || len('resources') > 0 || len('resourceNames') > 0) {
-      errs.push(fe.invalidShown(child(path, 'nonResourceURLs'), shown, 'rules cannot apply to both regular resources and non-resource URLs'));
+      errs.push(
+        fe.invalidShown(child(path, 'nonResourceURLs'), shown, 'rules cannot apply to both regular resources and non-resource URLs'),
+      );
     }
     return errs;
   }
@@ -38,7 +40,9 @@ function validatePolicyRule(rule: any, namespaced: boolean, path: string): Field
 
 function validateRules(obj: any, namespaced: boolean): FieldError[] {
   const errs: FieldError[] = [];
-  (Array.isArray(obj.rules) ? obj.rules : []).forEach((r: any, i: number) => errs.push(...validatePolicyRule(r, namespaced, index('rules', i))));
+  (Array.isArray(obj.rules) ? obj.rules : []).forEach((r: any, i: number) =>
+    errs.push(...validatePolicyRule(r, namespaced, index('rules', i))),
+  );
   return errs;
 }
 
@@ -53,7 +57,9 @@ export function validateClusterRole(role: any): FieldError[] {
   if (isObj(role.aggregationRule)) {
     const sels: any[] = Array.isArray(role.aggregationRule.clusterRoleSelectors) ? role.aggregationRule.clusterRoleSelectors : [];
     if (sels.length === 0) {
-      errs.push(fe.required('aggregationRule.clusterRoleSelectors', 'at least one clusterRoleSelector required if aggregationRule is non-nil'));
+      errs.push(
+        fe.required('aggregationRule.clusterRoleSelectors', 'at least one clusterRoleSelector required if aggregationRule is non-nil'),
+      );
     }
     sels.forEach((s, i) => errs.push(...validateLabelSelector(s, index('aggregationRule.clusterRoleSelectors', i))));
   }
@@ -95,7 +101,9 @@ function validateBinding(b: any, old: any, namespaced: boolean): FieldError[] {
   const name = String(ref.name ?? '');
   if (!name) errs.push(fe.required('roleRef.name'));
   else errs.push(...nameProblems(name, 'path-segment').map((m) => fe.invalid('roleRef.name', name, m)));
-  (Array.isArray(b.subjects) ? b.subjects : []).forEach((s: any, i: number) => errs.push(...validateSubject(s, namespaced, index('subjects', i))));
+  (Array.isArray(b.subjects) ? b.subjects : []).forEach((s: any, i: number) =>
+    errs.push(...validateSubject(s, namespaced, index('subjects', i))),
+  );
   if (old) {
     const o = old.roleRef ?? {};
     if ((o.apiGroup ?? '') !== (ref.apiGroup ?? '') || (o.kind ?? '') !== (ref.kind ?? '') || (o.name ?? '') !== name) {

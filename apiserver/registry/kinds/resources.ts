@@ -6,22 +6,58 @@ import { child, fe, index, isObj, sortedKeys, type FieldError } from './field.ts
 import { cmpQuantity, formatQuantity, isInteger, parseQuantity, type Quantity } from './quantity.ts';
 
 const STANDARD = new Set([
-  'cpu', 'memory', 'ephemeral-storage',
-  'requests.cpu', 'requests.memory', 'requests.ephemeral-storage',
-  'limits.cpu', 'limits.memory', 'limits.ephemeral-storage',
-  'pods', 'services', 'replicationcontrollers', 'resourcequotas', 'secrets', 'configmaps',
-  'persistentvolumeclaims', 'storage', 'requests.storage', 'services.nodeports', 'services.loadbalancers',
+  'cpu',
+  'memory',
+  'ephemeral-storage',
+  'requests.cpu',
+  'requests.memory',
+  'requests.ephemeral-storage',
+  'limits.cpu',
+  'limits.memory',
+  'limits.ephemeral-storage',
+  'pods',
+  'services',
+  'replicationcontrollers',
+  'resourcequotas',
+  'secrets',
+  'configmaps',
+  'persistentvolumeclaims',
+  'storage',
+  'requests.storage',
+  'services.nodeports',
+  'services.loadbalancers',
 ]);
 const STANDARD_QUOTA = new Set([
-  'cpu', 'memory', 'ephemeral-storage',
-  'requests.cpu', 'requests.memory', 'requests.storage', 'requests.ephemeral-storage',
-  'limits.cpu', 'limits.memory', 'limits.ephemeral-storage',
-  'pods', 'services', 'replicationcontrollers', 'resourcequotas', 'secrets', 'persistentvolumeclaims',
-  'configmaps', 'services.nodeports', 'services.loadbalancers',
+  'cpu',
+  'memory',
+  'ephemeral-storage',
+  'requests.cpu',
+  'requests.memory',
+  'requests.storage',
+  'requests.ephemeral-storage',
+  'limits.cpu',
+  'limits.memory',
+  'limits.ephemeral-storage',
+  'pods',
+  'services',
+  'replicationcontrollers',
+  'resourcequotas',
+  'secrets',
+  'persistentvolumeclaims',
+  'configmaps',
+  'services.nodeports',
+  'services.loadbalancers',
 ]);
 const INTEGER = new Set([
-  'pods', 'services', 'replicationcontrollers', 'resourcequotas', 'secrets', 'configmaps',
-  'persistentvolumeclaims', 'services.nodeports', 'services.loadbalancers',
+  'pods',
+  'services',
+  'replicationcontrollers',
+  'resourcequotas',
+  'secrets',
+  'configmaps',
+  'persistentvolumeclaims',
+  'services.nodeports',
+  'services.loadbalancers',
 ]);
 
 const isHugePages = (n: string) => n.startsWith('hugepages-');
@@ -41,7 +77,8 @@ const isIntegerResource = (n: string) => INTEGER.has(n) || isExtendedResource(n)
 export function validateResourceName(name: string, path: string): FieldError[] {
   const errs = isLabelKey(name).map((m) => fe.invalid(path, name, m));
   if (errs.length > 0) return errs;
-  if (!name.includes('/') && !isStandardResource(name)) errs.push(fe.invalid(path, name, 'must be a standard resource type or fully qualified'));
+  if (!name.includes('/') && !isStandardResource(name))
+    errs.push(fe.invalid(path, name, 'must be a standard resource type or fully qualified'));
   return errs;
 }
 
@@ -155,7 +192,10 @@ export function validateResourceRequirements(
     seen.add(key);
     if (!podClaimNames.has(name)) {
       const detail = podClaimNames.size === 0 ? ' which is empty' : `: ${[...podClaimNames].sort().join(', ')}`;
-      errs.push({ ...fe.notFound(p, name), message: `${p}: Not found: ${JSON.stringify(name)}: must be one of the names in pod.spec.resourceClaims${detail}` });
+      errs.push({
+        ...fe.notFound(p, name),
+        message: `${p}: Not found: ${JSON.stringify(name)}: must be one of the names in pod.spec.resourceClaims${detail}`,
+      });
     }
   });
   return errs;

@@ -24,7 +24,9 @@ describe('Service defaults', () => {
     assert.equal(s.ports[0].targetPort, 'https');
   });
   it('ClientIP affinity gets its timeout', () => {
-    assert.deepEqual(defaulted('/services', svc({ sessionAffinity: 'ClientIP', ports: [{ port: 80 }] })).spec.sessionAffinityConfig, { clientIP: { timeoutSeconds: 10800 } });
+    assert.deepEqual(defaulted('/services', svc({ sessionAffinity: 'ClientIP', ports: [{ port: 80 }] })).spec.sessionAffinityConfig, {
+      clientIP: { timeoutSeconds: 10800 },
+    });
   });
   it('ExternalName gets no traffic policy or IP families', () => {
     assert.deepEqual(defaulted('/services', svc({ type: 'ExternalName', externalName: 'example.com' })).spec, {
@@ -51,22 +53,40 @@ describe('Service validation', () => {
     ['valid', { ports: [{ port: 80 }] }, ''],
     ['no ports', {}, 'Service "web" is invalid: spec.ports: Required value'],
     ['headless needs no ports', { clusterIP: 'None' }, ''],
-    ['unnamed ports', { ports: [{ port: 80 }, { port: 443 }] }, 'Service "web" is invalid: [spec.ports[0].name: Required value, spec.ports[1].name: Required value]'],
+    [
+      'unnamed ports',
+      { ports: [{ port: 80 }, { port: 443 }] },
+      'Service "web" is invalid: [spec.ports[0].name: Required value, spec.ports[1].name: Required value]',
+    ],
     [
       'duplicate port names',
-      { ports: [{ name: 'a', port: 80 }, { name: 'a', port: 81 }] },
+      {
+        ports: [
+          { name: 'a', port: 80 },
+          { name: 'a', port: 81 },
+        ],
+      },
       'Service "web" is invalid: spec.ports[1].name: Duplicate value: "a"',
     ],
-    ['port range', { ports: [{ port: 0, targetPort: 80 }] }, 'Service "web" is invalid: spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive'],
+    [
+      'port range',
+      { ports: [{ port: 0, targetPort: 80 }] },
+      'Service "web" is invalid: spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive',
+    ],
     [
       'duplicate port',
-      { ports: [{ name: 'a', port: 80 }, { name: 'b', port: 80 }] },
+      {
+        ports: [
+          { name: 'a', port: 80 },
+          { name: 'b', port: 80 },
+        ],
+      },
       'Service "web" is invalid: spec.ports[1]: Duplicate value: core.ServicePort{Name:"", Protocol:"TCP", AppProtocol:(*string)(nil), Port:80, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}',
     ],
     [
       'nodePort on ClusterIP',
       { ports: [{ port: 80, nodePort: 30001 }] },
-      "Service \"web\" is invalid: spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'",
+      'Service "web" is invalid: spec.ports[0].nodePort: Forbidden: may not be used when `type` is \'ClusterIP\'',
     ],
     [
       'nodePort out of range',

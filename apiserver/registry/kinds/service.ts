@@ -5,7 +5,16 @@
 // allocated values for updates that omit them.
 import { isIP } from 'node:net';
 import { child, fe, goStringSlice, index, isObj, type FieldError } from './field.ts';
-import { dns1123Label, dns1123Subdomain, portNumOrName, portNumProblems, qualifiedName, validCIDR, validIP, validateLabels } from './validators.ts';
+import {
+  dns1123Label,
+  dns1123Subdomain,
+  portNumOrName,
+  portNumProblems,
+  qualifiedName,
+  validCIDR,
+  validIP,
+  validateLabels,
+} from './validators.ts';
 
 const unset = (v: unknown) => v === undefined || v === null;
 
@@ -15,7 +24,11 @@ export const NODE_PORT_RANGE = { min: 30000, max: 32767 };
 /** `ExternallyAccessible`: LoadBalancer, NodePort, or ClusterIP with external IPs. */
 export function externallyAccessible(svc: any): boolean {
   const t = svc?.spec?.type;
-  return t === 'LoadBalancer' || t === 'NodePort' || (t === 'ClusterIP' && Array.isArray(svc.spec.externalIPs) && svc.spec.externalIPs.length > 0);
+  return (
+    t === 'LoadBalancer' ||
+    t === 'NodePort' ||
+    (t === 'ClusterIP' && Array.isArray(svc.spec.externalIPs) && svc.spec.externalIPs.length > 0)
+  );
 }
 
 /** `NeedsHealthCheck`: a LoadBalancer with externalTrafficPolicy Local. */
@@ -42,7 +55,8 @@ export function defaultService(svc: any): void {
     if (unset(p.targetPort) || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
   }
   if (externallyAccessible(svc) && !spec.externalTrafficPolicy) spec.externalTrafficPolicy = 'Cluster';
-  if (unset(spec.internalTrafficPolicy) && ['NodePort', 'LoadBalancer', 'ClusterIP'].includes(spec.type)) spec.internalTrafficPolicy = 'Cluster';
+  if (unset(spec.internalTrafficPolicy) && ['NodePort', 'LoadBalancer', 'ClusterIP'].includes(spec.type))
+    spec.internalTrafficPolicy = 'Cluster';
   if (spec.type === 'LoadBalancer' && unset(spec.allocateLoadBalancerNodePorts)) spec.allocateLoadBalancerNodePorts = true;
   if (spec.clusterIP && !(Array.isArray(spec.clusterIPs) && spec.clusterIPs.length > 0)) spec.clusterIPs = [spec.clusterIP];
   defaultServiceIPFamilies(svc);
@@ -82,7 +96,8 @@ export function patchServiceAllocatedValues(next: any, old: any): void {
       if (Array.isArray(oldSpec.clusterIPs)) spec.clusterIPs = [...oldSpec.clusterIPs];
     }
     if (unset(spec.ipFamilyPolicy) && !unset(oldSpec.ipFamilyPolicy)) spec.ipFamilyPolicy = oldSpec.ipFamilyPolicy;
-    if (!(Array.isArray(spec.ipFamilies) && spec.ipFamilies.length > 0) && Array.isArray(oldSpec.ipFamilies)) spec.ipFamilies = [...oldSpec.ipFamilies];
+    if (!(Array.isArray(spec.ipFamilies) && spec.ipFamilies.length > 0) && Array.isArray(oldSpec.ipFamilies))
+      spec.ipFamilies = [...oldSpec.ipFamilies];
   }
   const keepsNodePorts = (t: unknown) => t === 'NodePort' || t === 'LoadBalancer';
   if (keepsNodePorts(spec.type) && keepsNodePorts(oldSpec.type)) {
@@ -112,7 +127,8 @@ function validateServicePort(sp: any, requireName: boolean, names: Set<string>, 
   }
   errs.push(...portNumProblems(sp?.port).map((m) => fe.invalid(child(path, 'port'), sp?.port ?? 0, m)));
   if (!sp?.protocol) errs.push(fe.required(child(path, 'protocol')));
-  else if (!['SCTP', 'TCP', 'UDP'].includes(sp.protocol)) errs.push(fe.notSupported(child(path, 'protocol'), sp.protocol, ['SCTP', 'TCP', 'UDP']));
+  else if (!['SCTP', 'TCP', 'UDP'].includes(sp.protocol))
+    errs.push(fe.notSupported(child(path, 'protocol'), sp.protocol, ['SCTP', 'TCP', 'UDP']));
   errs.push(...portNumOrName(sp?.targetPort, child(path, 'targetPort')));
   if (!unset(sp?.appProtocol)) errs.push(...qualifiedName(String(sp.appProtocol), child(path, 'appProtocol')));
   return errs;
@@ -143,12 +159,25 @@ function validateClusterIPFields(svc: any): FieldError[] {
     else if (seen.has(f)) errs.push(fe.duplicate(index('spec.ipFamilies', i), f));
     seen.add(f);
   });
-  if (fams.length > 2) errs.push(fe.invalidShown('spec.ipFamilies', `[]core.IPFamily{${fams.map((f) => JSON.stringify(f)).join(', ')}}`, 'may only hold up to 2 values'));
+  if (fams.length > 2)
+    errs.push(
+      fe.invalidShown(
+        'spec.ipFamilies',
+        `[]core.IPFamily{${fams.map((f) => JSON.stringify(f)).join(', ')}}`,
+        'may only hold up to 2 values',
+      ),
+    );
   if (policy === 'SingleStack' && ips.length > 1) {
     errs.push(fe.invalidShown('spec.clusterIPs', goStringSlice(ips), "when `ipFamilyPolicy` is 'SingleStack' must hold only one value"));
   }
   if (policy === 'SingleStack' && fams.length > 1) {
-    errs.push(fe.invalidShown('spec.ipFamilies', `[]core.IPFamily{${fams.map((f) => JSON.stringify(f)).join(', ')}}`, "when `ipFamilyPolicy` is 'SingleStack' must hold only one value"));
+    errs.push(
+      fe.invalidShown(
+        'spec.ipFamilies',
+        `[]core.IPFamily{${fams.map((f) => JSON.stringify(f)).join(', ')}}`,
+        "when `ipFamilyPolicy` is 'SingleStack' must hold only one value",
+      ),
+    );
   }
   return errs;
 }
@@ -165,8 +194,10 @@ export function validateServiceSpec(svc: any): FieldError[] {
       if (isHeadless(svc)) errs.push(fe.invalid('spec.clusterIPs[0]', 'None', `may not be set to 'None' for ${spec.type} services`));
       break;
     case 'ExternalName': {
-      if (Array.isArray(spec.clusterIPs) && spec.clusterIPs.length > 0) errs.push(fe.forbidden('spec.clusterIPs', 'may not be set for ExternalName services'));
-      if (Array.isArray(spec.ipFamilies) && spec.ipFamilies.length > 0) errs.push(fe.forbidden('spec.ipFamilies', 'may not be set for ExternalName services'));
+      if (Array.isArray(spec.clusterIPs) && spec.clusterIPs.length > 0)
+        errs.push(fe.forbidden('spec.clusterIPs', 'may not be set for ExternalName services'));
+      if (Array.isArray(spec.ipFamilies) && spec.ipFamilies.length > 0)
+        errs.push(fe.forbidden('spec.ipFamilies', 'may not be set for ExternalName services'));
       if (!unset(spec.ipFamilyPolicy)) errs.push(fe.forbidden('spec.ipFamilyPolicy', 'may not be set for ExternalName services'));
       const cname = String(spec.externalName ?? '').replace(/\.$/, '');
       if (cname) errs.push(...dns1123Subdomain(cname, 'spec.externalName'));
@@ -185,7 +216,8 @@ export function validateServiceSpec(svc: any): FieldError[] {
     const p = 'spec.sessionAffinityConfig';
     if (!isObj(cfg)) errs.push(fe.required(p, 'when session affinity type is ClientIP'));
     else if (!isObj(cfg.clientIP)) errs.push(fe.required(`${p}.clientIP`, 'when session affinity type is ClientIP'));
-    else if (unset(cfg.clientIP.timeoutSeconds)) errs.push(fe.required(`${p}.clientIP.timeoutSeconds`, 'when session affinity type is ClientIP'));
+    else if (unset(cfg.clientIP.timeoutSeconds))
+      errs.push(fe.required(`${p}.clientIP.timeoutSeconds`, 'when session affinity type is ClientIP'));
     else if (cfg.clientIP.timeoutSeconds <= 0 || cfg.clientIP.timeoutSeconds > 86400) {
       errs.push(fe.invalid(`${p}.clientIP.timeoutSeconds`, cfg.clientIP.timeoutSeconds, 'must be greater than 0 and less than 86400'));
     }
@@ -193,7 +225,9 @@ export function validateServiceSpec(svc: any): FieldError[] {
     errs.push(fe.forbidden('spec.sessionAffinityConfig', 'must not be set when session affinity is None'));
   }
   errs.push(...validateClusterIPFields(svc));
-  (Array.isArray(spec.externalIPs) ? spec.externalIPs : []).forEach((ip: any, i: number) => errs.push(...validIP(String(ip), index('spec.externalIPs', i))));
+  (Array.isArray(spec.externalIPs) ? spec.externalIPs : []).forEach((ip: any, i: number) =>
+    errs.push(...validIP(String(ip), index('spec.externalIPs', i))),
+  );
   const types = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
   if (!spec.type) errs.push(fe.required('spec.type'));
   else if (!types.includes(spec.type)) errs.push(fe.notSupported('spec.type', spec.type, types));
@@ -209,7 +243,13 @@ export function validateServiceSpec(svc: any): FieldError[] {
     if (nodePorts.has(key)) errs.push(fe.duplicate(`spec.ports[${i}].nodePort`, p.nodePort));
     nodePorts.add(key);
     if (spec.type !== 'ClusterIP' && (p.nodePort < NODE_PORT_RANGE.min || p.nodePort > NODE_PORT_RANGE.max)) {
-      errs.push(fe.invalid(`spec.ports[${i}].nodePort`, p.nodePort, `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_RANGE.min}-${NODE_PORT_RANGE.max}`));
+      errs.push(
+        fe.invalid(
+          `spec.ports[${i}].nodePort`,
+          p.nodePort,
+          `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_RANGE.min}-${NODE_PORT_RANGE.max}`,
+        ),
+      );
     }
   });
   const portKeys = new Set<string>();
@@ -220,7 +260,8 @@ export function validateServiceSpec(svc: any): FieldError[] {
   });
   const ranges: unknown[] = Array.isArray(spec.loadBalancerSourceRanges) ? spec.loadBalancerSourceRanges : [];
   if (ranges.length > 0) {
-    if (spec.type !== 'LoadBalancer') errs.push(fe.forbidden('spec.LoadBalancerSourceRanges', "may only be used when `type` is 'LoadBalancer'"));
+    if (spec.type !== 'LoadBalancer')
+      errs.push(fe.forbidden('spec.LoadBalancerSourceRanges', "may only be used when `type` is 'LoadBalancer'"));
     ranges.forEach((r, i) => errs.push(...validCIDR(String(r).trim(), index('spec.LoadBalancerSourceRanges', i))));
   }
   if (!unset(spec.allocateLoadBalancerNodePorts) && spec.type !== 'LoadBalancer') {
@@ -232,7 +273,8 @@ export function validateServiceSpec(svc: any): FieldError[] {
     else errs.push(...qualifiedName(String(spec.loadBalancerClass), 'spec.loadBalancerClass'));
   }
   if (!externallyAccessible(svc)) {
-    if (spec.externalTrafficPolicy) errs.push(fe.invalid('spec.externalTrafficPolicy', spec.externalTrafficPolicy, 'may only be set for externally-accessible services'));
+    if (spec.externalTrafficPolicy)
+      errs.push(fe.invalid('spec.externalTrafficPolicy', spec.externalTrafficPolicy, 'may only be set for externally-accessible services'));
   } else if (!spec.externalTrafficPolicy) {
     errs.push(fe.required('spec.externalTrafficPolicy'));
   } else if (!['Cluster', 'Local'].includes(spec.externalTrafficPolicy)) {
@@ -240,7 +282,13 @@ export function validateServiceSpec(svc: any): FieldError[] {
   }
   if (!needsHealthCheck(svc)) {
     if (spec.healthCheckNodePort) {
-      errs.push(fe.invalid('spec.healthCheckNodePort', spec.healthCheckNodePort, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+      errs.push(
+        fe.invalid(
+          'spec.healthCheckNodePort',
+          spec.healthCheckNodePort,
+          "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+        ),
+      );
     }
   } else if (spec.healthCheckNodePort) {
     errs.push(...portNumProblems(spec.healthCheckNodePort).map((m) => fe.invalid('spec.healthCheckNodePort', spec.healthCheckNodePort, m)));
@@ -272,7 +320,13 @@ function validateServiceUpdate(svc: any, old: any): FieldError[] {
       if (n.length === 0) errs.push(fe.invalidShown('spec.clusterIPs[0]', shown, 'primary clusterIP can not be unset'));
       if (o.length > 0 && n.length > 0 && n[0] !== o[0]) errs.push(fe.invalidShown('spec.clusterIPs[0]', shown, 'may not change once set'));
       if (n.length === 1 && spec.ipFamilyPolicy !== 'SingleStack') {
-        errs.push(fe.invalidShown('spec.clusterIPs[0]', shown, "`ipFamilyPolicy` must be set to 'SingleStack' when releasing the secondary clusterIP"));
+        errs.push(
+          fe.invalidShown(
+            'spec.clusterIPs[0]',
+            shown,
+            "`ipFamilyPolicy` must be set to 'SingleStack' when releasing the secondary clusterIP",
+          ),
+        );
       }
     } else if (o.length > 0 && n[0] !== o[0]) {
       errs.push(fe.invalidShown('spec.clusterIPs[0]', shown, 'may not change once set'));

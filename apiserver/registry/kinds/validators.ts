@@ -47,7 +47,8 @@ export function validateLabelSelector(sel: any, path: string): FieldError[] {
         break;
       case 'Exists':
       case 'DoesNotExist':
-        if (values.length > 0) errs.push(fe.forbidden(child(p, 'values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+        if (values.length > 0)
+          errs.push(fe.forbidden(child(p, 'values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
         break;
       default:
         errs.push(fe.invalid(child(p, 'operator'), expr?.operator ?? '', 'not a valid selector operator'));
@@ -65,7 +66,15 @@ export function configMapKeyProblems(key: string): string[] {
   const errs: string[] = [];
   if (key.length > 253) errs.push('must be no more than 253 characters');
   if (!/^[-._a-zA-Z0-9]+$/.test(key)) {
-    errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", '[-._a-zA-Z0-9]+', 'key.name', 'KEY_NAME', 'key-name'));
+    errs.push(
+      regexError(
+        "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+        '[-._a-zA-Z0-9]+',
+        'key.name',
+        'KEY_NAME',
+        'key-name',
+      ),
+    );
   }
   if (key === '.') errs.push("must not be '.'");
   else if (key === '..') errs.push("must not be '..'");
@@ -99,7 +108,8 @@ export function portNumOrName(port: unknown, path: string): FieldError[] {
 export function envVarNameProblems(name: string): string[] {
   for (const ch of name) {
     const c = ch.codePointAt(0)!;
-    if (c < 0x20 || c > 0x7e || ch === '=') return ["a valid environment variable name must consist only of printable ASCII characters other than '='"];
+    if (c < 0x20 || c > 0x7e || ch === '=')
+      return ["a valid environment variable name must consist only of printable ASCII characters other than '='"];
   }
   return [];
 }

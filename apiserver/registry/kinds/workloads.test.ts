@@ -3,12 +3,19 @@ import assert from 'node:assert/strict';
 import { prepareDaemonSetUpdate } from './workloads.ts';
 import { defaulted, invalidMessage } from './testing.ts';
 
-const tpl = (labels: any = { app: 'web' }, spec: any = {}) => ({ metadata: { labels }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }], ...spec } });
+const tpl = (labels: any = { app: 'web' }, spec: any = {}) => ({
+  metadata: { labels },
+  spec: { containers: [{ name: 'web', image: 'nginx:1.25' }], ...spec },
+});
 const defaultedTemplate = defaulted('apps/deployments', { metadata: { name: 'x' }, spec: { template: tpl() } }).spec.template;
 
 describe('workload defaults', () => {
   it('Deployment', () => {
-    const d = defaulted('apps/deployments', { metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, template: tpl() }, status: {} });
+    const d = defaulted('apps/deployments', {
+      metadata: { name: 'web' },
+      spec: { selector: { matchLabels: { app: 'web' } }, template: tpl() },
+      status: {},
+    });
     assert.deepEqual(d.spec, {
       selector: { matchLabels: { app: 'web' } },
       template: defaultedTemplate,
@@ -45,7 +52,13 @@ describe('workload defaults', () => {
   it('StatefulSet', () => {
     const s = defaulted('apps/statefulsets', {
       metadata: { name: 'db' },
-      spec: { serviceName: 'db', template: tpl(), volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1024Mi' } } } }] },
+      spec: {
+        serviceName: 'db',
+        template: tpl(),
+        volumeClaimTemplates: [
+          { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1024Mi' } } } },
+        ],
+      },
       status: {},
     });
     assert.deepEqual(
@@ -78,11 +91,18 @@ describe('workload defaults', () => {
 });
 
 describe('Deployment validation', () => {
-  const dep = (spec: any) => ({ metadata: { name: 'web', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'web' } }, template: tpl(), ...spec } });
+  const dep = (spec: any) => ({
+    metadata: { name: 'web', namespace: 'default' },
+    spec: { selector: { matchLabels: { app: 'web' } }, template: tpl(), ...spec },
+  });
   const M = (spec: any, old?: any) => invalidMessage('apps/deployments', 'Deployment', 'apps', dep(spec), old);
   const cases: [string, any, string][] = [
     ['valid', {}, ''],
-    ['negative replicas', { replicas: -1 }, 'Deployment.apps "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0'],
+    [
+      'negative replicas',
+      { replicas: -1 },
+      'Deployment.apps "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+    ],
     [
       'no selector',
       { selector: undefined },
@@ -116,7 +136,7 @@ describe('Deployment validation', () => {
     [
       'Recreate with rollingUpdate',
       { strategy: { type: 'Recreate', rollingUpdate: {} } },
-      "Deployment.apps \"web\" is invalid: spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
+      'Deployment.apps "web" is invalid: spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is \'Recreate\'',
     ],
     [
       'progressDeadlineSeconds',
@@ -163,7 +183,11 @@ describe('ReplicaSet, DaemonSet and StatefulSet validation', () => {
     assert.equal(
       invalidMessage('apps/daemonsets', 'DaemonSet', 'apps', {
         metadata: meta,
-        spec: { selector: { matchLabels: { app: 'web' } }, template: tpl(), updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } } },
+        spec: {
+          selector: { matchLabels: { app: 'web' } },
+          template: tpl(),
+          updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } },
+        },
       }),
       'DaemonSet.apps "w" is invalid: spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: intstr.IntOrString{Type:0, IntVal:1, StrVal:""}: may not be set when maxUnavailable is non-zero',
     ));
@@ -171,7 +195,11 @@ describe('ReplicaSet, DaemonSet and StatefulSet validation', () => {
     assert.equal(
       invalidMessage('apps/daemonsets', 'DaemonSet', 'apps', {
         metadata: meta,
-        spec: { selector: { matchLabels: { app: 'web' } }, template: tpl(), updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } } },
+        spec: {
+          selector: { matchLabels: { app: 'web' } },
+          template: tpl(),
+          updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } },
+        },
       }),
       'DaemonSet.apps "w" is invalid: spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
     ));
@@ -185,7 +213,10 @@ describe('ReplicaSet, DaemonSet and StatefulSet validation', () => {
     ));
   it('StatefulSet names are DNS labels', () =>
     assert.equal(
-      invalidMessage('apps/statefulsets', 'StatefulSet', 'apps', { metadata: { name: 'db.v1' }, spec: { selector: { matchLabels: { app: 'web' } }, template: tpl() } }),
+      invalidMessage('apps/statefulsets', 'StatefulSet', 'apps', {
+        metadata: { name: 'db.v1' },
+        spec: { selector: { matchLabels: { app: 'web' } }, template: tpl() },
+      }),
       `StatefulSet.apps "db.v1" is invalid: metadata.name: Invalid value: "db.v1": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
     ));
   it('StatefulSet spec is mostly immutable', () => {
@@ -201,7 +232,10 @@ describe('ReplicaSet, DaemonSet and StatefulSet validation', () => {
 
 describe('DaemonSet template generation on update', () => {
   it('keeps the stored generation when the template is unchanged, even if the client drops it', () => {
-    const old = defaulted('apps/daemonsets', { metadata: { name: 'ds', annotations: { 'deprecated.daemonset.template.generation': '3' } }, spec: { template: tpl() } });
+    const old = defaulted('apps/daemonsets', {
+      metadata: { name: 'ds', annotations: { 'deprecated.daemonset.template.generation': '3' } },
+      spec: { template: tpl() },
+    });
     const next = structuredClone(old);
     next.metadata.annotations = {};
     prepareDaemonSetUpdate(next, old);

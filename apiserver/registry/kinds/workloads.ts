@@ -162,7 +162,8 @@ function selectorAndTemplate(spec: any, kind: 'Deployment' | 'ReplicaSet'): Fiel
     errs.push(fe.required('spec.selector'));
   } else {
     errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
-    if (isEmptySelector(spec.selector)) errs.push(fe.invalidShown('spec.selector', goLabelSelector(spec.selector), 'empty selector is invalid for deployment'));
+    if (isEmptySelector(spec.selector))
+      errs.push(fe.invalidShown('spec.selector', goLabelSelector(spec.selector), 'empty selector is invalid for deployment'));
   }
   const sel = asSelector(unset(spec.selector) ? null : spec.selector);
   if (!sel) errs.push(fe.invalidShown('spec.selector', goLabelSelector(spec.selector), 'invalid label selector'));
@@ -179,7 +180,8 @@ export function validateDeployment(obj: any, old?: any): FieldError[] {
   const strategy = spec.strategy ?? {};
   switch (strategy.type) {
     case 'Recreate':
-      if (!unset(strategy.rollingUpdate)) errs.push(fe.forbidden('spec.strategy.rollingUpdate', "may not be specified when strategy `type` is 'Recreate'"));
+      if (!unset(strategy.rollingUpdate))
+        errs.push(fe.forbidden('spec.strategy.rollingUpdate', "may not be specified when strategy `type` is 'Recreate'"));
       break;
     case 'RollingUpdate': {
       const ru = strategy.rollingUpdate;
@@ -190,7 +192,13 @@ export function validateDeployment(obj: any, old?: any): FieldError[] {
       errs.push(...positiveIntOrPercent(ru.maxUnavailable, 'spec.strategy.rollingUpdate.maxUnavailable'));
       errs.push(...positiveIntOrPercent(ru.maxSurge, 'spec.strategy.rollingUpdate.maxSurge'));
       if (intOrPercentValue(ru.maxUnavailable) === 0 && intOrPercentValue(ru.maxSurge) === 0) {
-        errs.push(fe.invalidShown('spec.strategy.rollingUpdate.maxUnavailable', goIntOrString(ru.maxUnavailable), 'may not be 0 when `maxSurge` is 0'));
+        errs.push(
+          fe.invalidShown(
+            'spec.strategy.rollingUpdate.maxUnavailable',
+            goIntOrString(ru.maxUnavailable),
+            'may not be 0 when `maxSurge` is 0',
+          ),
+        );
       }
       errs.push(...notMoreThan100Percent(ru.maxUnavailable, 'spec.strategy.rollingUpdate.maxUnavailable'));
       break;
@@ -266,7 +274,8 @@ export function validateDaemonSet(obj: any, old?: any): FieldError[] {
       errs.push(...notMoreThan100Percent(ru.maxSurge, `${p}.maxSurge`));
       const hasUnavailable = intOrPercentValue(ru.maxUnavailable) !== 0;
       const hasSurge = intOrPercentValue(ru.maxSurge) !== 0;
-      if (hasUnavailable && hasSurge) errs.push(fe.invalidShown(`${p}.maxSurge`, goIntOrString(ru.maxSurge), 'may not be set when maxUnavailable is non-zero'));
+      if (hasUnavailable && hasSurge)
+        errs.push(fe.invalidShown(`${p}.maxSurge`, goIntOrString(ru.maxSurge), 'may not be set when maxUnavailable is non-zero'));
       else if (!hasUnavailable && !hasSurge) errs.push(fe.required(`${p}.maxUnavailable`, 'cannot be 0 when maxSurge is 0'));
       break;
     }
@@ -305,7 +314,8 @@ export function validateStatefulSet(obj: any, old?: any): FieldError[] {
       errs.push(fe.required('spec.updateStrategy'));
       break;
     case 'OnDelete':
-      if (!unset(us.rollingUpdate)) errs.push(fe.invalid('spec.updateStrategy.rollingUpdate', us.rollingUpdate, "only allowed for updateStrategy 'RollingUpdate'"));
+      if (!unset(us.rollingUpdate))
+        errs.push(fe.invalid('spec.updateStrategy.rollingUpdate', us.rollingUpdate, "only allowed for updateStrategy 'RollingUpdate'"));
       break;
     case 'RollingUpdate':
       if (isObj(us.rollingUpdate)) {
@@ -313,7 +323,8 @@ export function validateStatefulSet(obj: any, old?: any): FieldError[] {
         errs.push(...nonNegative(us.rollingUpdate.partition, `${p}.partition`));
         if (!unset(us.rollingUpdate.maxUnavailable)) {
           errs.push(...positiveIntOrPercent(us.rollingUpdate.maxUnavailable, `${p}.maxUnavailable`));
-          if (intOrPercentValue(us.rollingUpdate.maxUnavailable) === 0) errs.push(fe.invalidShown(`${p}.maxUnavailable`, goIntOrString(us.rollingUpdate.maxUnavailable), 'cannot be 0'));
+          if (intOrPercentValue(us.rollingUpdate.maxUnavailable) === 0)
+            errs.push(fe.invalidShown(`${p}.maxUnavailable`, goIntOrString(us.rollingUpdate.maxUnavailable), 'cannot be 0'));
           errs.push(...notMoreThan100Percent(us.rollingUpdate.maxUnavailable, `${p}.maxUnavailable`));
         }
       }
@@ -324,7 +335,8 @@ export function validateStatefulSet(obj: any, old?: any): FieldError[] {
   const rp = spec.persistentVolumeClaimRetentionPolicy;
   if (isObj(rp)) {
     for (const f of ['whenDeleted', 'whenScaled']) {
-      if (rp[f] !== 'Retain' && rp[f] !== 'Delete') errs.push(fe.notSupported(`spec.persistentVolumeClaimRetentionPolicy.${f}`, rp[f] ?? '', ['Retain', 'Delete']));
+      if (rp[f] !== 'Retain' && rp[f] !== 'Delete')
+        errs.push(fe.notSupported(`spec.persistentVolumeClaimRetentionPolicy.${f}`, rp[f] ?? '', ['Retain', 'Delete']));
     }
   }
   errs.push(...nonNegative(spec.replicas, 'spec.replicas'));
@@ -334,7 +346,8 @@ export function validateStatefulSet(obj: any, old?: any): FieldError[] {
     errs.push(fe.required('spec.selector'));
   } else {
     errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
-    if (isEmptySelector(spec.selector)) errs.push(fe.invalidShown('spec.selector', goLabelSelector(spec.selector), 'empty selector is invalid for statefulset'));
+    if (isEmptySelector(spec.selector))
+      errs.push(fe.invalidShown('spec.selector', goLabelSelector(spec.selector), 'empty selector is invalid for statefulset'));
   }
   const sel = asSelector(unset(spec.selector) ? null : spec.selector);
   if (!sel) {
@@ -366,4 +379,3 @@ export function validateStatefulSet(obj: any, old?: any): FieldError[] {
   }
   return errs;
 }
-

@@ -68,7 +68,8 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
   const enqueueForRS = (rs: any) => {
     const key = ownerOf(rs);
     if (key) queue.add(key);
-    else if (!controllerOf(rs)) for (const d of dInformer.cache.byIndex('namespace', rs.metadata.namespace)) if (selects(d, rs)) queue.add(keyOf(d));
+    else if (!controllerOf(rs))
+      for (const d of dInformer.cache.byIndex('namespace', rs.metadata.namespace)) if (selects(d, rs)) queue.add(keyOf(d));
   };
 
   dInformer.on({ add: (d) => queue.add(keyOf(d)), update: (_o, d) => queue.add(keyOf(d)), delete: (d) => queue.add(keyOf(d)) });
@@ -105,10 +106,19 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     const annotations = { ...rs.metadata.annotations, ...replicasAnnotations(d) };
     const sizeChanged = specReplicas(rs) !== size;
     if (!sizeChanged && deepEqual(annotations, rs.metadata.annotations ?? {})) return rs;
-    const updated = await ctx.client.update(replicasets, { ...rs, metadata: { ...rs.metadata, annotations }, spec: { ...rs.spec, replicas: size } });
+    const updated = await ctx.client.update(replicasets, {
+      ...rs,
+      metadata: { ...rs.metadata, annotations },
+      spec: { ...rs.spec, replicas: size },
+    });
     if (sizeChanged) {
       const op = operation ?? (specReplicas(rs) < size ? 'up' : 'down');
-      ctx.events.event(d, 'Normal', 'ScalingReplicaSet', `Scaled ${op} replica set ${rs.metadata.name} from ${specReplicas(rs)} to ${size}`);
+      ctx.events.event(
+        d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled ${op} replica set ${rs.metadata.name} from ${specReplicas(rs)} to ${size}`,
+      );
     }
     return updated;
   }
@@ -125,13 +135,19 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
       let rs = existing;
       const minReady = d.spec?.minReadySeconds ?? 0;
       if (!deepEqual(annotations, existing.metadata.annotations ?? {}) || (existing.spec?.minReadySeconds ?? 0) !== minReady) {
-        rs = await ctx.client.update(replicasets, { ...existing, metadata: { ...existing.metadata, annotations }, spec: withMinReadySeconds(existing.spec, minReady) });
+        rs = await ctx.client.update(replicasets, {
+          ...existing,
+          metadata: { ...existing.metadata, annotations },
+          spec: withMinReadySeconds(existing.spec, minReady),
+        });
       }
       const rev = rs.metadata.annotations?.[REVISION];
       const status = structuredClone(d.status ?? {});
       let changed = false;
       if (rev && d.metadata.annotations?.[REVISION] !== rev) {
-        const updated = await ctx.client.patch(deployments, d.metadata.namespace, d.metadata.name, 'merge', { metadata: { annotations: { [REVISION]: rev } } });
+        const updated = await ctx.client.patch(deployments, d.metadata.namespace, d.metadata.name, 'merge', {
+          metadata: { annotations: { [REVISION]: rev } },
+        });
         d.metadata = updated.metadata;
       }
       if (!getCondition(status, 'Progressing')) {
@@ -150,7 +166,12 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     const draft: any = {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
-      metadata: { name: `${d.metadata.name}-${hash}`, namespace: d.metadata.namespace, labels: template.metadata.labels, ownerReferences: [controllerRef(d, 'apps/v1', 'Deployment')] },
+      metadata: {
+        name: `${d.metadata.name}-${hash}`,
+        namespace: d.metadata.namespace,
+        labels: template.metadata.labels,
+        ownerReferences: [controllerRef(d, 'apps/v1', 'Deployment')],
+      },
       spec: withMinReadySeconds({ replicas: 0, selector, template }, d.spec?.minReadySeconds ?? 0),
     };
     draft.spec.replicas = newReplicaSetReplicas(d, [...oldRSs, draft], draft);
@@ -167,12 +188,22 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
       throw new Error(`hash collision for ReplicaSet ${draft.metadata.name}; collisionCount is now ${status.collisionCount}`);
     }
     if (specReplicas(created) > 0) {
-      ctx.events.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata.name} from 0 to ${specReplicas(created)}`);
+      ctx.events.event(
+        d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled up replica set ${created.metadata.name} from 0 to ${specReplicas(created)}`,
+      );
     }
-    const updated = await ctx.client.patch(deployments, d.metadata.namespace, d.metadata.name, 'merge', { metadata: { annotations: { [REVISION]: String(newRevision) } } });
+    const updated = await ctx.client.patch(deployments, d.metadata.namespace, d.metadata.name, 'merge', {
+      metadata: { annotations: { [REVISION]: String(newRevision) } },
+    });
     d.metadata = updated.metadata;
     const status = structuredClone(d.status ?? {});
-    setCondition(status, condition('Progressing', 'True', 'NewReplicaSetCreated', `Created new replica set "${created.metadata.name}"`, now()));
+    setCondition(
+      status,
+      condition('Progressing', 'True', 'NewReplicaSetCreated', `Created new replica set "${created.metadata.name}"`, now()),
+    );
     await writeStatus(d, status);
     return { newRS: created, oldRSs };
   }
@@ -186,7 +217,12 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
       if (target && specReplicas(target) !== replicas) await scaleReplicaSet(target, replicas, d);
       return;
     }
-    if (newRS && specReplicas(newRS) === replicas && Number(newRS.metadata.annotations?.[DESIRED_REPLICAS]) === replicas && (newRS.status?.availableReplicas ?? 0) === replicas) {
+    if (
+      newRS &&
+      specReplicas(newRS) === replicas &&
+      Number(newRS.metadata.annotations?.[DESIRED_REPLICAS]) === replicas &&
+      (newRS.status?.availableReplicas ?? 0) === replicas
+    ) {
       for (const rs of activeReplicaSets(oldRSs)) await scaleReplicaSet(rs, 0, d);
       return;
     }
@@ -215,7 +251,12 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     if (diff <= 0) return;
     const byRevision = [...cleanable].sort((a, b) => revisionOf(a) - revisionOf(b) || byCreation(a, b));
     for (const rs of byRevision.slice(0, diff)) {
-      if ((rs.status?.replicas ?? 0) !== 0 || specReplicas(rs) !== 0 || (rs.metadata.generation ?? 0) > (rs.status?.observedGeneration ?? 0)) continue;
+      if (
+        (rs.status?.replicas ?? 0) !== 0 ||
+        specReplicas(rs) !== 0 ||
+        (rs.metadata.generation ?? 0) > (rs.status?.observedGeneration ?? 0)
+      )
+        continue;
       await ignoreNotFound(ctx.client.delete(replicasets, rs.metadata.namespace, rs.metadata.name));
     }
   }
@@ -287,7 +328,11 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
       scaledDown = true;
     }
     if (scaledDown) return syncRollout(d, [...oldRSs, newRS], newRS);
-    const oldPodsLeft = oldRSs.some((rs) => (rs.status?.replicas ?? 0) > 0) || oldRSs.some((rs) => podInformer.cache.byIndex('controller', rs.metadata.uid).some((p) => !['Succeeded', 'Failed'].includes(p.status?.phase)));
+    const oldPodsLeft =
+      oldRSs.some((rs) => (rs.status?.replicas ?? 0) > 0) ||
+      oldRSs.some((rs) =>
+        podInformer.cache.byIndex('controller', rs.metadata.uid).some((p) => !['Succeeded', 'Failed'].includes(p.status?.phase)),
+      );
     if (oldPodsLeft) return syncRollout(d, [...oldRSs, newRS], newRS);
     if (!newRS) ({ newRS, oldRSs } = await newAndOld(d, rsList, true));
     if (newRS && specReplicas(newRS) !== (d.spec?.replicas ?? 1)) await scaleReplicaSet(newRS, d.spec?.replicas ?? 1, d, 'up');

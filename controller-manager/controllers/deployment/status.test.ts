@@ -5,10 +5,19 @@ import { getCondition, rolloutStatus, stamp } from './status.ts';
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const d = (status: any = {}, spec: any = {}) => ({
   metadata: { name: 'web', generation: 2 },
-  spec: { replicas: 3, progressDeadlineSeconds: 600, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }, ...spec },
+  spec: {
+    replicas: 3,
+    progressDeadlineSeconds: 600,
+    strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+    ...spec,
+  },
   status,
 });
-const rs = (name: string, replicas: number, available: number) => ({ metadata: { name }, spec: { replicas }, status: { replicas, readyReplicas: available, availableReplicas: available } });
+const rs = (name: string, replicas: number, available: number) => ({
+  metadata: { name },
+  spec: { replicas },
+  status: { replicas, readyReplicas: available, availableReplicas: available },
+});
 
 test('a finished rollout is Available and Progressing with NewReplicaSetAvailable', () => {
   const newRS = rs('web-new', 3, 3);
@@ -35,7 +44,13 @@ test('progress refreshes ReplicaSetUpdated; no progress past the deadline is Pro
   assert.equal(timedOut.status, 'False');
   assert.equal(timedOut.reason, 'ProgressDeadlineExceeded');
   assert.equal(timedOut.message, 'ReplicaSet "web-new" has timed out progressing.');
-  const fast = rolloutStatus(d({ ...first.status, conditions: [{ ...p, lastUpdateTime: stamp(NOW - 61_000) }] }), [oldRS, newRS], newRS, NOW, 10);
+  const fast = rolloutStatus(
+    d({ ...first.status, conditions: [{ ...p, lastUpdateTime: stamp(NOW - 61_000) }] }),
+    [oldRS, newRS],
+    newRS,
+    NOW,
+    10,
+  );
   assert.equal(getCondition(fast.status, 'Progressing')!.reason, 'ProgressDeadlineExceeded', 'the deadline divides by --speed');
 });
 

@@ -62,7 +62,10 @@ export function calculateStatus(d: any, allRSs: any[], newRS: any | undefined, n
   if (available >= replicas - maxUnavailable(d)) {
     setCondition(status, condition('Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now));
   } else {
-    setCondition(status, condition('Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', now));
+    setCondition(
+      status,
+      condition('Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', now),
+    );
   }
   return status;
 }
@@ -119,7 +122,13 @@ export function isTimedOut(d: any, status: any, now: number, speed: number): boo
  * syncRolloutStatus's decision: the status with the Progressing condition
  * updated, and when to look again for a deadline that may pass.
  */
-export function rolloutStatus(d: any, allRSs: any[], newRS: any | undefined, now: number, speed: number): { status: any; recheckInMs?: number } {
+export function rolloutStatus(
+  d: any,
+  allRSs: any[],
+  newRS: any | undefined,
+  now: number,
+  speed: number,
+): { status: any; recheckInMs?: number } {
   const status = calculateStatus(d, allRSs, newRS, now);
   const hasDeadline = d.spec?.progressDeadlineSeconds !== undefined && d.spec?.progressDeadlineSeconds !== null;
   if (!hasDeadline) removeCondition(status, 'Progressing');
@@ -128,7 +137,9 @@ export function rolloutStatus(d: any, allRSs: any[], newRS: any | undefined, now
   if (hasDeadline && !complete) {
     const rsName = newRS?.metadata?.name;
     if (isComplete(d, status)) {
-      const msg = rsName ? `ReplicaSet "${rsName}" has successfully progressed.` : `Deployment "${d.metadata.name}" has successfully progressed.`;
+      const msg = rsName
+        ? `ReplicaSet "${rsName}" has successfully progressed.`
+        : `Deployment "${d.metadata.name}" has successfully progressed.`;
       setCondition(status, condition('Progressing', 'True', 'NewReplicaSetAvailable', msg, now));
     } else if (isProgressing(d, status)) {
       const msg = rsName ? `ReplicaSet "${rsName}" is progressing.` : `Deployment "${d.metadata.name}" is progressing.`;
@@ -137,11 +148,15 @@ export function rolloutStatus(d: any, allRSs: any[], newRS: any | undefined, now
       removeCondition(status, 'Progressing');
       setCondition(status, c);
     } else if (isTimedOut(d, status, now, speed)) {
-      const msg = rsName ? `ReplicaSet "${rsName}" has timed out progressing.` : `Deployment "${d.metadata.name}" has timed out progressing.`;
+      const msg = rsName
+        ? `ReplicaSet "${rsName}" has timed out progressing.`
+        : `Deployment "${d.metadata.name}" has timed out progressing.`;
       setCondition(status, condition('Progressing', 'False', 'ProgressDeadlineExceeded', msg, now));
     }
   }
-  const failure = allRSs.map((rs) => rs?.status?.conditions?.find((c: any) => c.type === 'ReplicaFailure' && c.status === 'True')).find(Boolean);
+  const failure = allRSs
+    .map((rs) => rs?.status?.conditions?.find((c: any) => c.type === 'ReplicaFailure' && c.status === 'True'))
+    .find(Boolean);
   if (failure) setCondition(status, condition('ReplicaFailure', 'True', failure.reason, failure.message, now));
   else removeCondition(status, 'ReplicaFailure');
   let recheckInMs: number | undefined;

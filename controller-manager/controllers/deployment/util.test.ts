@@ -1,12 +1,26 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { equalIgnoringHash, fenceposts, maxUnavailable, newReplicaSetReplicas, podTemplateHash, newReplicaSetAnnotations, proportion, replicasAnnotations, scaledValue } from './util.ts';
+import {
+  equalIgnoringHash,
+  fenceposts,
+  maxUnavailable,
+  newReplicaSetReplicas,
+  podTemplateHash,
+  newReplicaSetAnnotations,
+  proportion,
+  replicasAnnotations,
+  scaledValue,
+} from './util.ts';
 
 const dep = (replicas: number, maxSurge?: number | string, maxUnavailableV?: number | string, type = 'RollingUpdate') => ({
   metadata: { name: 'd', annotations: {} },
   spec: { replicas, strategy: { type, rollingUpdate: { maxSurge, maxUnavailable: maxUnavailableV } } },
 });
-const rs = (replicas: number, extra: any = {}) => ({ metadata: { name: `rs-${replicas}`, annotations: extra.annotations ?? {} }, spec: { replicas }, status: extra.status ?? {} });
+const rs = (replicas: number, extra: any = {}) => ({
+  metadata: { name: `rs-${replicas}`, annotations: extra.annotations ?? {} },
+  spec: { replicas },
+  status: extra.status ?? {},
+});
 
 test('int-or-percent scaling rounds surge up and unavailability down', () => {
   const cases: [number | string, number, boolean, number][] = [
@@ -19,7 +33,8 @@ test('int-or-percent scaling rounds surge up and unavailability down', () => {
     [2, 10, true, 2],
     ['0%', 10, true, 0],
   ];
-  for (const [v, total, up, want] of cases) assert.equal(scaledValue(v, total, up), want, `${v} of ${total} rounding ${up ? 'up' : 'down'}`);
+  for (const [v, total, up, want] of cases)
+    assert.equal(scaledValue(v, total, up), want, `${v} of ${total} rounding ${up ? 'up' : 'down'}`);
 });
 
 test('fenceposts: both zero makes maxUnavailable 1; defaults are 25%/25%', () => {
@@ -48,7 +63,8 @@ test('the new ReplicaSet grows only within replicas + maxSurge', () => {
     [dep(3, 1, 0), [rs(0)], 0, 3],
     [dep(5, 1, 1, 'Recreate'), [rs(5), rs(0)], 1, 5],
   ];
-  for (const [d, all, i, want] of cases) assert.equal(newReplicaSetReplicas(d, all, all[i]), want, `${JSON.stringify(d.spec)} ${all.map((r) => r.spec.replicas)}`);
+  for (const [d, all, i, want] of cases)
+    assert.equal(newReplicaSetReplicas(d, all, all[i]), want, `${JSON.stringify(d.spec)} ${all.map((r) => r.spec.replicas)}`);
 });
 
 test('proportional scaling shares an increase by each ReplicaSet size', () => {
@@ -73,15 +89,32 @@ test('new ReplicaSet annotations (SetNewReplicaSetAnnotations): copy, revision, 
     'deployment.kubernetes.io/max-replicas': '99',
     'deprecated.deployment.rollback.to': '1',
   };
-  const d = (annotations: Record<string, string>) => ({ metadata: { annotations }, spec: { replicas: 4, strategy: { rollingUpdate: { maxSurge: 1 } } } });
-  const cases: { name: string; d: any; rs: Record<string, string>; rev: number; exists: boolean; limit?: number; want: Record<string, string> }[] = [
+  const d = (annotations: Record<string, string>) => ({
+    metadata: { annotations },
+    spec: { replicas: 4, strategy: { rollingUpdate: { maxSurge: 1 } } },
+  });
+  const cases: {
+    name: string;
+    d: any;
+    rs: Record<string, string>;
+    rev: number;
+    exists: boolean;
+    limit?: number;
+    want: Record<string, string>;
+  }[] = [
     {
       name: 'created: the Deployment annotations but the owned ones, revision, replica annotations',
       d: d({ ...owned, [CAUSE]: 'v2', team: 'a' }),
       rs: {},
       rev: 3,
       exists: false,
-      want: { [CAUSE]: 'v2', team: 'a', [REV]: '3', 'deployment.kubernetes.io/desired-replicas': '4', 'deployment.kubernetes.io/max-replicas': '5' },
+      want: {
+        [CAUSE]: 'v2',
+        team: 'a',
+        [REV]: '3',
+        'deployment.kubernetes.io/desired-replicas': '4',
+        'deployment.kubernetes.io/max-replicas': '5',
+      },
     },
     {
       name: 'still the new one: a changed cause is copied, the revision stays, no replica annotations',
@@ -146,12 +179,18 @@ test('new ReplicaSet annotations (SetNewReplicaSetAnnotations): copy, revision, 
     assert.deepEqual(newReplicaSetAnnotations(c.d, { metadata: { annotations: c.rs } }, c.rev, c.exists, c.limit), c.want, c.name);
     assert.deepEqual(c.rs, before, `${c.name}: the ReplicaSet is not changed in place`);
   }
-  assert.deepEqual(replicasAnnotations(d({})), { 'deployment.kubernetes.io/desired-replicas': '4', 'deployment.kubernetes.io/max-replicas': '5' });
+  assert.deepEqual(replicasAnnotations(d({})), {
+    'deployment.kubernetes.io/desired-replicas': '4',
+    'deployment.kubernetes.io/max-replicas': '5',
+  });
 });
 
 test('templates compare without the hash label and without empty values; hashes use the safe alphabet', () => {
   const t = { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'x' }] } };
-  const withHash = { metadata: { labels: { app: 'a', 'pod-template-hash': 'abc' }, creationTimestamp: null }, spec: { containers: [{ name: 'c', image: 'x', resources: {} }] } };
+  const withHash = {
+    metadata: { labels: { app: 'a', 'pod-template-hash': 'abc' }, creationTimestamp: null },
+    spec: { containers: [{ name: 'c', image: 'x', resources: {} }] },
+  };
   assert.ok(equalIgnoringHash(t, withHash));
   assert.ok(!equalIgnoringHash(t, { ...t, spec: { containers: [{ name: 'c', image: 'y' }] } }));
   const h = podTemplateHash(t);

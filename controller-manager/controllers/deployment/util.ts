@@ -190,7 +190,13 @@ function parseRevision(v: string | undefined): number | undefined {
  * ReplicaSet about to be created (`exists` false) also gets the replica
  * annotations.
  */
-export function newReplicaSetAnnotations(d: any, rs: any, newRevision: number, exists: boolean, limitChars = MAX_REV_HISTORY_LENGTH_IN_CHARS): Record<string, string> {
+export function newReplicaSetAnnotations(
+  d: any,
+  rs: any,
+  newRevision: number,
+  exists: boolean,
+  limitChars = MAX_REV_HISTORY_LENGTH_IN_CHARS,
+): Record<string, string> {
   const out: Record<string, string> = { ...rs.metadata?.annotations };
   copyDeploymentAnnotations(d, out);
   const had = out[REVISION];

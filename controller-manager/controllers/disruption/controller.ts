@@ -66,7 +66,9 @@ export function disruptionController(ctx: ControllerContext): ControllerParts {
     const pdb = pdbInformer.cache.get(key);
     if (!pdb) return;
     const selector = selectorFromLabelSelector(pdb.spec?.selector);
-    const matched = podInformer.cache.byIndex('namespace', pdb.metadata.namespace).filter((p) => matchesLabels(selector, p.metadata.labels));
+    const matched = podInformer.cache
+      .byIndex('namespace', pdb.metadata.namespace)
+      .filter((p) => matchesLabels(selector, p.metadata.labels));
     const now = ctx.clock.now();
     // Evicted Pods stay "disrupted" until their deletion is seen, or for two minutes.
     const disruptedPods: Record<string, string> = {};
@@ -96,7 +98,9 @@ export function disruptionController(ctx: ControllerContext): ControllerParts {
           message: '',
           observedGeneration: pdb.metadata.generation,
           lastTransitionTime:
-            previous && previous.status === (allowed ? 'True' : 'False') ? previous.lastTransitionTime : new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+            previous && previous.status === (allowed ? 'True' : 'False')
+              ? previous.lastTransitionTime
+              : new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z'),
         },
       ],
     };

@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { budgetStatus } from './plan.ts';
 
-const pod = (name: string, ready = true) => ({ metadata: { name }, status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } });
+const pod = (name: string, ready = true) => ({
+  metadata: { name },
+  status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
+});
 const pods = [pod('a'), pod('b'), pod('c'), pod('d', false)];
 
 test('budgets: minAvailable as a number or a percentage, maxUnavailable, recently evicted Pods', () => {
@@ -17,6 +20,10 @@ test('budgets: minAvailable as a number or a percentage, maxUnavailable, recentl
   ];
   for (const [spec, scale, disrupted, [expected, desired, healthy, allowed]] of cases) {
     const s = budgetStatus({ spec }, pods, scale, new Set(disrupted));
-    assert.deepEqual([s.expectedPods, s.desiredHealthy, s.currentHealthy, s.disruptionsAllowed], [expected, desired, healthy, allowed], JSON.stringify(spec));
+    assert.deepEqual(
+      [s.expectedPods, s.desiredHealthy, s.currentHealthy, s.disruptionsAllowed],
+      [expected, desired, healthy, allowed],
+      JSON.stringify(spec),
+    );
   }
 });

@@ -42,7 +42,8 @@ export function endpointsController(ctx: ControllerContext): ControllerParts {
     // the managed-by label here, so a user's own Endpoints are never removed.)
     add: (ep) => {
       if (written.observe(ep)) return;
-      if (ep.metadata?.labels?.[LABEL_MANAGED_BY] === CONTROLLER_NAME && !ep.metadata?.annotations?.[LEADER_ANNOTATION]) queue.add(keyOf(ep));
+      if (ep.metadata?.labels?.[LABEL_MANAGED_BY] === CONTROLLER_NAME && !ep.metadata?.annotations?.[LEADER_ANNOTATION])
+        queue.add(keyOf(ep));
     },
     update: (_old, ep) => void written.observe(ep),
     // A deleted Endpoints whose Service still selects Pods is made again.
@@ -78,7 +79,10 @@ export function endpointsController(ctx: ControllerContext): ControllerParts {
     const plan = planEndpoints(svc, matching, current, trigger);
     if (plan.action === 'none') return;
     try {
-      const saved = plan.action === 'create' ? await ctx.client.create(endpoints, namespace, plan.endpoints) : await ctx.client.update(endpoints, plan.endpoints);
+      const saved =
+        plan.action === 'create'
+          ? await ctx.client.create(endpoints, namespace, plan.endpoints)
+          : await ctx.client.update(endpoints, plan.endpoints);
       written.wrote(key, saved);
       log.debug({ key, action: plan.action }, 'endpoints written');
     } catch (err) {

@@ -5,7 +5,13 @@ import { computeSubsets, MAX_CAPACITY, planEndpoints, repackSubsets } from './pl
 
 const svc = (spec: Record<string, unknown> = {}, labels?: Record<string, string>): Service => ({
   metadata: { name: 'web', namespace: 'default', uid: 'svc-uid', labels, creationTimestamp: '2026-01-01T00:00:00Z' },
-  spec: { selector: { app: 'web' }, clusterIP: '10.96.0.10', ipFamilies: ['IPv4'], ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }], ...spec },
+  spec: {
+    selector: { app: 'web' },
+    clusterIP: '10.96.0.10',
+    ipFamilies: ['IPv4'],
+    ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }],
+    ...spec,
+  },
 });
 
 interface PodOpts {
@@ -33,22 +39,56 @@ const pod = (name: string, o: PodOpts = {}): Pod => ({
     conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True', lastTransitionTime: '2026-01-01T00:05:00Z' }],
   },
 });
-const addr = (name: string, ip: string, node = 'node-1') => ({ ip, nodeName: node, targetRef: { kind: 'Pod', namespace: 'default', name, uid: `uid-${name}` } });
+const addr = (name: string, ip: string, node = 'node-1') => ({
+  ip,
+  nodeName: node,
+  targetRef: { kind: 'Pod', namespace: 'default', name, uid: `uid-${name}` },
+});
 const http = (port: number) => ({ name: 'http', port, protocol: 'TCP' });
 
 test('subsets: ready, not-ready and excluded Pods, ports resolved per Pod', () => {
   const named = svc({ ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 'web' }] });
   const cases: [string, Service, Pod[], unknown][] = [
-    ['ready Pods in addresses, sorted by IP (as strings, as kube sorts)', svc(), [pod('b', { ip: '10.244.0.5' }), pod('a', { ip: '10.244.0.10' })], [{ addresses: [addr('a', '10.244.0.10'), addr('b', '10.244.0.5')], ports: [http(8080)] }]],
-    ['a not-ready Pod goes to notReadyAddresses', svc(), [pod('a', { ip: '10.244.0.5' }), pod('b', { ip: '10.244.0.6', ready: false })], [{ addresses: [addr('a', '10.244.0.5')], notReadyAddresses: [addr('b', '10.244.0.6')], ports: [http(8080)] }]],
-    ['publishNotReadyAddresses lists not-ready and terminating Pods as ready', svc({ publishNotReadyAddresses: true }), [pod('a', { ready: false, ip: '10.244.0.5' }), pod('b', { terminating: true, ip: '10.244.0.6' })], [{ addresses: [addr('a', '10.244.0.5'), addr('b', '10.244.0.6')], ports: [http(8080)] }]],
-    ['terminating, finished and IP-less Pods are left out', svc(), [pod('t', { terminating: true }), pod('s', { phase: 'Succeeded' }), pod('f', { phase: 'Failed' }), pod('n', { ip: '' })], []],
+    [
+      'ready Pods in addresses, sorted by IP (as strings, as kube sorts)',
+      svc(),
+      [pod('b', { ip: '10.244.0.5' }), pod('a', { ip: '10.244.0.10' })],
+      [{ addresses: [addr('a', '10.244.0.10'), addr('b', '10.244.0.5')], ports: [http(8080)] }],
+    ],
+    [
+      'a not-ready Pod goes to notReadyAddresses',
+      svc(),
+      [pod('a', { ip: '10.244.0.5' }), pod('b', { ip: '10.244.0.6', ready: false })],
+      [{ addresses: [addr('a', '10.244.0.5')], notReadyAddresses: [addr('b', '10.244.0.6')], ports: [http(8080)] }],
+    ],
+    [
+      'publishNotReadyAddresses lists not-ready and terminating Pods as ready',
+      svc({ publishNotReadyAddresses: true }),
+      [pod('a', { ready: false, ip: '10.244.0.5' }), pod('b', { terminating: true, ip: '10.244.0.6' })],
+      [{ addresses: [addr('a', '10.244.0.5'), addr('b', '10.244.0.6')], ports: [http(8080)] }],
+    ],
+    [
+      'terminating, finished and IP-less Pods are left out',
+      svc(),
+      [pod('t', { terminating: true }), pod('s', { phase: 'Succeeded' }), pod('f', { phase: 'Failed' }), pod('n', { ip: '' })],
+      [],
+    ],
     ['no Pods: no subsets', svc(), [], []],
-    ['targetPort defaults to the service port', svc({ ports: [{ port: 80, protocol: 'TCP' }] }), [pod('a')], [{ addresses: [addr('a', '10.244.0.5')], ports: [{ port: 80, protocol: 'TCP' }] }]],
+    [
+      'targetPort defaults to the service port',
+      svc({ ports: [{ port: 80, protocol: 'TCP' }] }),
+      [pod('a')],
+      [{ addresses: [addr('a', '10.244.0.5')], ports: [{ port: 80, protocol: 'TCP' }] }],
+    ],
     [
       'a named targetPort resolves per Pod: different numbers, different subsets; a Pod without it is skipped',
       named,
-      [pod('a', { ip: '10.244.0.5', ports: [{ name: 'web', containerPort: 8080 }] }), pod('b', { ip: '10.244.0.6', ports: [{ name: 'web', containerPort: 9090 }] }), pod('c', { ip: '10.244.0.7', ports: [{ name: 'web', containerPort: 8080 }] }), pod('d', { ip: '10.244.0.8' })],
+      [
+        pod('a', { ip: '10.244.0.5', ports: [{ name: 'web', containerPort: 8080 }] }),
+        pod('b', { ip: '10.244.0.6', ports: [{ name: 'web', containerPort: 9090 }] }),
+        pod('c', { ip: '10.244.0.7', ports: [{ name: 'web', containerPort: 8080 }] }),
+        pod('d', { ip: '10.244.0.8' }),
+      ],
       [
         { addresses: [addr('a', '10.244.0.5'), addr('c', '10.244.0.7')], ports: [http(8080)] },
         { addresses: [addr('b', '10.244.0.6')], ports: [http(9090)] },
@@ -56,20 +96,37 @@ test('subsets: ready, not-ready and excluded Pods, ports resolved per Pod', () =
     ],
     [
       'several service ports share one subset',
-      svc({ ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }, { name: 'metrics', port: 9100, protocol: 'TCP', targetPort: 9100 }] }),
+      svc({
+        ports: [
+          { name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 },
+          { name: 'metrics', port: 9100, protocol: 'TCP', targetPort: 9100 },
+        ],
+      }),
       [pod('a')],
       [{ addresses: [addr('a', '10.244.0.5')], ports: [http(8080), { name: 'metrics', port: 9100, protocol: 'TCP' }] }],
     ],
-    ['a headless Service without ports lists bare addresses', svc({ clusterIP: 'None', ports: [] }), [pod('a')], [{ addresses: [addr('a', '10.244.0.5')] }]],
+    [
+      'a headless Service without ports lists bare addresses',
+      svc({ clusterIP: 'None', ports: [] }),
+      [pod('a')],
+      [{ addresses: [addr('a', '10.244.0.5')] }],
+    ],
     ['a Service with a cluster IP and no ports gets nothing', svc({ ports: [] }), [pod('a')], []],
-    ['an IPv6 Service takes the Pod\'s IPv6 address', svc({ ipFamilies: ['IPv6'] }), [{ ...pod('a'), status: { ...pod('a').status, podIPs: [{ ip: '10.244.0.5' }, { ip: 'fd00::5' }] } }], [{ addresses: [addr('a', 'fd00::5')], ports: [http(8080)] }]],
+    [
+      "an IPv6 Service takes the Pod's IPv6 address",
+      svc({ ipFamilies: ['IPv6'] }),
+      [{ ...pod('a'), status: { ...pod('a').status, podIPs: [{ ip: '10.244.0.5' }, { ip: 'fd00::5' }] } }],
+      [{ addresses: [addr('a', 'fd00::5')], ports: [http(8080)] }],
+    ],
   ];
   for (const [why, s, pods, want] of cases) assert.deepEqual(computeSubsets(s, pods), want, why);
 });
 
 test('subsets do not depend on the order of the Pods', () => {
   const s = svc({ ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 'web' }] });
-  const pods = Array.from({ length: 12 }, (_, i) => pod(`p${i}`, { ip: `10.244.${i % 3}.${i}`, ready: i % 4 !== 0, ports: [{ name: 'web', containerPort: 8000 + (i % 2) }] }));
+  const pods = Array.from({ length: 12 }, (_, i) =>
+    pod(`p${i}`, { ip: `10.244.${i % 3}.${i}`, ready: i % 4 !== 0, ports: [{ name: 'web', containerPort: 8000 + (i % 2) }] }),
+  );
   const want = computeSubsets(s, pods);
   for (let n = 0; n < 5; n++) {
     const shuffled = [...pods].sort(() => Math.random() - 0.5);
@@ -87,7 +144,13 @@ test('repack: an address not ready on a port is not ready on it; equal address s
     { addresses: [b], ports: [{ name: 'y', port: 2, protocol: 'TCP' }] },
   ]);
   assert.deepEqual(got, [
-    { addresses: [b], ports: [{ name: 'x', port: 1, protocol: 'UDP' }, { name: 'y', port: 2, protocol: 'TCP' }] },
+    {
+      addresses: [b],
+      ports: [
+        { name: 'x', port: 1, protocol: 'UDP' },
+        { name: 'y', port: 2, protocol: 'TCP' },
+      ],
+    },
     { notReadyAddresses: [a], ports: [http(80)] },
   ]);
 });
@@ -129,16 +192,25 @@ test('planEndpoints: a selector matching nothing gives an Endpoints with no subs
   assert.equal(empty.action, 'create');
   const ep = (empty as { endpoints: Endpoints }).endpoints;
   assert.equal(ep.subsets, undefined);
-  assert.deepEqual(ep.metadata?.labels, { 'endpoints.kubernetes.io/managed-by': 'endpoint-controller', 'service.kubernetes.io/headless': '' });
+  assert.deepEqual(ep.metadata?.labels, {
+    'endpoints.kubernetes.io/managed-by': 'endpoint-controller',
+    'service.kubernetes.io/headless': '',
+  });
   assert.deepEqual(planEndpoints(svc({ clusterIP: 'None' }), [], { ...ep, subsets: [] }), { action: 'none' });
 });
 
 test('planEndpoints: more than 1000 addresses are truncated and annotated', () => {
-  const pods = Array.from({ length: MAX_CAPACITY + 5 }, (_, i) => pod(`p${i}`, { ip: `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, ready: i >= 10 }));
+  const pods = Array.from({ length: MAX_CAPACITY + 5 }, (_, i) =>
+    pod(`p${i}`, { ip: `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, ready: i >= 10 }),
+  );
   const plan = planEndpoints(svc(), pods, undefined) as { endpoints: Endpoints };
   const count = plan.endpoints.subsets!.reduce((n, ss) => n + (ss.addresses?.length ?? 0) + (ss.notReadyAddresses?.length ?? 0), 0);
   assert.equal(count, MAX_CAPACITY);
-  assert.equal(plan.endpoints.subsets!.reduce((n, ss) => n + (ss.addresses?.length ?? 0), 0), MAX_CAPACITY - 5, 'ready addresses are kept first');
+  assert.equal(
+    plan.endpoints.subsets!.reduce((n, ss) => n + (ss.addresses?.length ?? 0), 0),
+    MAX_CAPACITY - 5,
+    'ready addresses are kept first',
+  );
   assert.equal(plan.endpoints.metadata?.annotations?.['endpoints.kubernetes.io/over-capacity'], 'truncated');
   const stored = { ...plan.endpoints, metadata: { ...plan.endpoints.metadata, resourceVersion: '2' } };
   assert.deepEqual(planEndpoints(svc(), pods, stored), { action: 'none' }, 'a truncated Endpoints is not rewritten on every sync');

@@ -6,7 +6,18 @@
 // whether the Endpoints must be created, updated or left alone.
 import type { EndpointAddress, EndpointPort, Endpoints, EndpointSubset, Pod, Service } from 'kubernetes-types/core/v1.js';
 import { deepEqual } from '../../../shared/util/deep-equal.ts';
-import { findPort, formatRFC3339Nano, HEADLESS_LABEL, isIPv6, isPodReady, isServiceIPSet, LAST_CHANGE_TRIGGER_TIME, podIPs, shouldPodBeInEndpoints, shouldSetHostname } from '../endpointslice/util.ts';
+import {
+  findPort,
+  formatRFC3339Nano,
+  HEADLESS_LABEL,
+  isIPv6,
+  isPodReady,
+  isServiceIPSet,
+  LAST_CHANGE_TRIGGER_TIME,
+  podIPs,
+  shouldPodBeInEndpoints,
+  shouldSetHostname,
+} from '../endpointslice/util.ts';
 
 /** The label kube (1.33+) puts on the Endpoints this controller manages, and its value. */
 export const LABEL_MANAGED_BY = 'endpoints.kubernetes.io/managed-by';
@@ -53,7 +64,12 @@ export function computeSubsets(svc: Service, pods: readonly Pod[]): EndpointSubs
     for (const sp of svcPorts) {
       const port = findPort(pod, sp);
       if (port === undefined) continue;
-      add(pod, addr, { ...(sp.name ? { name: sp.name } : {}), port, protocol: sp.protocol ?? 'TCP', ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}) });
+      add(pod, addr, {
+        ...(sp.name ? { name: sp.name } : {}),
+        port,
+        protocol: sp.protocol ?? 'TCP',
+        ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}),
+      });
     }
   }
   return repackSubsets(raw);
@@ -91,7 +107,10 @@ export function repackSubsets(subsets: readonly EndpointSubset[]): EndpointSubse
   }
   const groups = new Map<string, { ready: Map<string, boolean>; ports: EndpointPort[] }>();
   for (const { port, ready } of byPort.values()) {
-    const key = [...ready].map(([k, r]) => `${k}\u0000${r}`).sort().join('\n');
+    const key = [...ready]
+      .map(([k, r]) => `${k}\u0000${r}`)
+      .sort()
+      .join('\n');
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { ready, ports: [] }));
     if (port) g.ports.push(port);
@@ -105,7 +124,10 @@ export function repackSubsets(subsets: readonly EndpointSubset[]): EndpointSubse
     const ss: EndpointSubset = {};
     if (ready.length) ss.addresses = ready.sort(byIpUid);
     if (notReady.length) ss.notReadyAddresses = notReady.sort(byIpUid);
-    if (g.ports.length) ss.ports = g.ports.sort((a, b) => cmp(a.name ?? '', b.name ?? '') || (a.port ?? 0) - (b.port ?? 0) || cmp(a.protocol ?? '', b.protocol ?? ''));
+    if (g.ports.length)
+      ss.ports = g.ports.sort(
+        (a, b) => cmp(a.name ?? '', b.name ?? '') || (a.port ?? 0) - (b.port ?? 0) || cmp(a.protocol ?? '', b.protocol ?? ''),
+      );
     out.push(ss);
   }
   return out.sort((a, b) => cmp(JSON.stringify(a), JSON.stringify(b)));
@@ -158,7 +180,8 @@ export type EndpointsPlan = { action: 'none' } | { action: 'create' | 'update'; 
 
 /** Subsets as compared: a Pod's resourceVersion in a targetRef does not count (kube ignores it too). */
 function comparable(subsets: readonly EndpointSubset[] | undefined | null): unknown {
-  const strip = (as?: EndpointAddress[]) => as?.map((a) => (a.targetRef ? { ...a, targetRef: { ...a.targetRef, resourceVersion: undefined } } : a));
+  const strip = (as?: EndpointAddress[]) =>
+    as?.map((a) => (a.targetRef ? { ...a, targetRef: { ...a.targetRef, resourceVersion: undefined } } : a));
   return (subsets ?? []).map((ss) => ({ ...ss, addresses: strip(ss.addresses), notReadyAddresses: strip(ss.notReadyAddresses) }));
 }
 
@@ -174,7 +197,12 @@ export function planEndpoints(svc: Service, pods: readonly Pod[], current: Endpo
   const labels = endpointsLabels(svc);
   if (current) {
     const annotated = current.metadata?.annotations?.[OVER_CAPACITY] !== undefined;
-    if (deepEqual(comparable(current.subsets), comparable(subsets)) && deepEqual(current.metadata?.labels ?? {}, labels) && annotated === truncated) return { action: 'none' };
+    if (
+      deepEqual(comparable(current.subsets), comparable(subsets)) &&
+      deepEqual(current.metadata?.labels ?? {}, labels) &&
+      annotated === truncated
+    )
+      return { action: 'none' };
   }
   const next: Endpoints = current
     ? structuredClone(current)

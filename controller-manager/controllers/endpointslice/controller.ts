@@ -105,11 +105,17 @@ export function endpointSliceController(ctx: ControllerContext): ControllerParts
       for (const slice of plan.delete) await deleteSlice(key, slice);
     } catch (err) {
       if (err instanceof StatusError && err.code === 403 && /being terminated/.test(err.message)) return;
-      ctx.events.event(svc, 'Warning', 'FailedToUpdateEndpointSlices', `Error updating Endpoint Slices for Service ${key}: ${(err as Error).message}`);
+      ctx.events.event(
+        svc,
+        'Warning',
+        'FailedToUpdateEndpointSlices',
+        `Error updating Endpoint Slices for Service ${key}: ${(err as Error).message}`,
+      );
       throw err;
     }
     const changes = plan.create.length + plan.update.length + plan.delete.length;
-    if (changes > 0) log.debug({ key, created: plan.create.length, updated: plan.update.length, deleted: plan.delete.length }, 'endpoint slices written');
+    if (changes > 0)
+      log.debug({ key, created: plan.create.length, updated: plan.update.length, deleted: plan.delete.length }, 'endpoint slices written');
     // Pods on Nodes not (yet) in the cache were left out: try again, with backoff.
     if (plan.skipped.length > 0) throw new Error(plan.skipped.join('; '));
   }

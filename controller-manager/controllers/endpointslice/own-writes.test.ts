@@ -6,7 +6,10 @@ import { OwnWrites } from './own-writes.ts';
 import { TriggerTimeTracker } from './trigger-time.ts';
 import { formatRFC3339Nano } from './util.ts';
 
-const obj = (name: string, rv: string, extra: Record<string, unknown> = {}) => ({ metadata: { namespace: 'ns', name, resourceVersion: rv }, ...extra });
+const obj = (name: string, rv: string, extra: Record<string, unknown> = {}) => ({
+  metadata: { namespace: 'ns', name, resourceVersion: rv },
+  ...extra,
+});
 
 test('own writes: a write the cache has not shown yet is seen until the informer catches up', () => {
   const clock = new FakeClock();
@@ -46,7 +49,10 @@ test('own writes: the deletion of an earlier object of the same name does not hi
 
 test('trigger time: the Service creation first, then the earliest Ready transition that changed, else none', () => {
   const svc: Service = { metadata: { name: 'web', creationTimestamp: '2026-01-01T00:00:00Z' } };
-  const pod = (name: string, t: string): Pod => ({ metadata: { name }, status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: t }] } });
+  const pod = (name: string, t: string): Pod => ({
+    metadata: { name },
+    status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: t }] },
+  });
   const tt = new TriggerTimeTracker();
   const at = (s: string) => Date.parse(s);
   assert.equal(tt.compute('ns/web', svc, [pod('a', '2026-01-01T00:01:00Z')]), at('2026-01-01T00:00:00Z'));

@@ -6,7 +6,13 @@ import { planSlices, type SliceInput, type SlicePlan } from './plan.ts';
 
 const svc = (spec: Record<string, unknown> = {}, meta: Record<string, unknown> = {}): Service => ({
   metadata: { name: 'web', namespace: 'default', uid: 'svc-uid', ...meta },
-  spec: { selector: { app: 'web' }, clusterIP: '10.96.0.10', ipFamilies: ['IPv4'], ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }], ...spec },
+  spec: {
+    selector: { app: 'web' },
+    clusterIP: '10.96.0.10',
+    ipFamilies: ['IPv4'],
+    ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }],
+    ...spec,
+  },
 });
 
 interface PodOpts {
@@ -17,16 +23,37 @@ interface PodOpts {
   terminating?: boolean;
 }
 const pod = (name: string, o: PodOpts = {}): Pod => ({
-  metadata: { name, namespace: 'default', uid: `uid-${name}`, labels: { app: 'web' }, ...(o.terminating ? { deletionTimestamp: '2026-01-01T00:10:00Z' } : {}) },
+  metadata: {
+    name,
+    namespace: 'default',
+    uid: `uid-${name}`,
+    labels: { app: 'web' },
+    ...(o.terminating ? { deletionTimestamp: '2026-01-01T00:10:00Z' } : {}),
+  },
   spec: { nodeName: o.node ?? 'node-1', containers: [{ name: 'c', ports: (o.ports ?? []).map((p) => ({ ...p, protocol: 'TCP' })) }] },
-  status: { phase: 'Running', podIP: o.ip ?? '10.244.0.5', podIPs: [{ ip: o.ip ?? '10.244.0.5' }], conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }] },
+  status: {
+    phase: 'Running',
+    podIP: o.ip ?? '10.244.0.5',
+    podIPs: [{ ip: o.ip ?? '10.244.0.5' }],
+    conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }],
+  },
 });
 const nodes: Record<string, Node> = {
   'node-1': { metadata: { name: 'node-1', labels: { 'topology.kubernetes.io/zone': 'zone-a' } } },
   'node-2': { metadata: { name: 'node-2' } },
 };
-const input = (service: Service, pods: Pod[], existing: EndpointSlice[] = [], extra: Partial<SliceInput> = {}): SliceInput => ({ service, pods, node: (n) => nodes[n], existing, ...extra });
-const ep = (name: string, ip: string, o: { ready?: boolean; serving?: boolean; terminating?: boolean; node?: string; zone?: string | null } = {}) => ({
+const input = (service: Service, pods: Pod[], existing: EndpointSlice[] = [], extra: Partial<SliceInput> = {}): SliceInput => ({
+  service,
+  pods,
+  node: (n) => nodes[n],
+  existing,
+  ...extra,
+});
+const ep = (
+  name: string,
+  ip: string,
+  o: { ready?: boolean; serving?: boolean; terminating?: boolean; node?: string; zone?: string | null } = {},
+) => ({
   addresses: [ip],
   conditions: { ready: o.ready ?? true, serving: o.serving ?? o.ready ?? true, terminating: o.terminating ?? false },
   targetRef: { kind: 'Pod', namespace: 'default', name, uid: `uid-${name}` },
@@ -41,7 +68,8 @@ const OWNER = { apiVersion: 'v1', kind: 'Service', name: 'web', uid: 'svc-uid', 
 function stored(plan: SlicePlan, before: EndpointSlice[] = []): EndpointSlice[] {
   const out = new Map(before.map((s) => [s.metadata!.name!, s]));
   for (const s of plan.delete) out.delete(s.metadata!.name!);
-  for (const s of plan.update) out.set(s.metadata!.name!, { ...s, metadata: { ...s.metadata, resourceVersion: String(Number(s.metadata!.resourceVersion) + 1) } });
+  for (const s of plan.update)
+    out.set(s.metadata!.name!, { ...s, metadata: { ...s.metadata, resourceVersion: String(Number(s.metadata!.resourceVersion) + 1) } });
   let n = out.size;
   for (const s of plan.create) {
     const name = `web-${++n}`;
@@ -52,7 +80,13 @@ function stored(plan: SlicePlan, before: EndpointSlice[] = []): EndpointSlice[] 
 const noop = (p: SlicePlan) => p.create.length + p.update.length + p.delete.length === 0;
 
 test('one slice for the ready, not-ready and terminating Pods, owned and labelled as kube does', () => {
-  const plan = planSlices(input(svc(), [pod('a', { ip: '10.244.0.5' }), pod('b', { ip: '10.244.0.6', ready: false, node: 'node-2' }), pod('c', { ip: '10.244.0.7', terminating: true })]));
+  const plan = planSlices(
+    input(svc(), [
+      pod('a', { ip: '10.244.0.5' }),
+      pod('b', { ip: '10.244.0.6', ready: false, node: 'node-2' }),
+      pod('c', { ip: '10.244.0.7', terminating: true }),
+    ]),
+  );
   assert.deepEqual(plan.update, []);
   assert.deepEqual(plan.delete, []);
   assert.deepEqual(plan.create, [
@@ -61,14 +95,20 @@ test('one slice for the ready, not-ready and terminating Pods, owned and labelle
       kind: 'EndpointSlice',
       metadata: { generateName: 'web-', namespace: 'default', labels: LABELS, ownerReferences: [OWNER] },
       addressType: 'IPv4',
-      endpoints: [ep('a', '10.244.0.5'), ep('b', '10.244.0.6', { ready: false, node: 'node-2', zone: null }), ep('c', '10.244.0.7', { ready: false, serving: true, terminating: true })],
+      endpoints: [
+        ep('a', '10.244.0.5'),
+        ep('b', '10.244.0.6', { ready: false, node: 'node-2', zone: null }),
+        ep('c', '10.244.0.7', { ready: false, serving: true, terminating: true }),
+      ],
       ports: [http(8080)],
     },
   ]);
 });
 
 test('publishNotReadyAddresses makes every endpoint ready, and keeps Pods whose Node is unknown', () => {
-  const plan = planSlices(input(svc({ publishNotReadyAddresses: true }), [pod('a', { ready: false }), pod('b', { ip: '10.244.0.6', node: 'gone' })]));
+  const plan = planSlices(
+    input(svc({ publishNotReadyAddresses: true }), [pod('a', { ready: false }), pod('b', { ip: '10.244.0.6', node: 'gone' })]),
+  );
   assert.deepEqual(plan.skipped, []);
   assert.deepEqual(
     plan.create[0].endpoints.map((e) => [e.targetRef?.name, e.conditions]),
@@ -81,7 +121,10 @@ test('publishNotReadyAddresses makes every endpoint ready, and keeps Pods whose 
 
 test('a Pod on an unknown Node is left out and reported (the sync is retried)', () => {
   const plan = planSlices(input(svc(), [pod('a'), pod('b', { ip: '10.244.0.6', node: 'gone' })]));
-  assert.deepEqual(plan.create[0].endpoints.map((e) => e.targetRef?.name), ['a']);
+  assert.deepEqual(
+    plan.create[0].endpoints.map((e) => e.targetRef?.name),
+    ['a'],
+  );
   assert.match(plan.skipped[0], /skipping Pod b for Service default\/web: Node gone Not Found/);
 });
 
@@ -133,7 +176,10 @@ test('Pods going away: the slice shrinks, then turns into the placeholder instea
   const pods = [pod('a', { ip: '10.244.0.5' }), pod('b', { ip: '10.244.0.6' })];
   const slices = stored(planSlices(input(svc(), pods)));
   const one = planSlices(input(svc(), [pods[0]], slices));
-  assert.deepEqual(one.update[0].endpoints.map((e) => e.targetRef?.name), ['a']);
+  assert.deepEqual(
+    one.update[0].endpoints.map((e) => e.targetRef?.name),
+    ['a'],
+  );
   const none = planSlices(input(svc(), [], stored(one, slices)));
   assert.deepEqual(none.create, []);
   assert.deepEqual(none.delete, []);
@@ -146,14 +192,20 @@ test('Pods going away: the slice shrinks, then turns into the placeholder instea
 test('at most maxEndpointsPerSlice endpoints per slice; new endpoints fill the slice that fits them best', () => {
   const pods = Array.from({ length: 250 }, (_, i) => pod(`p${String(i).padStart(3, '0')}`, { ip: `10.244.${i >> 8}.${i & 255}` }));
   const plan = planSlices(input(svc(), pods));
-  assert.deepEqual(plan.create.map((s) => s.endpoints.length), [100, 100, 50]);
+  assert.deepEqual(
+    plan.create.map((s) => s.endpoints.length),
+    [100, 100, 50],
+  );
   const slices = stored(plan);
   const more = planSlices(input(svc(), [...pods, pod('zz', { ip: '10.244.9.9' })], slices));
   assert.deepEqual(more.create, []);
   assert.equal(more.update.length, 1);
   assert.equal(more.update[0].endpoints.length, 51);
   const small = planSlices(input(svc(), pods.slice(0, 5), [], { maxEndpointsPerSlice: 2 }));
-  assert.deepEqual(small.create.map((s) => s.endpoints.length), [2, 2, 1]);
+  assert.deepEqual(
+    small.create.map((s) => s.endpoints.length),
+    [2, 2, 1],
+  );
 });
 
 test('Service label changes reach the slices; slices of an older Service of the same name go', () => {
@@ -166,17 +218,26 @@ test('Service label changes reach the slices; slices of an older Service of the 
   // The old slice is not reused across owners: a new one is made and the old one deleted.
   assert.equal(p.create.length, 1);
   assert.equal(p.create[0].metadata?.ownerReferences?.[0].uid, 'new-uid');
-  assert.deepEqual(p.delete.map((s) => s.metadata?.name), [slices[0].metadata?.name]);
+  assert.deepEqual(
+    p.delete.map((s) => s.metadata?.name),
+    [slices[0].metadata?.name],
+  );
 });
 
-test('address types follow the Service\'s IP families; a headless Service gets the headless label', () => {
+test("address types follow the Service's IP families; a headless Service gets the headless label", () => {
   const dual = svc({ ipFamilies: ['IPv4', 'IPv6'] });
   const p = planSlices(input(dual, [{ ...pod('a'), status: { ...pod('a').status, podIPs: [{ ip: '10.244.0.5' }, { ip: 'fd00::5' }] } }]));
-  assert.deepEqual(p.create.map((s) => [s.addressType, s.endpoints[0].addresses]), [
-    ['IPv4', ['10.244.0.5']],
-    ['IPv6', ['fd00::5']],
-  ]);
+  assert.deepEqual(
+    p.create.map((s) => [s.addressType, s.endpoints[0].addresses]),
+    [
+      ['IPv4', ['10.244.0.5']],
+      ['IPv6', ['fd00::5']],
+    ],
+  );
   const v6only = planSlices(input(svc({ ipFamilies: ['IPv6'] }), [], stored(planSlices(input(svc(), [pod('a')])))));
-  assert.deepEqual(v6only.delete.map((s) => s.addressType), ['IPv4']);
+  assert.deepEqual(
+    v6only.delete.map((s) => s.addressType),
+    ['IPv4'],
+  );
   assert.equal(planSlices(input(svc({ clusterIP: 'None' }), [])).create[0].metadata?.labels?.['service.kubernetes.io/headless'], '');
 });

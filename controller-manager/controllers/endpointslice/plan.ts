@@ -98,13 +98,22 @@ function endpointKey(ep: Endpoint): string {
 function sameBeyondKey(a: Endpoint, b: Endpoint): boolean {
   const c = (e: Endpoint) => [e.conditions?.ready, e.conditions?.serving, e.conditions?.terminating];
   const ref = (e: Endpoint) => (e.targetRef ? { ...e.targetRef, resourceVersion: undefined } : undefined);
-  return deepEqual(c(a), c(b)) && (a.nodeName ?? '') === (b.nodeName ?? '') && (a.zone ?? '') === (b.zone ?? '') && deepEqual(a.hints, b.hints) && deepEqual(ref(a), ref(b));
+  return (
+    deepEqual(c(a), c(b)) &&
+    (a.nodeName ?? '') === (b.nodeName ?? '') &&
+    (a.zone ?? '') === (b.zone ?? '') &&
+    deepEqual(a.hints, b.hints) &&
+    deepEqual(ref(a), ref(b))
+  );
 }
 
 const RESERVED = new Set([LABEL_SERVICE_NAME, LABEL_MANAGED_BY, HEADLESS_LABEL]);
 
 /** setEndpointSliceLabels: the Service's labels plus the reserved ones; `changed` compares only the unreserved. */
-export function sliceLabels(current: Record<string, string> | undefined, svc: Service): { labels: Record<string, string>; changed: boolean } {
+export function sliceLabels(
+  current: Record<string, string> | undefined,
+  svc: Service,
+): { labels: Record<string, string>; changed: boolean } {
   const mine: Record<string, string> = {};
   for (const [k, v] of Object.entries(current ?? {})) if (!RESERVED.has(k)) mine[k] = v;
   const labels: Record<string, string> = {};
@@ -130,7 +139,16 @@ export function newSlice(svc: Service, ports: EndpointPort[], addressType: Addre
       generateName: `${svc.metadata?.name}-`,
       namespace: svc.metadata?.namespace,
       labels: sliceLabels({}, svc).labels,
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name: svc.metadata?.name ?? '', uid: svc.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          name: svc.metadata?.name ?? '',
+          uid: svc.metadata?.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     addressType,
     endpoints: [],
@@ -191,7 +209,9 @@ function planAddressType(input: SliceInput, type: AddressType, existing: Endpoin
     const node = nodeName ? input.node(nodeName) : undefined;
     if (!node && svc.spec?.publishNotReadyAddresses !== true) {
       // kube leaves the Pod out and retries, so a Pod naming a missing Node cannot wedge the slices.
-      skipped.push(`skipping Pod ${pod.metadata?.name} for Service ${svc.metadata?.namespace}/${svc.metadata?.name}: Node ${nodeName} Not Found`);
+      skipped.push(
+        `skipping Pod ${pod.metadata?.name} for Service ${svc.metadata?.namespace}/${svc.metadata?.name}: Node ${nodeName} Not Found`,
+      );
       continue;
     }
     const ep = podToEndpoint(pod, node, svc, type);
@@ -214,12 +234,15 @@ function planAddressType(input: SliceInput, type: AddressType, existing: Endpoin
   }
 
   // Rather than create one slice and delete another, reuse the one to delete.
-  for (let i = 0; i < toDelete.length && toCreate.length > 0; ) {
+  for (let i = 0; i < toDelete.length && toCreate.length > 0;) {
     const old = toDelete[i];
     if (old.addressType === type && ownedBy(old, svc)) {
       const fresh = toCreate[toCreate.length - 1];
       toCreate = toCreate.slice(0, -1);
-      toUpdate.push({ ...fresh, metadata: { ...fresh.metadata, name: old.metadata?.name, resourceVersion: old.metadata?.resourceVersion } });
+      toUpdate.push({
+        ...fresh,
+        metadata: { ...fresh.metadata, name: old.metadata?.name, resourceVersion: old.metadata?.resourceVersion },
+      });
       toDelete.splice(i, 1);
     } else i++;
   }
@@ -240,7 +263,14 @@ function samePlaceholder(a: EndpointSlice, b: EndpointSlice): boolean {
 }
 
 /** reconcileByPortMapping: the slices of one port mapping. `desired` is consumed. */
-function planPortMapping(svc: Service, existing: EndpointSlice[], desired: Map<string, Endpoint>, ports: EndpointPort[], type: AddressType, max: number) {
+function planPortMapping(
+  svc: Service,
+  existing: EndpointSlice[],
+  desired: Map<string, Endpoint>,
+  ports: EndpointPort[],
+  type: AddressType,
+  max: number,
+) {
   const changed = new Map<string, EndpointSlice>();
   const unchanged = new Map<string, EndpointSlice>();
   const toDelete: EndpointSlice[] = [];

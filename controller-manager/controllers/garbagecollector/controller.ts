@@ -14,8 +14,25 @@ import { ItemExponentialLimiter } from '../../../shared/workqueue/rate-limiters.
 import { WorkQueue } from '../../../shared/workqueue/work-queue.ts';
 import { queueMetrics } from '../../../shared/workqueue/queue-metrics.ts';
 import type { ControllerContext, ControllerParts } from '../../context.ts';
-import { blockingDependents, FOREGROUND, ORPHAN, OwnershipGraph, type GraphNode, type Identity, type ObservedObject, type QueueAction } from './graph.ts';
-import { classifyOwner, decideForDependent, deleteOwnerRefsPatch, groupOf, removeFinalizerPatch, unblockOwnerRefsPatch, type RefClass } from './plan.ts';
+import {
+  blockingDependents,
+  FOREGROUND,
+  ORPHAN,
+  OwnershipGraph,
+  type GraphNode,
+  type Identity,
+  type ObservedObject,
+  type QueueAction,
+} from './graph.ts';
+import {
+  classifyOwner,
+  decideForDependent,
+  deleteOwnerRefsPatch,
+  groupOf,
+  removeFinalizerPatch,
+  unblockOwnerRefsPatch,
+  type RefClass,
+} from './plan.ts';
 
 /** Resources not worth the memory of a graph node: nothing owns or is owned through them in practice. */
 const UNWATCHED = new Set(['events', 'leases']);
@@ -94,7 +111,13 @@ export function garbageCollectorController(ctx: ControllerContext): ControllerPa
         );
         return undefined;
       }
-      const ownerId: Identity = { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, namespace: rt.namespaced ? dependent.identity.namespace : '' };
+      const ownerId: Identity = {
+        apiVersion: ref.apiVersion,
+        kind: ref.kind,
+        name: ref.name,
+        uid: ref.uid,
+        namespace: rt.namespaced ? dependent.identity.namespace : '',
+      };
       if (graph.absent.has(ownerId)) {
         classes.set(ref.uid, 'dangling');
         continue;
@@ -109,7 +132,10 @@ export function garbageCollectorController(ctx: ControllerContext): ControllerPa
   async function deleteObject(rt: ResourceType, id: Identity, policy: string): Promise<void> {
     log.debug({ object: id, policy }, 'deleting object');
     try {
-      await ctx.client.delete(rt, rt.namespaced ? id.namespace : undefined, id.name, { propagationPolicy: policy, preconditions: { uid: id.uid } });
+      await ctx.client.delete(rt, rt.namespaced ? id.namespace : undefined, id.name, {
+        propagationPolicy: policy,
+        preconditions: { uid: id.uid },
+      });
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
@@ -140,7 +166,9 @@ export function garbageCollectorController(ctx: ControllerContext): ControllerPa
         if (!isConflict(err)) throw err;
       }
     }
-    throw new Error(`could not remove the ${finalizer} finalizer from ${node.identity.kind} ${node.identity.name} after ${FINALIZER_ATTEMPTS} attempts; will retry later`);
+    throw new Error(
+      `could not remove the ${finalizer} finalizer from ${node.identity.kind} ${node.identity.name} after ${FINALIZER_ATTEMPTS} attempts; will retry later`,
+    );
   }
 
   /** A foreground owner: done once no blocking dependent is left, else push the blocking ones along. */
@@ -170,7 +198,10 @@ export function garbageCollectorController(ctx: ControllerContext): ControllerPa
     const classes = await classifyReferences(node, refs);
     if (!classes) return true;
     const deps = [...node.dependents];
-    const action = decideForDependent(latest, classes, { count: deps.length, anyDeletingDependents: deps.some((d) => d.deletingDependents) });
+    const action = decideForDependent(latest, classes, {
+      count: deps.length,
+      anyDeletingDependents: deps.some((d) => d.deletingDependents),
+    });
     switch (action.type) {
       case 'none':
         break;

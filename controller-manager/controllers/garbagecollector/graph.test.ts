@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OwnershipGraph, partitionDependents, referencesDiffs, ReferenceCache, startsWaiting, type Identity, type ObservedObject, type QueueAction } from './graph.ts';
+import {
+  OwnershipGraph,
+  partitionDependents,
+  referencesDiffs,
+  ReferenceCache,
+  startsWaiting,
+  type Identity,
+  type ObservedObject,
+  type QueueAction,
+} from './graph.ts';
 
 const CLUSTER_KINDS = new Set(['Node', 'Namespace', 'ClusterRole']);
 const newGraph = () => new OwnershipGraph((_v, kind) => (kind === 'Mystery' ? undefined : !CLUSTER_KINDS.has(kind)));
@@ -12,8 +21,19 @@ const id = (kind: string, name: string, uid: string, namespace = 'ns'): Identity
   uid,
   namespace: CLUSTER_KINDS.has(kind) ? '' : namespace,
 });
-const ref = (o: Identity, block = true) => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.name, uid: o.uid, controller: true, blockOwnerDeletion: block });
-const obj = (identity: Identity, owners: Identity[] = [], extra: Partial<ObservedObject> = {}): ObservedObject => ({ identity, owners: owners.map((o) => ref(o)), ...extra });
+const ref = (o: Identity, block = true) => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  name: o.name,
+  uid: o.uid,
+  controller: true,
+  blockOwnerDeletion: block,
+});
+const obj = (identity: Identity, owners: Identity[] = [], extra: Partial<ObservedObject> = {}): ObservedObject => ({
+  identity,
+  owners: owners.map((o) => ref(o)),
+  ...extra,
+});
 // Sorted and de-duplicated, as the work queue holds them.
 const keys = (actions: QueueAction[]) => [...new Set(actions.map((a) => `${a.queue}/${a.uid}${a.rateLimited ? '~' : ''}`))].sort();
 
@@ -26,7 +46,10 @@ test('an owner seen only as a reference is virtual and queued for verification; 
   const g = newGraph();
   assert.deepEqual(keys(g.observe(obj(P1, [RS]))), ['delete/rs1']);
   assert.equal(g.get('rs1')!.observed, false);
-  assert.deepEqual([...g.get('rs1')!.dependents].map((n) => n.identity.uid), ['p1']);
+  assert.deepEqual(
+    [...g.get('rs1')!.dependents].map((n) => n.identity.uid),
+    ['p1'],
+  );
   assert.deepEqual(keys(g.observe(obj(P2, [RS]))), [], 'the virtual node exists already');
   assert.deepEqual(keys(g.observe(obj(RS, [D]))), ['delete/d1']);
   assert.equal(g.get('rs1')!.observed, true);
@@ -61,7 +84,11 @@ test('graph changes and what they queue', () => {
     {
       why: 'foreground deletion seen again (another update): nothing new',
       setup: [obj(D, [], { deletionTimestamp: 't', finalizers: ['foregroundDeletion'] }), obj(RS, [D])],
-      change: (g) => g.observe(obj(D, [], { deletionTimestamp: 't', finalizers: ['foregroundDeletion', 'x'] }), obj(D, [], { deletionTimestamp: 't', finalizers: ['foregroundDeletion'] })),
+      change: (g) =>
+        g.observe(
+          obj(D, [], { deletionTimestamp: 't', finalizers: ['foregroundDeletion', 'x'] }),
+          obj(D, [], { deletionTimestamp: 't', finalizers: ['foregroundDeletion'] }),
+        ),
       queued: [],
     },
     {
@@ -165,22 +192,44 @@ test('an observed object takes over a virtual node and keeps its dependents', ()
 
 test('helpers', () => {
   assert.equal(startsWaiting(undefined, obj(D, [], { deletionTimestamp: 't', finalizers: ['orphan'] }), 'orphan'), true);
-  assert.equal(startsWaiting(obj(D, [], { deletionTimestamp: 't', finalizers: ['orphan'] }), obj(D, [], { deletionTimestamp: 't', finalizers: ['orphan'] }), 'orphan'), false);
+  assert.equal(
+    startsWaiting(
+      obj(D, [], { deletionTimestamp: 't', finalizers: ['orphan'] }),
+      obj(D, [], { deletionTimestamp: 't', finalizers: ['orphan'] }),
+      'orphan',
+    ),
+    false,
+  );
   assert.equal(startsWaiting(undefined, obj(D, [], { finalizers: ['orphan'] }), 'orphan'), false, 'not deleted yet');
 
   const a = ref(RS);
   const b = ref(D);
   const diff = referencesDiffs([a, b], [{ ...a, blockOwnerDeletion: false }, ref(P1)]);
-  assert.deepEqual(diff.added.map((r) => r.uid), ['p1']);
-  assert.deepEqual(diff.removed.map((r) => r.uid), ['d1']);
-  assert.deepEqual(diff.changed.map((c) => c.cur.uid), ['rs1']);
+  assert.deepEqual(
+    diff.added.map((r) => r.uid),
+    ['p1'],
+  );
+  assert.deepEqual(
+    diff.removed.map((r) => r.uid),
+    ['d1'],
+  );
+  assert.deepEqual(
+    diff.changed.map((c) => c.cur.uid),
+    ['rs1'],
+  );
 
   const g = newGraph();
   g.observe(obj(P1, [RS]));
   g.observe(obj(id('Pod', 'x', 'px', 'elsewhere'), [RS]));
   const { matching, nonmatching } = partitionDependents(g.get('rs1')!.dependents, RS);
-  assert.deepEqual(matching.map((n) => n.identity.uid), ['p1']);
-  assert.deepEqual(nonmatching.map((n) => n.identity.uid), ['px']);
+  assert.deepEqual(
+    matching.map((n) => n.identity.uid),
+    ['p1'],
+  );
+  assert.deepEqual(
+    nonmatching.map((n) => n.identity.uid),
+    ['px'],
+  );
 
   const cache = new ReferenceCache(2);
   cache.add(D);

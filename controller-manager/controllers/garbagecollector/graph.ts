@@ -244,7 +244,13 @@ export class OwnershipGraph {
 
   private ownerIdentity(ref: OwnerReference, dependent: GraphNode): Identity {
     const namespaced = this.namespaced(ref.apiVersion, ref.kind);
-    return { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, namespace: namespaced === false ? '' : dependent.identity.namespace };
+    return {
+      apiVersion: ref.apiVersion,
+      kind: ref.kind,
+      name: ref.name,
+      uid: ref.uid,
+      namespace: namespaced === false ? '' : dependent.identity.namespace,
+    };
   }
 
   private addDependentToOwners(node: GraphNode, refs: OwnerReference[], out: QueueAction[]): void {
@@ -252,7 +258,14 @@ export class OwnershipGraph {
       let owner = this.nodes.get(ref.uid);
       if (!owner) {
         // Only named so far: a worker verifies it exists.
-        owner = { identity: this.ownerIdentity(ref, node), owners: [], dependents: new Set(), observed: false, beingDeleted: false, deletingDependents: false };
+        owner = {
+          identity: this.ownerIdentity(ref, node),
+          owners: [],
+          dependents: new Set(),
+          observed: false,
+          beingDeleted: false,
+          deletingDependents: false,
+        };
         this.nodes.set(ref.uid, owner);
         out.push(del(owner));
       } else if (owner.observed) {

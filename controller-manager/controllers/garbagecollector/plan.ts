@@ -31,7 +31,11 @@ export type DependentAction =
  * Decides for `latest` (the live object) given each reference's class and
  * whether any of its own dependents is itself deleting dependents.
  */
-export function decideForDependent(latest: any, classes: Map<string, RefClass>, dependents: { count: number; anyDeletingDependents: boolean }): DependentAction {
+export function decideForDependent(
+  latest: any,
+  classes: Map<string, RefClass>,
+  dependents: { count: number; anyDeletingDependents: boolean },
+): DependentAction {
   const refs: OwnerReference[] = latest.metadata?.ownerReferences ?? [];
   if (refs.length === 0) return { type: 'none' };
   const of = (c: RefClass) => refs.filter((r) => classes.get(r.uid) === c).map((r) => r.uid);

@@ -77,11 +77,19 @@ export function namespaceController(ctx: ControllerContext): ControllerParts {
         estimate = estimatePodTermination(list.items ?? [], deletedAtMs, ctx.clock.now(), ctx.speed);
       }
       // The namespace controller never forces: Pods keep their grace period and go when their kubelet confirms.
-      await ctx.client.request('DELETE', KubeClient.path(rt, namespace), { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
+      await ctx.client.request('DELETE', KubeClient.path(rt, namespace), {
+        body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' },
+      });
       const left = await ctx.client.list(rt, { namespace });
       return outcomeOf(rt, namespace, left.items ?? [], estimate);
     } catch (err) {
-      return { groupResource: `${rt.plural}.${rt.group}`, estimateSeconds: estimate, remaining: 0, finalizers: {}, error: (err as Error).message };
+      return {
+        groupResource: `${rt.plural}.${rt.group}`,
+        estimateSeconds: estimate,
+        remaining: 0,
+        finalizers: {},
+        error: (err as Error).message,
+      };
     }
   }
 
@@ -124,7 +132,9 @@ export function namespaceController(ctx: ControllerContext): ControllerParts {
     }
     if (!ns.metadata.deletionTimestamp) return undefined;
     if (ns.status?.phase !== 'Terminating') {
-      ns = await retryOnConflict(ns, (cur) => ctx.client.update(namespaces, { ...cur, status: { ...cur.status, phase: 'Terminating' } }, 'status'));
+      ns = await retryOnConflict(ns, (cur) =>
+        ctx.client.update(namespaces, { ...cur, status: { ...cur.status, phase: 'Terminating' } }, 'status'),
+      );
       if (!ns) return undefined;
     }
     if (!(ns.spec?.finalizers ?? []).includes(KUBERNETES_FINALIZER)) return undefined;
@@ -134,7 +144,13 @@ export function namespaceController(ctx: ControllerContext): ControllerParts {
       log.debug({ namespace: key, estimate }, 'content remaining after deletion');
       return { requeueAfterMs: requeueAfterMs(estimate, ctx.speed) };
     }
-    const finalized = await retryOnConflict(ns, (cur) => ctx.client.update(namespaces, { ...cur, spec: { ...cur.spec, finalizers: finalizedSpecFinalizers(cur.spec?.finalizers) } }, 'finalize'));
+    const finalized = await retryOnConflict(ns, (cur) =>
+      ctx.client.update(
+        namespaces,
+        { ...cur, spec: { ...cur.spec, finalizers: finalizedSpecFinalizers(cur.spec?.finalizers) } },
+        'finalize',
+      ),
+    );
     if (finalized) log.info({ namespace: key }, 'namespace content removed; finalized');
     return undefined;
   }

@@ -30,10 +30,24 @@ test('estimatePodTermination: the longest grace period of live Pods, 0 once it h
 });
 
 test('outcomeOf: what one resource has left after its deletecollection', () => {
-  assert.deepEqual(outcomeOf(deployRt, 'team', [], 0), { groupResource: 'deployments.apps', estimateSeconds: 0, remaining: 0, finalizers: {} });
-  assert.deepEqual(outcomeOf(podsRt, 'team', [{}, {}], 30), { groupResource: 'pods.', estimateSeconds: 30, remaining: 2, finalizers: {} }, 'graceful pods: wait the estimate');
+  assert.deepEqual(outcomeOf(deployRt, 'team', [], 0), {
+    groupResource: 'deployments.apps',
+    estimateSeconds: 0,
+    remaining: 0,
+    finalizers: {},
+  });
   assert.deepEqual(
-    outcomeOf(deployRt, 'team', [{ metadata: { finalizers: ['foregroundDeletion'] } }, { metadata: { finalizers: ['foregroundDeletion', 'example.com/x'] } }], 0),
+    outcomeOf(podsRt, 'team', [{}, {}], 30),
+    { groupResource: 'pods.', estimateSeconds: 30, remaining: 2, finalizers: {} },
+    'graceful pods: wait the estimate',
+  );
+  assert.deepEqual(
+    outcomeOf(
+      deployRt,
+      'team',
+      [{ metadata: { finalizers: ['foregroundDeletion'] } }, { metadata: { finalizers: ['foregroundDeletion', 'example.com/x'] } }],
+      0,
+    ),
     { groupResource: 'deployments.apps', estimateSeconds: 15, remaining: 2, finalizers: { foregroundDeletion: 2, 'example.com/x': 1 } },
     'finalizers: wait the default 15 s',
   );
@@ -41,16 +55,44 @@ test('outcomeOf: what one resource has left after its deletecollection', () => {
   assert.equal(gvrString(deployRt), 'apps/v1, Resource=deployments');
 });
 
-const outcome = (groupResource: string, remaining: number, finalizers: Record<string, number> = {}): ResourceOutcome => ({ groupResource, estimateSeconds: 0, remaining, finalizers });
+const outcome = (groupResource: string, remaining: number, finalizers: Record<string, number> = {}): ResourceOutcome => ({
+  groupResource,
+  estimateSeconds: 0,
+  remaining,
+  finalizers,
+});
 const NOW = '2026-03-01T10:00:05Z';
 const LATER = '2026-03-01T10:01:00Z';
 
 test('failureConditions: kube reasons and messages, sorted', () => {
-  const fresh = failureConditions([outcome('pods.', 9), outcome('deployments.apps', 1, { foregroundDeletion: 1 }), outcome('configmaps.', 0)], ['b failed', 'a failed'], true, NOW);
+  const fresh = failureConditions(
+    [outcome('pods.', 9), outcome('deployments.apps', 1, { foregroundDeletion: 1 }), outcome('configmaps.', 0)],
+    ['b failed', 'a failed'],
+    true,
+    NOW,
+  );
   assert.deepEqual(fresh, [
-    { type: 'NamespaceContentRemaining', status: 'True', lastTransitionTime: NOW, reason: 'SomeResourcesRemain', message: 'Some resources are remaining: deployments.apps has 1 resource instances, pods. has 9 resource instances' },
-    { type: 'NamespaceFinalizersRemaining', status: 'True', lastTransitionTime: NOW, reason: 'SomeFinalizersRemain', message: 'Some content in the namespace has finalizers remaining: foregroundDeletion in 1 resource instances' },
-    { type: 'NamespaceDeletionContentFailure', status: 'True', lastTransitionTime: NOW, reason: 'ContentDeletionFailed', message: 'Failed to delete all resource types, 2 remaining: a failed, b failed' },
+    {
+      type: 'NamespaceContentRemaining',
+      status: 'True',
+      lastTransitionTime: NOW,
+      reason: 'SomeResourcesRemain',
+      message: 'Some resources are remaining: deployments.apps has 1 resource instances, pods. has 9 resource instances',
+    },
+    {
+      type: 'NamespaceFinalizersRemaining',
+      status: 'True',
+      lastTransitionTime: NOW,
+      reason: 'SomeFinalizersRemain',
+      message: 'Some content in the namespace has finalizers remaining: foregroundDeletion in 1 resource instances',
+    },
+    {
+      type: 'NamespaceDeletionContentFailure',
+      status: 'True',
+      lastTransitionTime: NOW,
+      reason: 'ContentDeletionFailed',
+      message: 'Failed to delete all resource types, 2 remaining: a failed, b failed',
+    },
   ]);
   assert.deepEqual(failureConditions([outcome('pods.', 3)], [], false, NOW), [], 'the Pods-first pass reports no totals');
 });

@@ -23,7 +23,10 @@ export const CONDITION_TYPES = [
 const OK: Record<(typeof CONDITION_TYPES)[number], { reason: string; message: string }> = {
   NamespaceDeletionDiscoveryFailure: { reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
   NamespaceDeletionGroupVersionParsingFailure: { reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' },
-  NamespaceDeletionContentFailure: { reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },
+  NamespaceDeletionContentFailure: {
+    reason: 'ContentDeleted',
+    message: 'All content successfully deleted, may be waiting on finalization',
+  },
   NamespaceContentRemaining: { reason: 'ContentRemoved', message: 'All content successfully removed' },
   NamespaceFinalizersRemaining: { reason: 'ContentHasNoFinalizers', message: 'All content-preserving finalizers finished' },
 };
@@ -88,7 +91,13 @@ export function outcomeOf(rt: ResourceName, namespace: string, items: any[], est
   if (estimateSeconds !== 0) return { groupResource, estimateSeconds, remaining, finalizers };
   // Finalizers are a normal reason to wait (the garbage collector, say).
   if (Object.keys(finalizers).length > 0) return { groupResource, estimateSeconds: FINALIZER_ESTIMATE_SECONDS, remaining, finalizers };
-  return { groupResource, estimateSeconds, remaining, finalizers, error: `unexpected items still remain in namespace: ${namespace} for gvr: ${gvrString(rt)}` };
+  return {
+    groupResource,
+    estimateSeconds,
+    remaining,
+    finalizers,
+    error: `unexpected items still remain in namespace: ${namespace} for gvr: ${gvrString(rt)}`,
+  };
 }
 
 /**
@@ -101,10 +110,17 @@ export function failureConditions(outcomes: ResourceOutcome[], errors: string[],
   if (withTotals) {
     const remaining = outcomes.filter((o) => o.remaining > 0).map((o) => `${o.groupResource} has ${o.remaining} resource instances`);
     if (remaining.length > 0) {
-      out.push({ type: 'NamespaceContentRemaining', status: 'True', lastTransitionTime: now, reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${remaining.sort().join(', ')}` });
+      out.push({
+        type: 'NamespaceContentRemaining',
+        status: 'True',
+        lastTransitionTime: now,
+        reason: 'SomeResourcesRemain',
+        message: `Some resources are remaining: ${remaining.sort().join(', ')}`,
+      });
     }
     const byFinalizer = new Map<string, number>();
-    for (const o of outcomes) if (o.remaining > 0) for (const [f, n] of Object.entries(o.finalizers)) byFinalizer.set(f, (byFinalizer.get(f) ?? 0) + n);
+    for (const o of outcomes)
+      if (o.remaining > 0) for (const [f, n] of Object.entries(o.finalizers)) byFinalizer.set(f, (byFinalizer.get(f) ?? 0) + n);
     const finalizers = [...byFinalizer].filter(([, n]) => n > 0).map(([f, n]) => `${f} in ${n} resource instances`);
     if (finalizers.length > 0) {
       out.push({
@@ -134,7 +150,11 @@ export function failureConditions(outcomes: ResourceOutcome[], errors: string[],
  * existing condition keeps its lastTransitionTime unless its status changes.
  * Returns the new list, or undefined when nothing changed.
  */
-export function updateConditions(existing: NamespaceCondition[] | undefined, failures: NamespaceCondition[], now: string): NamespaceCondition[] | undefined {
+export function updateConditions(
+  existing: NamespaceCondition[] | undefined,
+  failures: NamespaceCondition[],
+  now: string,
+): NamespaceCondition[] | undefined {
   const conditions = structuredClone(existing ?? []);
   let changed = false;
   for (const type of CONDITION_TYPES) {

@@ -34,7 +34,9 @@ export function nodeLifecycleController(ctx: ControllerContext): ControllerParts
     for (const pod of podInformer.cache.byIndex('node', nodeName)) {
       const ready = pod.status?.conditions?.find((c: any) => c.type === 'Ready');
       if (!ready || ready.status === 'False') continue;
-      const conditions = pod.status.conditions.map((c: any) => (c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: stamp } : c));
+      const conditions = pod.status.conditions.map((c: any) =>
+        c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: stamp } : c,
+      );
       try {
         await ctx.client.patch(pods, pod.metadata.namespace, pod.metadata.name, 'strategic', { status: { conditions } }, 'status');
       } catch (err) {
@@ -78,8 +80,14 @@ export function taintEvictionController(ctx: ControllerContext): ControllerParts
   const enqueueNode = (node: any) => {
     for (const pod of podInformer.cache.byIndex('node', node.metadata.name)) queue.add(keyOf(pod));
   };
-  nodeInformer.on({ add: enqueueNode, update: (old, node) => JSON.stringify(old.spec?.taints) !== JSON.stringify(node.spec?.taints) && enqueueNode(node) });
-  podInformer.on({ add: (p) => p.spec?.nodeName && queue.add(keyOf(p)), update: (o, p) => p.spec?.nodeName && o.spec?.nodeName !== p.spec.nodeName && queue.add(keyOf(p)) });
+  nodeInformer.on({
+    add: enqueueNode,
+    update: (old, node) => JSON.stringify(old.spec?.taints) !== JSON.stringify(node.spec?.taints) && enqueueNode(node),
+  });
+  podInformer.on({
+    add: (p) => p.spec?.nodeName && queue.add(keyOf(p)),
+    update: (o, p) => p.spec?.nodeName && o.spec?.nodeName !== p.spec.nodeName && queue.add(keyOf(p)),
+  });
 
   async function reconcile(key: string) {
     const pod = podInformer.cache.get(key);

@@ -4,13 +4,20 @@ import { evictionDelay, reconcileTaints, staleConditions } from './plan.ts';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const node = (ready: string, taints: any[] = []) => ({ metadata: { name: 'n1' }, spec: { taints }, status: { conditions: [{ type: 'Ready', status: ready, lastHeartbeatTime: iso(NOW - 5000) }] } });
+const node = (ready: string, taints: any[] = []) => ({
+  metadata: { name: 'n1' },
+  spec: { taints },
+  status: { conditions: [{ type: 'Ready', status: ready, lastHeartbeatTime: iso(NOW - 5000) }] },
+});
 const lease = (agoMs: number) => ({ spec: { renewTime: new Date(NOW - agoMs).toISOString() } });
 
 test('a node silent for longer than the grace period goes Unknown', () => {
   assert.equal(staleConditions(node('True'), lease(10_000), NOW, 50_000), undefined);
   const c = staleConditions(node('True'), lease(60_000), NOW, 50_000)!;
-  assert.deepEqual(c.map((x) => `${x.type}=${x.status}`), ['Ready=Unknown', 'MemoryPressure=Unknown', 'DiskPressure=Unknown', 'PIDPressure=Unknown']);
+  assert.deepEqual(
+    c.map((x) => `${x.type}=${x.status}`),
+    ['Ready=Unknown', 'MemoryPressure=Unknown', 'DiskPressure=Unknown', 'PIDPressure=Unknown'],
+  );
   assert.equal(c[0].reason, 'NodeStatusUnknown');
   assert.equal(c[0].message, 'Kubelet stopped posting node status.');
   assert.equal(staleConditions({ status: { conditions: c } }, lease(70_000), NOW, 50_000), undefined, 'already Unknown: no write');
@@ -18,11 +25,19 @@ test('a node silent for longer than the grace period goes Unknown', () => {
 
 test('taints follow readiness and keep their timeAdded', () => {
   const unknown = reconcileTaints(node('Unknown'), NOW)!;
-  assert.deepEqual(unknown.map((t) => `${t.key}:${t.effect}`), ['node.kubernetes.io/unreachable:NoSchedule', 'node.kubernetes.io/unreachable:NoExecute']);
+  assert.deepEqual(
+    unknown.map((t) => `${t.key}:${t.effect}`),
+    ['node.kubernetes.io/unreachable:NoSchedule', 'node.kubernetes.io/unreachable:NoExecute'],
+  );
   assert.equal(unknown[1].timeAdded, iso(NOW));
   assert.equal(reconcileTaints(node('Unknown', unknown), NOW + 5000), undefined);
-  assert.deepEqual(reconcileTaints(node('True', [...unknown, { key: 'mine', effect: 'NoSchedule' }]), NOW), [{ key: 'mine', effect: 'NoSchedule' }]);
-  assert.deepEqual(reconcileTaints(node('False'), NOW)!.map((t) => t.key), ['node.kubernetes.io/not-ready', 'node.kubernetes.io/not-ready']);
+  assert.deepEqual(reconcileTaints(node('True', [...unknown, { key: 'mine', effect: 'NoSchedule' }]), NOW), [
+    { key: 'mine', effect: 'NoSchedule' },
+  ]);
+  assert.deepEqual(
+    reconcileTaints(node('False'), NOW)!.map((t) => t.key),
+    ['node.kubernetes.io/not-ready', 'node.kubernetes.io/not-ready'],
+  );
 });
 
 test('NoExecute: untolerated goes at once, tolerationSeconds counts from timeAdded and divides by speed', () => {

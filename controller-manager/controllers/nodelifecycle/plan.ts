@@ -67,7 +67,14 @@ export function reconcileTaints(node: any, now: number): any[] | undefined {
   const kept = current.filter((t) => !managed(t));
   const next = [
     ...kept,
-    ...wanted.map((w) => current.find((t) => t.key === w.key && t.effect === w.effect) ?? { key: w.key, effect: w.effect, ...(w.effect === 'NoExecute' ? { timeAdded: stamp } : {}) }),
+    ...wanted.map(
+      (w) =>
+        current.find((t) => t.key === w.key && t.effect === w.effect) ?? {
+          key: w.key,
+          effect: w.effect,
+          ...(w.effect === 'NoExecute' ? { timeAdded: stamp } : {}),
+        },
+    ),
   ];
   const same = next.length === current.length && next.every((t) => current.includes(t));
   return same ? undefined : next;

@@ -102,7 +102,9 @@ export function replicaSetController(ctx: ControllerContext) {
     expectations.expectCreations(key, count);
     let remaining = count;
     for (const size of slowStartBatches(count)) {
-      const results = await Promise.allSettled(Array.from({ length: size }, () => ctx.client.create(pods, rs.metadata.namespace, podFromTemplate(rs))));
+      const results = await Promise.allSettled(
+        Array.from({ length: size }, () => ctx.client.create(pods, rs.metadata.namespace, podFromTemplate(rs))),
+      );
       remaining -= size;
       let failure: string | undefined;
       for (const r of results) {

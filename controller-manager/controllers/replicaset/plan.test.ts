@@ -4,12 +4,21 @@ import { computeStatus, planReplicas, podsToDelete, slowStartBatches } from './p
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const ago = (s: number) => new Date(NOW - s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const pod = (name: string, o: { node?: string; phase?: string; ready?: number; restarts?: number; created?: number; cost?: number } = {}) => ({
-  metadata: { name, creationTimestamp: ago(o.created ?? 600), annotations: o.cost !== undefined ? { 'controller.kubernetes.io/pod-deletion-cost': String(o.cost) } : undefined, labels: { app: 'a' } },
+const pod = (
+  name: string,
+  o: { node?: string; phase?: string; ready?: number; restarts?: number; created?: number; cost?: number } = {},
+) => ({
+  metadata: {
+    name,
+    creationTimestamp: ago(o.created ?? 600),
+    annotations: o.cost !== undefined ? { 'controller.kubernetes.io/pod-deletion-cost': String(o.cost) } : undefined,
+    labels: { app: 'a' },
+  },
   spec: { nodeName: o.node },
   status: {
     phase: o.phase ?? 'Running',
-    conditions: o.ready !== undefined ? [{ type: 'Ready', status: 'True', lastTransitionTime: ago(o.ready) }] : [{ type: 'Ready', status: 'False' }],
+    conditions:
+      o.ready !== undefined ? [{ type: 'Ready', status: 'True', lastTransitionTime: ago(o.ready) }] : [{ type: 'Ready', status: 'False' }],
     containerStatuses: [{ restartCount: o.restarts ?? 0 }],
   },
 });
@@ -35,11 +44,27 @@ test('pods to delete first, in kube order', () => {
     ['unscheduled before scheduled', [pod('sched', { node: 'n1', ready: 100 }), pod('unsched', { phase: 'Pending' })], 'unsched'],
     ['pending before running', [pod('run', { node: 'n1', ready: 100 }), pod('pend', { node: 'n1', phase: 'Pending' })], 'pend'],
     ['not ready before ready', [pod('ready', { node: 'n1', ready: 100 }), pod('notready', { node: 'n2' })], 'notready'],
-    ['lower deletion cost first', [pod('costly', { node: 'n1', ready: 100, cost: 10 }), pod('cheap', { node: 'n2', ready: 100, cost: -5 })], 'cheap'],
-    ['doubled-up node first', [pod('alone', { node: 'n1', ready: 100 }), pod('pair1', { node: 'n2', ready: 100 }), pod('pair2', { node: 'n2', ready: 100 })], 'pair1'],
+    [
+      'lower deletion cost first',
+      [pod('costly', { node: 'n1', ready: 100, cost: 10 }), pod('cheap', { node: 'n2', ready: 100, cost: -5 })],
+      'cheap',
+    ],
+    [
+      'doubled-up node first',
+      [pod('alone', { node: 'n1', ready: 100 }), pod('pair1', { node: 'n2', ready: 100 }), pod('pair2', { node: 'n2', ready: 100 })],
+      'pair1',
+    ],
     ['ready for less time first', [pod('old', { node: 'n1', ready: 5000 }), pod('fresh', { node: 'n2', ready: 10 })], 'fresh'],
-    ['more restarts first', [pod('calm', { node: 'n1', ready: 100, restarts: 0 }), pod('flaky', { node: 'n2', ready: 100, restarts: 7 })], 'flaky'],
-    ['newer first', [pod('older', { node: 'n1', ready: 100, created: 100000 }), pod('newer', { node: 'n2', ready: 100, created: 60 })], 'newer'],
+    [
+      'more restarts first',
+      [pod('calm', { node: 'n1', ready: 100, restarts: 0 }), pod('flaky', { node: 'n2', ready: 100, restarts: 7 })],
+      'flaky',
+    ],
+    [
+      'newer first',
+      [pod('older', { node: 'n1', ready: 100, created: 100000 }), pod('newer', { node: 'n2', ready: 100, created: 60 })],
+      'newer',
+    ],
   ];
   for (const [why, pods, first] of cases) assert.equal(podsToDelete(pods, 1, NOW)[0].metadata.name, first, why);
 });

@@ -119,7 +119,13 @@ export function slowStartBatches(count: number, initial = 1): number[] {
 }
 
 /** The status a ReplicaSet should report, and when to look again for Pods about to become available. */
-export function computeStatus(rs: any, activePods: any[], now: number, failure?: string, speed = 1): { status: any; requeueAfterMs?: number } {
+export function computeStatus(
+  rs: any,
+  activePods: any[],
+  now: number,
+  failure?: string,
+  speed = 1,
+): { status: any; requeueAfterMs?: number } {
   // Like every control-plane duration, minReadySeconds plays out `speed` times faster.
   const minReady = (rs.spec?.minReadySeconds ?? 0) / speed;
   const templateLabels = rs.spec?.template?.metadata?.labels ?? {};

@@ -4,7 +4,10 @@ import { StatusError } from '../../../shared/api/errors.ts';
 import { isNamespaceTerminating, serviceAccountsToCreate } from './plan.ts';
 
 test('serviceAccountsToCreate: default in every active namespace that lacks it', () => {
-  const ns = (phase: string, deleting = false) => ({ metadata: { name: 'team', ...(deleting ? { deletionTimestamp: 't' } : {}) }, status: { phase } });
+  const ns = (phase: string, deleting = false) => ({
+    metadata: { name: 'team', ...(deleting ? { deletionTimestamp: 't' } : {}) },
+    status: { phase },
+  });
   const cases: [string, any, string[], string[]][] = [
     ['active, no ServiceAccounts', ns('Active'), [], ['default']],
     ['active, default there', ns('Active'), ['default', 'other'], []],
@@ -14,7 +17,11 @@ test('serviceAccountsToCreate: default in every active namespace that lacks it',
   ];
   for (const [why, namespace, existing, want] of cases) {
     const created = serviceAccountsToCreate(namespace, (n) => existing.includes(n));
-    assert.deepEqual(created.map((sa) => sa.metadata.name), want, why);
+    assert.deepEqual(
+      created.map((sa) => sa.metadata.name),
+      want,
+      why,
+    );
     for (const sa of created) assert.equal(sa.metadata.namespace, 'team', why);
   }
 });

@@ -166,13 +166,30 @@ async function main(): Promise<void> {
       });
       // Only the request matters; any well-formed answer will do.
       if (path.endsWith('/selfsubjectaccessreviews')) {
-        return json(res, 201, { kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata: {}, spec: {}, status: { allowed: true } });
+        return json(res, 201, {
+          kind: 'SelfSubjectAccessReview',
+          apiVersion: 'authorization.k8s.io/v1',
+          metadata: {},
+          spec: {},
+          status: { allowed: true },
+        });
       }
       if (path.endsWith('/selfsubjectreviews')) {
-        return json(res, 201, { kind: 'SelfSubjectReview', apiVersion: 'authentication.k8s.io/v1', metadata: {}, status: { userInfo: { username: 'admin' } } });
+        return json(res, 201, {
+          kind: 'SelfSubjectReview',
+          apiVersion: 'authentication.k8s.io/v1',
+          metadata: {},
+          status: { userInfo: { username: 'admin' } },
+        });
       }
       if (path.endsWith('/token')) {
-        return json(res, 201, { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', metadata: {}, spec: { audiences: [] }, status: { token: 't', expirationTimestamp: '2030-01-01T00:00:00Z' } });
+        return json(res, 201, {
+          kind: 'TokenRequest',
+          apiVersion: 'authentication.k8s.io/v1',
+          metadata: {},
+          spec: { audiences: [] },
+          status: { token: 't', expirationTimestamp: '2030-01-01T00:00:00Z' },
+        });
       }
       return json(res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
     });

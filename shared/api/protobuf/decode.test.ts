@@ -39,8 +39,12 @@ const decodeError = (b: Uint8Array, message: RegExp | string): void => {
 test('golden: Namespace "foo" by hand (envelope, then ObjectMeta.name = field 1 of field 1)', () => {
   const b = Buffer.from(
     '6b387300' + // "k8s\0"
-      '0a0f' + '0a027631' + '12094e616d657370616365' + // typeMeta {apiVersion "v1", kind "Namespace"}
-      '1207' + '0a05' + '0a03666f6f', // raw: Namespace {metadata {name "foo"}}
+      '0a0f' +
+      '0a027631' +
+      '12094e616d657370616365' + // typeMeta {apiVersion "v1", kind "Namespace"}
+      '1207' +
+      '0a05' +
+      '0a03666f6f', // raw: Namespace {metadata {name "foo"}}
     'hex',
   );
   const d = decodeKubeProtobuf(b);
@@ -248,7 +252,10 @@ test('RawExtension: embedded JSON, and embedded protobuf objects', () => {
   });
   const asProto = body('v1', 'WatchEvent', str(1, 'MODIFIED'), msg(2, raw(1, [...inner])));
   assert.deepEqual(decodeKubeProtobuf(asProto).object.object, { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'inner' } });
-  decodeError(body('v1', 'WatchEvent', msg(2, str(1, 'not json'))), 'WatchEvent.object.raw: embedded object is neither JSON nor Kubernetes protobuf');
+  decodeError(
+    body('v1', 'WatchEvent', msg(2, str(1, 'not json'))),
+    'WatchEvent.object.raw: embedded object is neither JSON nor Kubernetes protobuf',
+  );
 });
 
 test('errors name what is wrong and where', () => {
@@ -260,9 +267,15 @@ test('errors name what is wrong and where', () => {
   // Truncated varint inside spec.replicas.
   decodeError(body('apps/v1', 'Deployment', msg(2, [0x08, 0x80])), /^Deployment\.spec\.replicas: truncated varint/);
   // metadata claims 50 bytes, 3 follow.
-  decodeError(body('v1', 'Namespace', [0x0a, 50, 0x0a, 0x01, 0x61]), /^Namespace\.metadata: length 50 past the end of the message \(3 bytes left\)/);
+  decodeError(
+    body('v1', 'Namespace', [0x0a, 50, 0x0a, 0x01, 0x61]),
+    /^Namespace\.metadata: length 50 past the end of the message \(3 bytes left\)/,
+  );
   // replicas as a length-delimited field.
-  decodeError(body('apps/v1', 'Deployment', msg(2, str(1, 'two'))), 'Deployment.spec.replicas: wrong wire type bytes for int32 field 1 (want varint)');
+  decodeError(
+    body('apps/v1', 'Deployment', msg(2, str(1, 'two'))),
+    'Deployment.spec.replicas: wrong wire type bytes for int32 field 1 (want varint)',
+  );
   // A container name as a varint, deep in a list.
   decodeError(
     body('v1', 'Pod', msg(2, msg(2, str(1, 'a')), msg(2, int(1, 5)))),
@@ -272,7 +285,10 @@ test('errors name what is wrong and where', () => {
   decodeError(body('v1', 'Namespace', msg(1, int(7, 2 ** 60))), /^Namespace\.metadata\.generation: integer 1152921504606846976/);
   decodeError(body('v1', 'Service', msg(2, msg(1, msg(4, int(1, 7))))), 'Service.spec.ports[0].targetPort: impossible IntOrString.Type 7');
   decodeError(Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0f]), /^Unknown\.typeMeta: illegal wire type 7 \(field 1\)/);
-  decodeError(Buffer.from([0x6b, 0x38, 0x73, 0x00, ...msg(1, str(1, 'v1'), str(2, 'Secret')), ...msg(2), ...str(3, 'gzip')]), 'Unknown: unsupported contentEncoding "gzip"');
+  decodeError(
+    Buffer.from([0x6b, 0x38, 0x73, 0x00, ...msg(1, str(1, 'v1'), str(2, 'Secret')), ...msg(2), ...str(3, 'gzip')]),
+    'Unknown: unsupported contentEncoding "gzip"',
+  );
 });
 
 test('protobuf objects nested in objects stop at a depth limit', () => {

@@ -174,7 +174,8 @@ const WIRE_OF: Record<string, number> = { varint: WIRE_VARINT, fixed64: WIRE_FIX
 /** The byte range of the last occurrence of a bytes field (where Go's last-one-wins applies). */
 function lastBytes(buf: Uint8Array, chunks: Chunk[] | undefined, path: string): [number, number] | undefined {
   if (!chunks) return undefined;
-  for (const c of chunks) if (c.wire !== WIRE_BYTES) throw new ProtobufDecodeError(`wrong wire type ${WIRE_NAMES[c.wire]} (want bytes)`, path);
+  for (const c of chunks)
+    if (c.wire !== WIRE_BYTES) throw new ProtobufDecodeError(`wrong wire type ${WIRE_NAMES[c.wire]} (want bytes)`, path);
   const c = chunks[chunks.length - 1];
   return [c.start, c.end];
 }
@@ -394,7 +395,8 @@ function decodeMap(p: ProtoField, chunks: Chunk[], buf: Uint8Array, path: string
     const keyChunks = fields.get(1);
     let key = '';
     if (keyChunks) {
-      for (const k of keyChunks) if (k.wire !== scalarWire(m.key)) throw wrongWire({ n: 1, type: m.key, wire: 'bytes' }, k.wire, `${path}(key)`);
+      for (const k of keyChunks)
+        if (k.wire !== scalarWire(m.key)) throw wrongWire({ n: 1, type: m.key, wire: 'bytes' }, k.wire, `${path}(key)`);
       key = String(scalarValue({ n: 1, type: m.key, wire: 'bytes' }, m.key, keyChunks[keyChunks.length - 1], buf, `${path}(key)`));
     }
     const vpath = `${path}[${JSON.stringify(key)}]`;

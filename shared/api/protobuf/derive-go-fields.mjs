@@ -40,10 +40,7 @@ function openSource(spec) {
     return {
       describe: { ref, commit },
       read: (path) => git('show', `${commit}:${path}`),
-      list: (dir) =>
-        git('ls-tree', '--name-only', `${commit}:${dir}`)
-          .split('\n')
-          .filter(Boolean),
+      list: (dir) => git('ls-tree', '--name-only', `${commit}:${dir}`).split('\n').filter(Boolean),
     };
   }
   if (!existsSync(spec) || !statSync(spec).isDirectory()) throw new Error(`not a directory or GITDIR@REF: ${spec}`);

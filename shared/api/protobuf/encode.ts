@@ -46,13 +46,7 @@ function encodeStruct(t: SchemaType, o: unknown, path: string): Uint8Array {
 }
 
 /** One message frame of a struct: its own fields at this `via`, and the embedded structs there. */
-function encodeFrame(
-  t: SchemaType,
-  o: Record<string, unknown>,
-  via: number[],
-  goFields: Map<string, GoField>,
-  path: string,
-): Uint8Array {
+function encodeFrame(t: SchemaType, o: Record<string, unknown>, via: number[], goFields: Map<string, GoField>, path: string): Uint8Array {
   const items: { n: number; name?: string; field?: SchemaField }[] = [];
   for (const [name, field] of Object.entries(t.fields)) {
     if (field.proto && sameVia(field.proto.via, via)) items.push({ n: field.proto.n, name, field });

@@ -42,7 +42,7 @@ test('ConfigMap with data and binaryData', () => {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: { name: 'cfg', namespace: 'default', annotations: { 'a.b/c': 'd' } },
-    data: { 'app.properties': 'x=1\ny=2\n', empty: '', 'ünïcode': '✓' },
+    data: { 'app.properties': 'x=1\ny=2\n', empty: '', ünïcode: '✓' },
     binaryData: { blob: Buffer.from([0, 1, 2, 250]).toString('base64') },
     immutable: false,
   };
@@ -112,7 +112,10 @@ test('Deployment with a full pod template', () => {
             },
           ],
           volumes: [
-            { name: 'config', configMap: { name: 'cfg', items: [{ key: 'app.properties', path: 'app.properties', mode: 0o644 }], defaultMode: 420 } },
+            {
+              name: 'config',
+              configMap: { name: 'cfg', items: [{ key: 'app.properties', path: 'app.properties', mode: 0o644 }], defaultMode: 420 },
+            },
             { name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: '1Gi' } },
             { name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3600 } }] } },
           ],
@@ -225,7 +228,11 @@ test('TokenRequest', () => {
     apiVersion: 'authentication.k8s.io/v1',
     kind: 'TokenRequest',
     metadata: { name: 'sa', namespace: 'default' },
-    spec: { audiences: ['https://kubernetes.default.svc'], expirationSeconds: 3600, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'p', uid: 'u-1' } },
+    spec: {
+      audiences: ['https://kubernetes.default.svc'],
+      expirationSeconds: 3600,
+      boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'p', uid: 'u-1' },
+    },
     status: { token: 'eyJ...', expirationTimestamp: '2026-11-30T11:00:00Z' },
   };
   assert.deepEqual(roundTrip(tr), tr);
@@ -274,11 +281,17 @@ test('lists, managedFields (FieldsV1) and MicroTime', () => {
 
 test('encoding rejects unknown kinds and values of the wrong type, naming the field', () => {
   const err = (obj: unknown, message: string): void =>
-    assert.throws(() => encodeKubeProtobuf(obj), (e: unknown) => e instanceof ProtobufEncodeError && e.message === message);
+    assert.throws(
+      () => encodeKubeProtobuf(obj),
+      (e: unknown) => e instanceof ProtobufEncodeError && e.message === message,
+    );
   err({ apiVersion: 'v1', kind: 'Nope' }, 'no kind "Nope" is registered for version "v1"');
   err({ apiVersion: 'v1' }, "Object 'Kind' is missing");
   err({ apiVersion: 'apps/v1', kind: 'Deployment', spec: { replicas: 'two' } }, 'Deployment.spec.replicas: expected an integer, got "two"');
-  err({ apiVersion: 'apps/v1', kind: 'Deployment', spec: { replicas: 2 ** 31 } }, 'Deployment.spec.replicas: 2147483648 is out of range for int32');
+  err(
+    { apiVersion: 'apps/v1', kind: 'Deployment', spec: { replicas: 2 ** 31 } },
+    'Deployment.spec.replicas: 2147483648 is out of range for int32',
+  );
   err({ apiVersion: 'v1', kind: 'Secret', data: { k: 'not base64!' } }, 'Secret.data["k"]: expected a base64 string, got "not base64!"');
   err({ apiVersion: 'v1', kind: 'Pod', spec: { containers: {} } }, 'Pod.spec.containers: expected an array, got an object');
   err({ apiVersion: 'v1', kind: 'Pod', status: { startTime: 'noon' } }, 'Pod.status.startTime: expected an RFC 3339 time, got "noon"');

@@ -107,8 +107,8 @@ export function formatDuration(nanos: bigint): string {
 const UNITS: Record<string, bigint> = {
   ns: 1n,
   us: 1000n,
-  'µs': 1000n,
-  'μs': 1000n,
+  µs: 1000n,
+  μs: 1000n,
   ms: 1_000_000n,
   s: NS_PER_SEC,
   m: 60n * NS_PER_SEC,

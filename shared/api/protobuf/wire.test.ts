@@ -67,7 +67,11 @@ test('tags and lengths', () => {
 });
 
 test('fixed32 and fixed64', () => {
-  const w = new Writer().fixed32(0xdeadbeef).fixed64(2n ** 40n + 7n).double(1.5).float(-2);
+  const w = new Writer()
+    .fixed32(0xdeadbeef)
+    .fixed64(2n ** 40n + 7n)
+    .double(1.5)
+    .float(-2);
   const r = new Reader(w.finish());
   assert.equal(r.fixed32(), 0xdeadbeef);
   assert.deepEqual(r.fixed64(), { lo: 7, hi: 256 });

@@ -103,15 +103,7 @@ export interface GroupVersionKind {
  * ExtraValue: a JSON array, in proto a message with repeated items = 1).
  */
 export type SpecialKind =
-  | 'Time'
-  | 'MicroTime'
-  | 'Duration'
-  | 'Quantity'
-  | 'IntOrString'
-  | 'RawExtension'
-  | 'FieldsV1'
-  | 'Unknown'
-  | 'ListWrapper';
+  'Time' | 'MicroTime' | 'Duration' | 'Quantity' | 'IntOrString' | 'RawExtension' | 'FieldsV1' | 'Unknown' | 'ListWrapper';
 
 /** A Go struct embedded with json:",inline", which protobuf keeps as one message field. */
 export interface ProtoEmbedded {
@@ -235,11 +227,7 @@ export function typeForProto(message: string): SchemaType | undefined {
  * embedded-message field numbers when decoding inside an inlined struct (see
  * ProtoField.via); omit it at the top level of the message.
  */
-export function fieldByNumber(
-  typeName: string,
-  n: number,
-  via: readonly number[] = [],
-): { name: string; field: SchemaField } | undefined {
+export function fieldByNumber(typeName: string, n: number, via: readonly number[] = []): { name: string; field: SchemaField } | undefined {
   return load().byNumber.get(typeName)?.get(numberKey(n, via));
 }
 

@@ -98,11 +98,14 @@ test('special scalar types', () => {
   });
   const ios = typeFor('io.k8s.apimachinery.pkg.util.intstr.IntOrString');
   assert.equal(ios?.format, 'int-or-string');
-  assert.deepEqual(Object.entries(ios?.protoFields ?? {}).map(([k, f]) => [k, f.n]), [
-    ['type', 1],
-    ['intVal', 2],
-    ['strVal', 3],
-  ]);
+  assert.deepEqual(
+    Object.entries(ios?.protoFields ?? {}).map(([k, f]) => [k, f.n]),
+    [
+      ['type', 1],
+      ['intVal', 2],
+      ['strVal', 3],
+    ],
+  );
   assert.deepEqual(typeFor('io.k8s.apimachinery.pkg.api.resource.Quantity')?.protoFields, {
     string: { n: 1, wire: 'bytes', type: 'string' },
   });
