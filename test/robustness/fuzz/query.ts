@@ -6,6 +6,17 @@ import type { Rng } from './prng.ts';
 const LABEL_SELECTORS = ['a in (b', '!!a', 'a==', '=b', 'a notin ()', 'a,', ',,', 'a=b=c', 'k'.repeat(1000) + '=v', 'a=\u0000', 'a in (x,y),!b,c!=d', 'ключ=в', 'a>1', 'a<', '(', '%ff', 'app=keep-configmap', 'a=b,c', '!', 'a!b', 'a in(b),', 'x/y/z=1', 'a=' + 'v'.repeat(70), 'a in (' + 'b,'.repeat(2000) + 'c)', ' ', 'a\\,b=c', 'a=b%2cc'];
 const FIELD_SELECTORS = ['metadata.name=', 'metadata.name==x', 'spec.nodeName!=', 'foo=bar', 'metadata.namespace=x,', 'status.phase=Running', '=', 'a\\,b=c', 'metadata.name', 'metadata.name in (a)', 'metadata.name=keep-configmap', 'spec.nodeName=\u0000', 'type=Opaque', ',', '\\', 'metadata.name=a\\', 'metadata.name=' + 'x'.repeat(5000)];
 const CONTINUES = ['garbage', '!!!', 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6LTEsInN0YXJ0IjoiIn0', 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MSwic3RhcnQiOiIuLi8uLi8ifQ', 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MWU5OTksInN0YXJ0IjpudWxsfQ', 'e30', 'bnVsbA', 'W10', '', '%zz', 'x'.repeat(5000), Buffer.from('{"v":"meta.k8s.io/v1","rv":3,"start":"\\u0000"}').toString('base64url'), Buffer.from('{"v":"meta.k8s.io/v1","rv":"abc","start":{}}').toString('base64')];
+// Tokens shaped as kube's (base64 of {"v","rv","start"}) whose start key tries to leave the listed prefix.
+const token = (rv: unknown, start: unknown) => Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start })).toString('base64url');
+CONTINUES.push(
+  ...['../kube-system/', 'kube-system/hidden', '', '/', '%2e%2e/', '..\\..\\', 'zzzz', 'a/../../secrets/'].map((k) => token(5, `${k}\u0000`)),
+  token(5, 'keep-secret'),
+  token(-1, 'a\u0000'),
+  token(1e300, 'a\u0000'),
+  token('5', 'a\u0000'),
+  token(5, ['a']),
+);
+
 const RVS = ['abc', '-1', '0', '99999999999999999999', '1.5', '', ' 1', '1e3', '0x10', '18446744073709551616', '9007199254740993', '1'];
 const BOOLS = ['true', 'True', '1', '0', 'false', 'FALSE', 'yes', '', 'x', '%00'];
 const INTS = ['-1', '0', 'abc', '1e3', '99999999999999999999', '1.5', '', '2147483648', '-9223372036854775809', '0x1', ' 3', 'NaN'];
