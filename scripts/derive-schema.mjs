@@ -14,6 +14,8 @@
 // A GITDIR@REF input is read with `git --git-dir=GITDIR show REF:path`, so a
 // bare mirror works. A kubernetes/kubernetes checkout works too: pass
 // <kk>/staging/src/k8s.io/api and <kk>/staging/src/k8s.io/apimachinery.
+// (Reading those inputs is shared with derive-go-types.mjs and
+// derive-go-fields.mjs, which read the Go sources: scripts/lib/go-sources.mjs.)
 //
 // The committed types.json came from (see its "source" for hashes):
 //   --swagger  kubernetes-sigs/reference-docs@58cd75edc564e7ff9d47acd987be6ab0f466e7d8:gen-apidocs/config/v1_35/swagger.json
@@ -21,11 +23,11 @@
 //               kubernetes/kubernetes' own api/openapi-spec/swagger.json is the same without enum lists)
 //   --api           kubernetes/api@v0.35.0 (9afe7de0a56c582b06ca094f7309015bc84657a7)
 //   --apimachinery  kubernetes/apimachinery@v0.35.0 (72d71eac265e06713c6d83d7034aac609450243f)
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openKubeSources, openSource, parseArgs, protoFileOf } from './lib/go-sources.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -188,59 +190,7 @@ const SPECIALS = {
 // ---------------------------------------------------------------------------
 // Inputs
 
-function parseArgs(argv) {
-  const args = { origin: [], out: join(root, 'shared/api/schema') };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = () => {
-      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
-      return argv[++i];
-    };
-    if (a === '--swagger') args.swagger = next();
-    else if (a === '--api') args.api = next();
-    else if (a === '--apimachinery') args.apimachinery = next();
-    else if (a === '--origin') args.origin.push(next());
-    else if (a === '--out') args.out = resolve(next());
-    else throw new Error(`unknown argument ${a}`);
-  }
-  for (const k of ['swagger', 'api', 'apimachinery']) {
-    if (!args[k]) throw new Error(`--${k} is required (see the comment at the top of this script)`);
-  }
-  return args;
-}
-
-/**
- * A source of files: a directory, or GITDIR@REF read with git show.
- * Returns { read(path) -> string | undefined, describe }.
- */
-function openSource(spec) {
-  const at = spec.lastIndexOf('@');
-  if (at > 0 && !existsSync(spec)) {
-    const gitDir = spec.slice(0, at);
-    const ref = spec.slice(at + 1);
-    const git = (...a) => execFileSync('git', ['--git-dir', gitDir, ...a], { encoding: 'utf8', maxBuffer: 64 << 20 });
-    const commit = git('rev-parse', `${ref}^{commit}`).trim();
-    return {
-      describe: { ref, commit },
-      read(path) {
-        try {
-          return git('show', `${commit}:${path}`);
-        } catch {
-          return undefined;
-        }
-      },
-    };
-  }
-  if (!existsSync(spec) || !statSync(spec).isDirectory()) throw new Error(`not a directory or GITDIR@REF: ${spec}`);
-  return {
-    describe: {},
-    read(path) {
-      const p = join(spec, path);
-      return existsSync(p) ? readFileSync(p, 'utf8') : undefined;
-    },
-  };
-}
-
+/** The OpenAPI document: a file, or GITDIR@REF:path. Its sha256 goes into the output. */
 function readSwagger(spec) {
   const m = /^(.*)@([^@:]+):(.+)$/.exec(spec);
   let text;
@@ -346,18 +296,6 @@ function parseProto(text, file) {
     i++;
   }
   return messages;
-}
-
-/** The proto file that holds a message, from its package. */
-function protoFileOf(pkg) {
-  if (pkg.startsWith('k8s.io.api.')) {
-    // k8s.io.api.rbac.v1 -> rbac/v1/generated.proto
-    return { source: 'api', path: `${pkg.slice('k8s.io.api.'.length).replace(/\./g, '/')}/generated.proto` };
-  }
-  if (pkg.startsWith('k8s.io.apimachinery.')) {
-    return { source: 'apimachinery', path: `${pkg.slice('k8s.io.apimachinery.'.length).replace(/\./g, '/')}/generated.proto` };
-  }
-  throw new Error(`no proto file known for package ${pkg}`);
 }
 
 const openApiToProto = (name) => name.replace(/^io\.k8s\./, 'k8s.io.');
@@ -606,9 +544,14 @@ function protoPart(t, name, protoOnly, msg, protoMessage, notes, problems) {
 // ---------------------------------------------------------------------------
 
 function main() {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseArgs(process.argv.slice(2), {
+    required: ['swagger', 'api', 'apimachinery'],
+    optional: ['out'],
+    repeated: ['origin'],
+    defaults: { out: join(root, 'shared/api/schema') },
+  });
   const { doc, describe: swaggerDesc } = readSwagger(args.swagger);
-  const sources = { api: openSource(args.api), apimachinery: openSource(args.apimachinery) };
+  const sources = openKubeSources(args);
   const defs = doc.definitions;
   const problems = [];
   const notes = [];
@@ -702,8 +645,9 @@ function main() {
     },
     types: Object.fromEntries([...types.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   };
-  mkdirSync(args.out, { recursive: true });
-  const file = join(args.out, 'types.json');
+  const outDir = resolve(args.out);
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, 'types.json');
   writeFileSync(file, JSON.stringify(out) + '\n');
 
   console.log(`derive-schema: ${types.size} types -> ${file} (${statSync(file).size} bytes)`);
