@@ -75,7 +75,8 @@ export const KINDS: KindSpec[] = [
     plural: 'pods',
     namespaced: true,
     subresources: ['status', 'binding', 'eviction', 'exec', 'attach'],
-    make: (ns, name) => ({ apiVersion: 'v1', kind: 'Pod', metadata: meta(ns, name), spec: podSpec(ns === SCRATCH_NS ? undefined : KEEP_NODE) }),
+    // keep-pod is bound (so a binding must be refused); keep-unbound is not (so only a dry run may bind it).
+    make: (ns, name) => ({ apiVersion: 'v1', kind: 'Pod', metadata: meta(ns, name), spec: podSpec(ns === SCRATCH_NS || name === 'keep-unbound' ? undefined : KEEP_NODE) }),
   },
   {
     kind: 'Deployment',
@@ -181,7 +182,7 @@ const nsKinds = ['ConfigMap', 'Secret', 'ServiceAccount', 'Service', 'Pod', 'Dep
 /** Names of the seeded objects of a kind in a namespace ('' for cluster-scoped). */
 export function seedNames(kind: string, namespace: string): string[] {
   if (namespace === 'kube-system') return kind === 'Secret' ? ['hidden', 'keep-secret'] : ['ConfigMap', 'Lease'].includes(kind) ? [`keep-${kind.toLowerCase()}`] : [];
-  return [`keep-${kind.toLowerCase()}`];
+  return kind === 'Pod' ? ['keep-pod', 'keep-unbound'] : [`keep-${kind.toLowerCase()}`];
 }
 
 /** Every object to store before the run, protected ones and scratch ones, in creation order. */

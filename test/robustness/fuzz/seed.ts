@@ -65,13 +65,22 @@ export function compareSnapshots(before: Snapshot, after: Snapshot): string[] {
   const diffs: string[] = [];
   for (const [path, text] of before.objects) {
     const now = after.objects.get(path);
-    if (now !== text) diffs.push(`${path} changed:\n    before ${text.slice(0, 300)}\n    after  ${(now ?? '(missing)').slice(0, 300)}`);
+    if (now !== text) diffs.push(`${path} changed:\n${firstDifference(text, now ?? '(missing)')}`);
   }
   for (const [path, names] of before.collections) {
     const now = after.collections.get(path) ?? [];
     if (JSON.stringify(now) !== JSON.stringify(names)) diffs.push(`${path} holds [${now.join(', ')}], had [${names.join(', ')}]`);
   }
   return diffs;
+}
+
+/** Both texts around where they first differ (the first 300 characters when they differ at once). */
+function firstDifference(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const from = Math.max(0, i - 120);
+  const cut = (t: string) => `${from > 0 ? '...' : ''}${t.slice(from, i + 240)}`;
+  return `    before ${cut(a)}\n    after  ${cut(b)}`;
 }
 
 /** True when GET /readyz answers 200. */
