@@ -4,6 +4,9 @@
 // honours pause, keeps revisionHistoryLimit old ReplicaSets for rollback,
 // and reports status and conditions. The arithmetic lives in util.ts and
 // status.ts; this file reads the caches and writes through the API.
+import type { Deployment, DeploymentStatus, ReplicaSet, ReplicaSetSpec } from 'kubernetes-types/apps/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { StatusError } from '../../../shared/api/errors.ts';
 import { findResource } from '../../../shared/api/resources.ts';
 import { claim, ignoreNotFound } from '../../../shared/controller/claim.ts';
@@ -42,8 +45,11 @@ const replicasets = findResource('apps', 'v1', 'replicasets')!;
 const pods = findResource('', 'v1', 'pods')!;
 
 /** `spec` with minReadySeconds set, or absent when 0: kube's int32 omitempty never writes a zero. */
-function withMinReadySeconds(spec: any, seconds: number): any {
-  const { minReadySeconds: _, ...rest } = spec ?? {};
+function withMinReadySeconds<S extends { minReadySeconds?: number }>(
+  spec: S,
+  seconds: number,
+): Omit<S, 'minReadySeconds'> & { minReadySeconds?: number } {
+  const { minReadySeconds: _, ...rest } = spec;
   return seconds ? { ...rest, minReadySeconds: seconds } : rest;
 }
 
@@ -51,25 +57,26 @@ function withMinReadySeconds(spec: any, seconds: number): any {
 export function deploymentController(ctx: ControllerContext): ControllerParts {
   const name = 'deployment';
   const queue = new WorkQueue({ clock: ctx.clock, metrics: queueMetrics(ctx.registry, name) });
-  const dInformer = ctx.informers.informerFor(deployments);
-  const rsInformer = ctx.informers.informerFor(replicasets);
-  const podInformer = ctx.informers.informerFor(pods);
-  dInformer.cache.addIndex('uid', (d) => [d.metadata.uid]);
+  const dInformer = ctx.informers.informerFor<Deployment>(deployments);
+  const rsInformer = ctx.informers.informerFor<ReplicaSet>(replicasets);
+  const podInformer = ctx.informers.informerFor<Pod>(pods);
+  dInformer.cache.addIndex('uid', (d) => [d.metadata!.uid!]);
   rsInformer.cache.addIndex('controller', (rs) => [controllerOf(rs)?.uid ?? '']);
   podInformer.cache.addIndex('controller', (p) => [controllerOf(p)?.uid ?? '']);
 
-  const selects = (d: any, obj: any) => matchesLabels(selectorFromLabelSelector(d.spec?.selector), obj.metadata?.labels);
-  const ownerOf = (rs: any): string | undefined => {
+  const selects = (d: Deployment, obj: { metadata?: ObjectMeta }) =>
+    matchesLabels(selectorFromLabelSelector(d.spec?.selector), obj.metadata?.labels);
+  const ownerOf = (rs: ReplicaSet): string | undefined => {
     const ref = controllerOf(rs);
     if (ref?.kind !== 'Deployment') return undefined;
     const d = dInformer.cache.byIndex('uid', ref.uid)[0];
     return d ? keyOf(d) : undefined;
   };
-  const enqueueForRS = (rs: any) => {
+  const enqueueForRS = (rs: ReplicaSet) => {
     const key = ownerOf(rs);
     if (key) queue.add(key);
     else if (!controllerOf(rs))
-      for (const d of dInformer.cache.byIndex('namespace', rs.metadata.namespace)) if (selects(d, rs)) queue.add(keyOf(d));
+      for (const d of dInformer.cache.byIndex('namespace', rs.metadata!.namespace!)) if (selects(d, rs)) queue.add(keyOf(d));
   };
 
   dInformer.on({ add: (d) => queue.add(keyOf(d)), update: (_o, d) => queue.add(keyOf(d)), delete: (d) => queue.add(keyOf(d)) });
@@ -86,30 +93,33 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     // A Recreate rollout waits for old Pods to go away.
     delete: (pod) => {
       const ref = controllerOf(pod);
-      const rs = ref ? rsInformer.cache.get(`${pod.metadata.namespace}/${ref.name}`) : undefined;
+      const rs = ref ? rsInformer.cache.get(`${pod.metadata!.namespace}/${ref.name}`) : undefined;
       if (rs) enqueueForRS(rs);
     },
   });
 
   const now = () => ctx.clock.now();
 
-  async function writeStatus(d: any, status: any): Promise<void> {
+  async function writeStatus(d: Deployment, status: DeploymentStatus): Promise<void> {
     const compact = compactStatus(status);
     if (deepEqual(compact, d.status ?? {})) return;
-    await ctx.client.update(deployments, { ...d, status: compact }, 'status');
+    const next: Deployment = { ...d, status: compact };
+    await ctx.client.update(deployments, next, 'status');
     d.status = compact;
   }
 
-  async function scaleReplicaSet(rs: any, size: number, d: any, operation?: 'up' | 'down'): Promise<any> {
+  const updateReplicaSet = (rs: ReplicaSet) => ctx.client.update<ReplicaSet>(replicasets, rs);
+
+  async function scaleReplicaSet(rs: ReplicaSet, size: number, d: Deployment, operation?: 'up' | 'down'): Promise<ReplicaSet> {
     // Only the replica annotations change here: an old ReplicaSet being
     // scaled down keeps its own change-cause and revision (kube's scaleReplicaSet).
-    const annotations = { ...rs.metadata.annotations, ...replicasAnnotations(d) };
+    const annotations = { ...rs.metadata!.annotations, ...replicasAnnotations(d) };
     const sizeChanged = specReplicas(rs) !== size;
-    if (!sizeChanged && deepEqual(annotations, rs.metadata.annotations ?? {})) return rs;
-    const updated = await ctx.client.update(replicasets, {
+    if (!sizeChanged && deepEqual(annotations, rs.metadata!.annotations ?? {})) return rs;
+    const updated = await updateReplicaSet({
       ...rs,
       metadata: { ...rs.metadata, annotations },
-      spec: { ...rs.spec, replicas: size },
+      spec: { ...rs.spec!, replicas: size },
     });
     if (sizeChanged) {
       const op = operation ?? (specReplicas(rs) < size ? 'up' : 'down');
@@ -117,14 +127,14 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
         d,
         'Normal',
         'ScalingReplicaSet',
-        `Scaled ${op} replica set ${rs.metadata.name} from ${specReplicas(rs)} to ${size}`,
+        `Scaled ${op} replica set ${rs.metadata!.name} from ${specReplicas(rs)} to ${size}`,
       );
     }
     return updated;
   }
 
   /** The new ReplicaSet (created when asked and missing) and the old ones, with revisions synced. */
-  async function newAndOld(d: any, rsList: any[], create: boolean): Promise<{ newRS?: any; oldRSs: any[] }> {
+  async function newAndOld(d: Deployment, rsList: ReplicaSet[], create: boolean): Promise<{ newRS?: ReplicaSet; oldRSs: ReplicaSet[] }> {
     const existing = findNewReplicaSet(d, rsList);
     const oldRSs = rsList.filter((rs) => rs !== existing);
     const newRevision = maxRevision(oldRSs) + 1;
@@ -134,82 +144,80 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
       const annotations = { ...newReplicaSetAnnotations(d, existing, newRevision, true), ...replicasAnnotations(d) };
       let rs = existing;
       const minReady = d.spec?.minReadySeconds ?? 0;
-      if (!deepEqual(annotations, existing.metadata.annotations ?? {}) || (existing.spec?.minReadySeconds ?? 0) !== minReady) {
-        rs = await ctx.client.update(replicasets, {
+      if (!deepEqual(annotations, existing.metadata!.annotations ?? {}) || (existing.spec?.minReadySeconds ?? 0) !== minReady) {
+        rs = await updateReplicaSet({
           ...existing,
           metadata: { ...existing.metadata, annotations },
-          spec: withMinReadySeconds(existing.spec, minReady),
+          spec: withMinReadySeconds(existing.spec!, minReady),
         });
       }
-      const rev = rs.metadata.annotations?.[REVISION];
+      const rev = rs.metadata!.annotations?.[REVISION];
       const status = structuredClone(d.status ?? {});
       let changed = false;
-      if (rev && d.metadata.annotations?.[REVISION] !== rev) {
-        const updated = await ctx.client.patch(deployments, d.metadata.namespace, d.metadata.name, 'merge', {
+      if (rev && d.metadata!.annotations?.[REVISION] !== rev) {
+        const updated = await ctx.client.patch<Deployment>(deployments, d.metadata!.namespace, d.metadata!.name!, 'merge', {
           metadata: { annotations: { [REVISION]: rev } },
         });
         d.metadata = updated.metadata;
       }
       if (!getCondition(status, 'Progressing')) {
-        setCondition(status, condition('Progressing', 'True', 'FoundNewReplicaSet', `Found new replica set "${rs.metadata.name}"`, now()));
+        setCondition(status, condition('Progressing', 'True', 'FoundNewReplicaSet', `Found new replica set "${rs.metadata!.name}"`, now()));
         changed = true;
       }
       if (changed) await writeStatus(d, status);
       return { newRS: rs, oldRSs };
     }
     if (!create) return { oldRSs };
-    const template = structuredClone(d.spec.template);
-    const hash = podTemplateHash(d.spec.template, d.status?.collisionCount);
+    const dSpec = d.spec!;
+    const template = structuredClone(dSpec.template);
+    const hash = podTemplateHash(dSpec.template, d.status?.collisionCount);
     template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, [POD_TEMPLATE_HASH]: hash } };
-    const selector = structuredClone(d.spec.selector ?? {});
+    const selector = structuredClone(dSpec.selector ?? {});
     selector.matchLabels = { ...selector.matchLabels, [POD_TEMPLATE_HASH]: hash };
-    const draft: any = {
-      apiVersion: 'apps/v1',
-      kind: 'ReplicaSet',
-      metadata: {
-        name: `${d.metadata.name}-${hash}`,
-        namespace: d.metadata.namespace,
-        labels: template.metadata.labels,
-        ownerReferences: [controllerRef(d, 'apps/v1', 'Deployment')],
-      },
-      spec: withMinReadySeconds({ replicas: 0, selector, template }, d.spec?.minReadySeconds ?? 0),
+    const metadata: ObjectMeta = {
+      name: `${d.metadata!.name}-${hash}`,
+      namespace: d.metadata!.namespace,
+      labels: template.metadata.labels,
+      ownerReferences: [controllerRef({ metadata: { name: d.metadata!.name!, uid: d.metadata!.uid! } }, 'apps/v1', 'Deployment')],
     };
-    draft.spec.replicas = newReplicaSetReplicas(d, [...oldRSs, draft], draft);
-    draft.metadata.annotations = newReplicaSetAnnotations(d, draft, newRevision, false);
-    let created: any;
+    const spec = withMinReadySeconds<ReplicaSetSpec>({ replicas: 0, selector, template }, d.spec?.minReadySeconds ?? 0);
+    const draft: ReplicaSet = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata, spec };
+    spec.replicas = newReplicaSetReplicas(d, [...oldRSs, draft], draft);
+    metadata.annotations = newReplicaSetAnnotations(d, draft, newRevision, false);
+    let created: ReplicaSet;
     try {
-      created = await ctx.client.create(replicasets, d.metadata.namespace, draft);
+      created = await ctx.client.create<ReplicaSet>(replicasets, d.metadata!.namespace, draft);
     } catch (err) {
       if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
       // A ReplicaSet of that name with another template: a hash collision. Bump and retry.
       const status = structuredClone(d.status ?? {});
       status.collisionCount = (status.collisionCount ?? 0) + 1;
       await writeStatus(d, status);
-      throw new Error(`hash collision for ReplicaSet ${draft.metadata.name}; collisionCount is now ${status.collisionCount}`);
+      throw new Error(`hash collision for ReplicaSet ${metadata.name}; collisionCount is now ${status.collisionCount}`, { cause: err });
     }
     if (specReplicas(created) > 0) {
       ctx.events.event(
         d,
         'Normal',
         'ScalingReplicaSet',
-        `Scaled up replica set ${created.metadata.name} from 0 to ${specReplicas(created)}`,
+        `Scaled up replica set ${created.metadata!.name} from 0 to ${specReplicas(created)}`,
       );
     }
-    const updated = await ctx.client.patch(deployments, d.metadata.namespace, d.metadata.name, 'merge', {
+    const updated = await ctx.client.patch<Deployment>(deployments, d.metadata!.namespace, d.metadata!.name!, 'merge', {
       metadata: { annotations: { [REVISION]: String(newRevision) } },
     });
     d.metadata = updated.metadata;
     const status = structuredClone(d.status ?? {});
     setCondition(
       status,
-      condition('Progressing', 'True', 'NewReplicaSetCreated', `Created new replica set "${created.metadata.name}"`, now()),
+      condition('Progressing', 'True', 'NewReplicaSetCreated', `Created new replica set "${created.metadata!.name}"`, now()),
     );
     await writeStatus(d, status);
     return { newRS: created, oldRSs };
   }
 
   /** Proportional scaling (kube's scale()): runs when spec.replicas changed or while paused. */
-  async function scale(d: any, newRS: any | undefined, oldRSs: any[]): Promise<void> {
+  async function scale(d: Deployment, newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[]): Promise<void> {
     const replicas = d.spec?.replicas ?? 1;
     const active = activeReplicaSets([...oldRSs, newRS]);
     if (active.length <= 1) {
@@ -220,7 +228,7 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     if (
       newRS &&
       specReplicas(newRS) === replicas &&
-      Number(newRS.metadata.annotations?.[DESIRED_REPLICAS]) === replicas &&
+      Number(newRS.metadata!.annotations?.[DESIRED_REPLICAS]) === replicas &&
       (newRS.status?.availableReplicas ?? 0) === replicas
     ) {
       for (const rs of activeReplicaSets(oldRSs)) await scaleReplicaSet(rs, 0, d);
@@ -232,7 +240,7 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     // Largest first; ties go to the newest when growing and to the oldest when shrinking.
     const sorted = [...active].sort((a, b) => specReplicas(b) - specReplicas(a) || (toAdd > 0 ? -byCreation(a, b) : byCreation(a, b)));
     let added = 0;
-    const sizes = new Map<any, number>();
+    const sizes = new Map<ReplicaSet, number>();
     for (const rs of sorted) {
       const p = toAdd !== 0 ? proportion(rs, d, toAdd, added) : 0;
       sizes.set(rs, specReplicas(rs) + p);
@@ -243,10 +251,10 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     for (const rs of sorted) await scaleReplicaSet(rs, sizes.get(rs)!, d, op);
   }
 
-  async function cleanup(d: any, oldRSs: any[]): Promise<void> {
+  async function cleanup(d: Deployment, oldRSs: ReplicaSet[]): Promise<void> {
     const limit = d.spec?.revisionHistoryLimit;
     if (limit === undefined || limit === null) return;
-    const cleanable = oldRSs.filter((rs) => !rs.metadata.deletionTimestamp);
+    const cleanable = oldRSs.filter((rs) => !rs.metadata!.deletionTimestamp);
     const diff = cleanable.length - limit;
     if (diff <= 0) return;
     const byRevision = [...cleanable].sort((a, b) => revisionOf(a) - revisionOf(b) || byCreation(a, b));
@@ -254,20 +262,24 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
       if (
         (rs.status?.replicas ?? 0) !== 0 ||
         specReplicas(rs) !== 0 ||
-        (rs.metadata.generation ?? 0) > (rs.status?.observedGeneration ?? 0)
+        (rs.metadata!.generation ?? 0) > (rs.status?.observedGeneration ?? 0)
       )
         continue;
-      await ignoreNotFound(ctx.client.delete(replicasets, rs.metadata.namespace, rs.metadata.name));
+      await ignoreNotFound(ctx.client.delete(replicasets, rs.metadata!.namespace, rs.metadata!.name!));
     }
   }
 
-  async function syncRollout(d: any, allRSs: any[], newRS: any | undefined): Promise<{ requeueAfterMs?: number } | void> {
+  async function syncRollout(
+    d: Deployment,
+    allRSs: (ReplicaSet | undefined)[],
+    newRS: ReplicaSet | undefined,
+  ): Promise<{ requeueAfterMs?: number } | void> {
     const { status, recheckInMs } = rolloutStatus(d, allRSs.filter(Boolean), newRS, now(), ctx.speed);
     await writeStatus(d, status);
     return recheckInMs !== undefined ? { requeueAfterMs: recheckInMs } : undefined;
   }
 
-  async function rolloutRolling(d: any, rsList: any[]) {
+  async function rolloutRolling(d: Deployment, rsList: ReplicaSet[]) {
     const { newRS, oldRSs } = await newAndOld(d, rsList, true);
     const all = [...oldRSs, newRS];
     // Scale up the new ReplicaSet within maxSurge.
@@ -285,7 +297,12 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     return syncRollout(d, all, newRS);
   }
 
-  async function reconcileOld(d: any, all: any[], oldRSs: any[], newRS: any | undefined): Promise<boolean> {
+  async function reconcileOld(
+    d: Deployment,
+    all: (ReplicaSet | undefined)[],
+    oldRSs: ReplicaSet[],
+    newRS: ReplicaSet | undefined,
+  ): Promise<boolean> {
     if (replicaCount(oldRSs) === 0) return false;
     const replicas = d.spec?.replicas ?? 1;
     const minAvailable = replicas - maxUnavailable(d);
@@ -301,7 +318,7 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
       const down = Math.min(maxScaledDown - cleaned, unhealthy);
       const target = specReplicas(rs) - down;
       await scaleReplicaSet(rs, target, d);
-      rs.spec = { ...rs.spec, replicas: target };
+      rs.spec = { ...rs.spec!, replicas: target };
       cleaned += down;
     }
     // Then scale down healthy old replicas while availability stays above minAvailable.
@@ -320,7 +337,7 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     return cleaned + scaled > 0;
   }
 
-  async function rolloutRecreate(d: any, rsList: any[]) {
+  async function rolloutRecreate(d: Deployment, rsList: ReplicaSet[]) {
     let { newRS, oldRSs } = await newAndOld(d, rsList, false);
     let scaledDown = false;
     for (const rs of activeReplicaSets(oldRSs)) {
@@ -331,7 +348,7 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     const oldPodsLeft =
       oldRSs.some((rs) => (rs.status?.replicas ?? 0) > 0) ||
       oldRSs.some((rs) =>
-        podInformer.cache.byIndex('controller', rs.metadata.uid).some((p) => !['Succeeded', 'Failed'].includes(p.status?.phase)),
+        podInformer.cache.byIndex('controller', rs.metadata!.uid!).some((p) => !['Succeeded', 'Failed'].includes(p.status?.phase ?? '')),
       );
     if (oldPodsLeft) return syncRollout(d, [...oldRSs, newRS], newRS);
     if (!newRS) ({ newRS, oldRSs } = await newAndOld(d, rsList, true));
@@ -345,18 +362,18 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     const cached = dInformer.cache.get(key);
     if (!cached) return;
     const d = structuredClone(cached);
-    const candidates = rsInformer.cache.byIndex('namespace', d.metadata.namespace);
-    const rsList = (
+    const candidates = rsInformer.cache.byIndex('namespace', d.metadata!.namespace!);
+    const rsList: ReplicaSet[] = (
       await claim({
         owner: d,
         ownerApiVersion: 'apps/v1',
         ownerKind: 'Deployment',
         candidates,
         selects: (rs) => selects(d, rs),
-        patch: (rs, patch) => ctx.client.patch(replicasets, rs.metadata.namespace, rs.metadata.name, 'strategic', patch),
+        patch: (rs: ReplicaSet, patch) => ctx.client.patch(replicasets, rs.metadata!.namespace, rs.metadata!.name!, 'strategic', patch),
       })
-    ).map((rs) => structuredClone(rs));
-    if (d.metadata.deletionTimestamp) {
+    ).map((rs: ReplicaSet) => structuredClone(rs));
+    if (d.metadata!.deletionTimestamp) {
       const { newRS, oldRSs } = await newAndOld(d, rsList, false);
       await writeStatus(d, calculateStatus(d, [...oldRSs, newRS].filter(Boolean), newRS, now()));
       return;
@@ -376,7 +393,7 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     const scalingEvent = (() => {
       const probe = findNewReplicaSet(d, rsList);
       return activeReplicaSets([...rsList.filter((rs) => rs !== probe), probe]).some((rs) => {
-        const desired = rs.metadata.annotations?.[DESIRED_REPLICAS];
+        const desired = rs.metadata!.annotations?.[DESIRED_REPLICAS];
         return desired !== undefined && Number(desired) !== replicas;
       });
     })();

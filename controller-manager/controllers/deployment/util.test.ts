@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import {
   equalIgnoringHash,
   fenceposts,
@@ -64,7 +65,7 @@ test('the new ReplicaSet grows only within replicas + maxSurge', () => {
     [dep(5, 1, 1, 'Recreate'), [rs(5), rs(0)], 1, 5],
   ];
   for (const [d, all, i, want] of cases)
-    assert.equal(newReplicaSetReplicas(d, all, all[i]), want, `${JSON.stringify(d.spec)} ${all.map((r) => r.spec.replicas)}`);
+    assert.equal(newReplicaSetReplicas(d, all, all[i]), want, `${JSON.stringify(d.spec)} ${all.map((r) => r.spec.replicas).join(',')}`);
 });
 
 test('proportional scaling shares an increase by each ReplicaSet size', () => {
@@ -191,7 +192,8 @@ test('templates compare without the hash label and without empty values; hashes 
     metadata: { labels: { app: 'a', 'pod-template-hash': 'abc' }, creationTimestamp: null },
     spec: { containers: [{ name: 'c', image: 'x', resources: {} }] },
   };
-  assert.ok(equalIgnoringHash(t, withHash));
+  // kubectl sends creationTimestamp: null in templates, which no PodTemplateSpec type admits.
+  assert.ok(equalIgnoringHash(t, withHash as unknown as PodTemplateSpec));
   assert.ok(!equalIgnoringHash(t, { ...t, spec: { containers: [{ name: 'c', image: 'y' }] } }));
   const h = podTemplateHash(t);
   assert.match(h, /^[bcdfghjklmnpqrstvwxz2456789]{1,10}$/);

@@ -2,7 +2,24 @@
 // deployment util: surge and unavailability from int-or-percent values,
 // revisions and their annotations, template hashing, finding the new and old
 // ReplicaSets, and sums over ReplicaSets.
+import type { DeploymentSpec, DeploymentStatus, ReplicaSetSpec, ReplicaSetStatus } from 'kubernetes-types/apps/v1.js';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { deepEqual } from '../../../shared/util/deep-equal.ts';
+
+/** A Deployment as the arithmetic reads it: every spec field may be absent (an apps/v1 Deployment is one). */
+export interface DeploymentLike {
+  metadata?: ObjectMeta;
+  spec?: Partial<DeploymentSpec>;
+  status?: DeploymentStatus;
+}
+
+/** A ReplicaSet as the arithmetic reads it (an apps/v1 ReplicaSet is one). */
+export interface ReplicaSetLike {
+  metadata?: ObjectMeta;
+  spec?: Partial<ReplicaSetSpec>;
+  status?: ReplicaSetStatus;
+}
 
 export const REVISION = 'deployment.kubernetes.io/revision';
 export const REVISION_HISTORY = 'deployment.kubernetes.io/revision-history';
@@ -35,7 +52,7 @@ export function scaledValue(v: number | string | undefined, total: number, round
 }
 
 /** kube's ResolveFenceposts: maxSurge rounds up, maxUnavailable down, and both 0 means unavailable 1. */
-export function fenceposts(d: any): { surge: number; unavailable: number } {
+export function fenceposts(d: DeploymentLike): { surge: number; unavailable: number } {
   const ru = d.spec?.strategy?.rollingUpdate ?? {};
   const replicas = d.spec?.replicas ?? 1;
   const surge = scaledValue(ru.maxSurge ?? '25%', replicas, true);
@@ -45,62 +62,67 @@ export function fenceposts(d: any): { surge: number; unavailable: number } {
 }
 
 /** True for the RollingUpdate strategy (the default). */
-export function isRolling(d: any): boolean {
+export function isRolling(d: DeploymentLike): boolean {
   return (d.spec?.strategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
 }
 
 /** MaxSurge(d): 0 unless rolling. */
-export function maxSurge(d: any): number {
+export function maxSurge(d: DeploymentLike): number {
   return isRolling(d) ? fenceposts(d).surge : 0;
 }
 
 /** MaxUnavailable(d): 0 unless rolling with replicas, never above replicas. */
-export function maxUnavailable(d: any): number {
+export function maxUnavailable(d: DeploymentLike): number {
   const replicas = d.spec?.replicas ?? 1;
   if (!isRolling(d) || replicas === 0) return 0;
   return Math.min(fenceposts(d).unavailable, replicas);
 }
 
 /** spec.replicas of a ReplicaSet (0 when absent in our objects, which the apiserver always defaults). */
-export const specReplicas = (rs: any): number => rs?.spec?.replicas ?? 0;
+export const specReplicas = (rs: ReplicaSetLike | undefined): number => rs?.spec?.replicas ?? 0;
 
 /** Sum of spec.replicas. */
-export const replicaCount = (rss: any[]): number => rss.reduce((n, rs) => n + specReplicas(rs), 0);
+export const replicaCount = (rss: (ReplicaSetLike | undefined)[]): number => rss.reduce((n, rs) => n + specReplicas(rs), 0);
 /** Sum of status.replicas. */
-export const actualReplicaCount = (rss: any[]): number => rss.reduce((n, rs) => n + (rs?.status?.replicas ?? 0), 0);
+export const actualReplicaCount = (rss: (ReplicaSetLike | undefined)[]): number =>
+  rss.reduce((n, rs) => n + (rs?.status?.replicas ?? 0), 0);
 /** Sum of status.readyReplicas. */
-export const readyReplicaCount = (rss: any[]): number => rss.reduce((n, rs) => n + (rs?.status?.readyReplicas ?? 0), 0);
+export const readyReplicaCount = (rss: (ReplicaSetLike | undefined)[]): number =>
+  rss.reduce((n, rs) => n + (rs?.status?.readyReplicas ?? 0), 0);
 /** Sum of status.availableReplicas. */
-export const availableReplicaCount = (rss: any[]): number => rss.reduce((n, rs) => n + (rs?.status?.availableReplicas ?? 0), 0);
+export const availableReplicaCount = (rss: (ReplicaSetLike | undefined)[]): number =>
+  rss.reduce((n, rs) => n + (rs?.status?.availableReplicas ?? 0), 0);
 
 /** ReplicaSets that still have Pods, or want some. */
-export function activeReplicaSets(rss: (any | undefined)[]): any[] {
-  return rss.filter((rs) => rs && specReplicas(rs) > 0);
+export function activeReplicaSets<R extends ReplicaSetLike>(rss: (R | undefined)[]): R[] {
+  return rss.filter((rs): rs is R => !!rs && specReplicas(rs) > 0);
 }
 
 /** The revision a ReplicaSet carries, 0 when none. */
-export function revisionOf(obj: any): number {
+export function revisionOf(obj: { metadata?: ObjectMeta } | undefined): number {
   const v = Number(obj?.metadata?.annotations?.[REVISION] ?? 0);
   return Number.isFinite(v) ? v : 0;
 }
 
 /** The highest revision among `rss`. */
-export function maxRevision(rss: any[]): number {
+export function maxRevision(rss: ReplicaSetLike[]): number {
   return rss.reduce((m, rs) => Math.max(m, revisionOf(rs)), 0);
 }
 
-const created = (o: any) => Date.parse(o.metadata?.creationTimestamp ?? '') || 0;
+const created = (o: { metadata?: ObjectMeta }) => Date.parse(o.metadata?.creationTimestamp ?? '') || 0;
 
 /** Oldest first, then by name, as ReplicaSetsByCreationTimestamp sorts. */
-export function byCreation(a: any, b: any): number {
-  return created(a) - created(b) || (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
+export function byCreation(a: { metadata?: ObjectMeta }, b: { metadata?: ObjectMeta }): number {
+  const nameA = a.metadata!.name!;
+  const nameB = b.metadata!.name!;
+  return created(a) - created(b) || (nameA < nameB ? -1 : nameA > nameB ? 1 : 0);
 }
 
 /** Drops null, {} and [] recursively: Go's omitempty makes them the same as absent. */
-function withoutEmpty(v: any): any {
+function withoutEmpty(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutEmpty);
   if (v && typeof v === 'object') {
-    const out: any = {};
+    const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
       const y = withoutEmpty(x);
       if (y === null || y === undefined) continue;
@@ -113,9 +135,9 @@ function withoutEmpty(v: any): any {
 }
 
 /** Templates equal once the pod-template-hash label is ignored (and empty values count as absent). */
-export function equalIgnoringHash(a: any, b: any): boolean {
-  const strip = (t: any) => {
-    const c = withoutEmpty(structuredClone(t ?? {}));
+export function equalIgnoringHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
+  const strip = (t: PodTemplateSpec | undefined) => {
+    const c = withoutEmpty(structuredClone(t ?? {})) as PodTemplateSpec;
     if (c.metadata?.labels) delete c.metadata.labels[POD_TEMPLATE_HASH];
     return withoutEmpty(c);
   };
@@ -123,7 +145,7 @@ export function equalIgnoringHash(a: any, b: any): boolean {
 }
 
 /** The ReplicaSet whose template is the Deployment's (the oldest such, if several). */
-export function findNewReplicaSet(d: any, rss: any[]): any | undefined {
+export function findNewReplicaSet<R extends ReplicaSetLike>(d: DeploymentLike, rss: R[]): R | undefined {
   return [...rss].sort(byCreation).find((rs) => equalIgnoringHash(rs.spec?.template, d.spec?.template));
 }
 
@@ -134,9 +156,9 @@ function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
     return `{${Object.keys(v)
-      .filter((k) => (v as any)[k] !== undefined)
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
       .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as any)[k])}`)
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
       .join(',')}}`;
   }
   return JSON.stringify(v);
@@ -147,7 +169,7 @@ function canonical(v: unknown): string {
  * count, its decimal digits mapped onto kube's safe alphabet (rand.SafeEncodeString).
  * kube hashes its Go struct dump, so values differ from a real cluster's; the shape is the same.
  */
-export function podTemplateHash(template: any, collisionCount?: number): string {
+export function podTemplateHash(template: PodTemplateSpec | undefined, collisionCount?: number): string {
   let text = canonical(template);
   if (collisionCount) text += String(collisionCount);
   let h = 0x811c9dc5;
@@ -171,8 +193,8 @@ export const MAX_REV_HISTORY_LENGTH_IN_CHARS = 2000;
  * the new ReplicaSet gets this: an old one keeps the change-cause it was
  * rolled out with, which is what `kubectl rollout history` lists.
  */
-export function copyDeploymentAnnotations(d: any, annotations: Record<string, string>): void {
-  for (const [k, v] of Object.entries(d.metadata?.annotations ?? {})) if (!NOT_COPIED.has(k)) annotations[k] = v as string;
+export function copyDeploymentAnnotations(d: DeploymentLike, annotations: Record<string, string>): void {
+  for (const [k, v] of Object.entries(d.metadata?.annotations ?? {})) if (!NOT_COPIED.has(k)) annotations[k] = v;
 }
 
 /** A revision annotation as kube's strconv.ParseInt reads it: '' is 0, anything else not an integer is undefined. */
@@ -191,8 +213,8 @@ function parseRevision(v: string | undefined): number | undefined {
  * annotations.
  */
 export function newReplicaSetAnnotations(
-  d: any,
-  rs: any,
+  d: DeploymentLike,
+  rs: ReplicaSetLike,
   newRevision: number,
   exists: boolean,
   limitChars = MAX_REV_HISTORY_LENGTH_IN_CHARS,
@@ -221,13 +243,13 @@ export function newReplicaSetAnnotations(
 }
 
 /** kube's SetReplicasAnnotations values: desired-replicas and max-replicas (replicas + maxSurge). */
-export function replicasAnnotations(d: any): Record<string, string> {
+export function replicasAnnotations(d: DeploymentLike): Record<string, string> {
   const replicas = d.spec?.replicas ?? 1;
   return { [DESIRED_REPLICAS]: String(replicas), [MAX_REPLICAS]: String(replicas + maxSurge(d)) };
 }
 
 /** NewRSNewReplicas: how big the new ReplicaSet may be now. */
-export function newReplicaSetReplicas(d: any, allRSs: any[], newRS: any): number {
+export function newReplicaSetReplicas(d: DeploymentLike, allRSs: (ReplicaSetLike | undefined)[], newRS: ReplicaSetLike): number {
   const replicas = d.spec?.replicas ?? 1;
   if (!isRolling(d)) return replicas;
   const current = replicaCount(allRSs);
@@ -238,14 +260,14 @@ export function newReplicaSetReplicas(d: any, allRSs: any[], newRS: any): number
 }
 
 /** A ReplicaSet's share of a proportional scale (kube's GetProportion). */
-export function proportion(rs: any, d: any, toAdd: number, added: number): number {
+export function proportion(rs: ReplicaSetLike | undefined, d: DeploymentLike, toAdd: number, added: number): number {
   if (!rs || specReplicas(rs) === 0 || toAdd === 0 || toAdd === added) return 0;
   const fraction = replicaSetFraction(rs, d);
   const allowed = toAdd - added;
   return toAdd > 0 ? Math.min(fraction, allowed) : Math.max(fraction, allowed);
 }
 
-function replicaSetFraction(rs: any, d: any): number {
+function replicaSetFraction(rs: ReplicaSetLike, d: DeploymentLike): number {
   const replicas = d.spec?.replicas ?? 1;
   if (replicas === 0) return -specReplicas(rs);
   const deploymentReplicas = replicas + maxSurge(d);

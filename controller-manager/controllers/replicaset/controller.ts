@@ -2,6 +2,8 @@
 // ReplicaSet at spec.replicas, adopts matching orphans and releases Pods that
 // stop matching, and reports status. Decisions come from plan.ts; this file
 // wires informers, expectations and API writes.
+import type { ReplicaSet } from 'kubernetes-types/apps/v1.js';
+import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { StatusError } from '../../../shared/api/errors.ts';
 import { findResource } from '../../../shared/api/resources.ts';
 import { keyOf } from '../../../shared/informer/cache.ts';
@@ -22,20 +24,20 @@ export function replicaSetController(ctx: ControllerContext) {
   const name = 'replicaset';
   const queue = new WorkQueue({ clock: ctx.clock, metrics: queueMetrics(ctx.registry, name) });
   const expectations = new Expectations(ctx.clock);
-  const rsInformer = ctx.informers.informerFor(replicasets);
-  const podInformer = ctx.informers.informerFor(pods);
-  rsInformer.cache.addIndex('uid', (rs) => [rs.metadata.uid]);
+  const rsInformer = ctx.informers.informerFor<ReplicaSet>(replicasets);
+  const podInformer = ctx.informers.informerFor<Pod>(pods);
+  rsInformer.cache.addIndex('uid', (rs) => [rs.metadata!.uid!]);
   podInformer.cache.addIndex('controller', (p) => [controllerOf(p)?.uid ?? '']);
   const log = ctx.log.child({ controller: name });
 
-  const ownerKey = (pod: any): string | undefined => {
+  const ownerKey = (pod: Pod): string | undefined => {
     const ref = controllerOf(pod);
     if (ref?.kind !== 'ReplicaSet') return undefined;
     const rs = rsInformer.cache.byIndex('uid', ref.uid)[0];
     return rs ? keyOf(rs) : undefined;
   };
-  const enqueueMatching = (pod: any) => {
-    for (const rs of rsInformer.cache.byIndex('namespace', pod.metadata.namespace)) if (selects(rs, pod)) queue.add(keyOf(rs));
+  const enqueueMatching = (pod: Pod) => {
+    for (const rs of rsInformer.cache.byIndex('namespace', pod.metadata!.namespace!)) if (selects(rs, pod)) queue.add(keyOf(rs));
   };
 
   rsInformer.on({
@@ -60,7 +62,7 @@ export function replicaSetController(ctx: ControllerContext) {
       if (oldKey && oldKey !== key) queue.add(oldKey);
       if (key) queue.add(key);
       else if (!controllerOf(pod)) enqueueMatching(pod);
-      if (pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp && key) expectations.deletionObserved(key, keyOf(pod));
+      if (pod.metadata!.deletionTimestamp && !old.metadata!.deletionTimestamp && key) expectations.deletionObserved(key, keyOf(pod));
     },
     delete: (pod) => {
       const key = ownerKey(pod);
@@ -71,44 +73,45 @@ export function replicaSetController(ctx: ControllerContext) {
   });
 
   /** Adopts matching orphans and releases owned Pods that stopped matching; returns the owned Pods. */
-  const claimPods = (rs: any) =>
+  const claimPods = (rs: ReplicaSet): Promise<Pod[]> =>
     claim({
       owner: rs,
       ownerApiVersion: 'apps/v1',
       ownerKind: 'ReplicaSet',
-      candidates: podInformer.cache.byIndex('namespace', rs.metadata.namespace),
-      selects: (pod) => selects(rs, pod),
-      patch: (pod, patch) => ctx.client.patch(pods, pod.metadata.namespace, pod.metadata.name, 'strategic', patch),
+      candidates: podInformer.cache.byIndex('namespace', rs.metadata!.namespace!),
+      selects: (pod: Pod) => selects(rs, pod),
+      patch: (pod: Pod, patch) => ctx.client.patch(pods, pod.metadata!.namespace, pod.metadata!.name!, 'strategic', patch),
     });
 
-  function podFromTemplate(rs: any): any {
-    const t = rs.spec.template ?? {};
+  function podFromTemplate(rs: ReplicaSet): Pod {
+    const t: PodTemplateSpec = rs.spec!.template ?? {};
+    const meta = rs.metadata!;
     return {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: {
-        generateName: `${rs.metadata.name}-`,
-        namespace: rs.metadata.namespace,
+        generateName: `${meta.name}-`,
+        namespace: meta.namespace,
         labels: { ...t.metadata?.labels },
         ...(t.metadata?.annotations ? { annotations: { ...t.metadata.annotations } } : {}),
         ...(t.metadata?.finalizers ? { finalizers: [...t.metadata.finalizers] } : {}),
-        ownerReferences: [controllerRef(rs, 'apps/v1', 'ReplicaSet')],
+        ownerReferences: [controllerRef({ metadata: { name: meta.name!, uid: meta.uid! } }, 'apps/v1', 'ReplicaSet')],
       },
-      spec: structuredClone(t.spec),
+      spec: structuredClone(t.spec!),
     };
   }
 
-  async function createPods(rs: any, key: string, count: number): Promise<string | undefined> {
+  async function createPods(rs: ReplicaSet, key: string, count: number): Promise<string | undefined> {
     expectations.expectCreations(key, count);
     let remaining = count;
     for (const size of slowStartBatches(count)) {
       const results = await Promise.allSettled(
-        Array.from({ length: size }, () => ctx.client.create(pods, rs.metadata.namespace, podFromTemplate(rs))),
+        Array.from({ length: size }, () => ctx.client.create<Pod>(pods, rs.metadata!.namespace, podFromTemplate(rs))),
       );
       remaining -= size;
       let failure: string | undefined;
       for (const r of results) {
-        if (r.status === 'fulfilled') ctx.events.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${r.value.metadata.name}`);
+        if (r.status === 'fulfilled') ctx.events.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${r.value.metadata!.name}`);
         else {
           expectations.creationObserved(key);
           failure = (r.reason as Error).message;
@@ -124,13 +127,13 @@ export function replicaSetController(ctx: ControllerContext) {
     return undefined;
   }
 
-  async function deletePods(rs: any, key: string, victims: any[]): Promise<void> {
+  async function deletePods(rs: ReplicaSet, key: string, victims: Pod[]): Promise<void> {
     expectations.expectDeletions(key, victims.map(keyOf));
     await Promise.all(
       victims.map(async (pod) => {
         try {
-          await ctx.client.delete(pods, pod.metadata.namespace, pod.metadata.name);
-          ctx.events.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
+          await ctx.client.delete(pods, pod.metadata!.namespace, pod.metadata!.name!);
+          ctx.events.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata!.name}`);
         } catch (err) {
           expectations.deletionObserved(key, keyOf(pod));
           if (!(err instanceof StatusError && err.code === 404)) {
@@ -149,7 +152,7 @@ export function replicaSetController(ctx: ControllerContext) {
     const active = owned.filter(isActive);
     const now = ctx.clock.now();
     let failure: string | undefined;
-    if (expectations.satisfied(key) && !rs.metadata.deletionTimestamp) {
+    if (expectations.satisfied(key) && !rs.metadata!.deletionTimestamp) {
       const plan = planReplicas(rs, active, now);
       if (plan.create > 0) failure = await createPods(rs, key, plan.create);
       if (plan.delete.length > 0) await deletePods(rs, key, plan.delete);

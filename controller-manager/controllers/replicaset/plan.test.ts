@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { computeStatus, planReplicas, podsToDelete, slowStartBatches } from './plan.ts';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
@@ -7,19 +8,19 @@ const ago = (s: number) => new Date(NOW - s * 1000).toISOString().replace(/\.\d{
 const pod = (
   name: string,
   o: { node?: string; phase?: string; ready?: number; restarts?: number; created?: number; cost?: number } = {},
-) => ({
+): Pod => ({
   metadata: {
     name,
     creationTimestamp: ago(o.created ?? 600),
     annotations: o.cost !== undefined ? { 'controller.kubernetes.io/pod-deletion-cost': String(o.cost) } : undefined,
     labels: { app: 'a' },
   },
-  spec: { nodeName: o.node },
+  spec: { nodeName: o.node, containers: [] },
   status: {
     phase: o.phase ?? 'Running',
     conditions:
       o.ready !== undefined ? [{ type: 'Ready', status: 'True', lastTransitionTime: ago(o.ready) }] : [{ type: 'Ready', status: 'False' }],
-    containerStatuses: [{ restartCount: o.restarts ?? 0 }],
+    containerStatuses: [{ name: 'c', image: 'i', imageID: '', ready: o.ready !== undefined, restartCount: o.restarts ?? 0 }],
   },
 });
 
@@ -40,7 +41,7 @@ test('planReplicas: create the shortfall, delete the excess, at most 500 per syn
 });
 
 test('pods to delete first, in kube order', () => {
-  const cases: [string, any[], string][] = [
+  const cases: [string, Pod[], string][] = [
     ['unscheduled before scheduled', [pod('sched', { node: 'n1', ready: 100 }), pod('unsched', { phase: 'Pending' })], 'unsched'],
     ['pending before running', [pod('run', { node: 'n1', ready: 100 }), pod('pend', { node: 'n1', phase: 'Pending' })], 'pend'],
     ['not ready before ready', [pod('ready', { node: 'n1', ready: 100 }), pod('notready', { node: 'n2' })], 'notready'],
@@ -66,7 +67,7 @@ test('pods to delete first, in kube order', () => {
       'newer',
     ],
   ];
-  for (const [why, pods, first] of cases) assert.equal(podsToDelete(pods, 1, NOW)[0].metadata.name, first, why);
+  for (const [why, pods, first] of cases) assert.equal(podsToDelete(pods, 1, NOW)[0].metadata!.name, first, why);
 });
 
 test('status counts ready and available Pods, with minReadySeconds', () => {
@@ -76,6 +77,6 @@ test('status counts ready and available Pods, with minReadySeconds', () => {
   assert.deepEqual(status, { replicas: 3, fullyLabeledReplicas: 3, readyReplicas: 2, availableReplicas: 1, observedGeneration: 3 });
   assert.equal(requeueAfterMs, 21_000);
   const failed = computeStatus(rs, [], NOW, 'pods "x" is forbidden');
-  assert.equal(failed.status.conditions[0].type, 'ReplicaFailure');
-  assert.equal(failed.status.conditions[0].reason, 'FailedCreate');
+  assert.equal(failed.status.conditions![0].type, 'ReplicaFailure');
+  assert.equal(failed.status.conditions![0].reason, 'FailedCreate');
 });
