@@ -91,6 +91,11 @@ test('a bad Sec-WebSocket-Key or version gets a 400 metav1.Status, not plain tex
     ['/api/v1/namespaces/default/configmaps?watch=true', { 'Sec-WebSocket-Key': 'not-a-key' }],
     ['/api/v1/namespaces/default/configmaps?watch=true', { 'Sec-WebSocket-Version': '99' }],
     ['/api/v1/namespaces/default/pods/p1/exec?command=ls&stdout=true', { 'Sec-WebSocket-Key': 'short==' }],
+    // Subprotocols must be distinct tokens (found by the fuzz test: ws answered these in plain text).
+    ['/api/v1/namespaces/default/configmaps?watch=true', { 'Sec-WebSocket-Protocol': '' }],
+    ['/api/v1/namespaces/default/configmaps?watch=true', { 'Sec-WebSocket-Protocol': 'a b' }],
+    ['/api/v1/namespaces/default/configmaps?watch=true', { 'Sec-WebSocket-Protocol': 'v4.channel.k8s.io, v4.channel.k8s.io' }],
+    ['/api/v1/namespaces/default/pods/p1/exec?command=ls&stdout=true', { 'Sec-WebSocket-Protocol': 'v5.channel.k8s.io,,' }],
   ] as const) {
     const r = await rawUpgrade(path, headers);
     assert.equal(r.status, 400, r.body);

@@ -8,6 +8,15 @@ import { badRequest, type StatusError } from '../../shared/api/errors.ts';
 /** The versions ws speaks (13 is RFC 6455; 8 is the last draft, still sent by some clients). */
 const VERSIONS = new Set(['13', '8']);
 
+/** An RFC 7230 token, the form every offered subprotocol must have (RFC 6455 section 4.1). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Whether a Sec-WebSocket-Protocol value lists distinct tokens, as ws requires before it upgrades. */
+function validSubprotocols(value: string): boolean {
+  const offered = value.split(',').map((p) => p.trim());
+  return offered.every((p) => TOKEN.test(p)) && new Set(offered).size === offered.length;
+}
+
 /** The refusal for a request that is not a valid WebSocket handshake, or undefined when it is one. */
 export function handshakeError(req: http.IncomingMessage): StatusError | undefined {
   const upgrade = String(req.headers.upgrade ?? '').toLowerCase();
@@ -23,6 +32,9 @@ export function handshakeError(req: http.IncomingMessage): StatusError | undefin
   const version = req.headers['sec-websocket-version'];
   if (typeof version !== 'string' || !VERSIONS.has(version.trim()))
     return badRequest('unable to upgrade connection: unsupported Sec-WebSocket-Version (13 and 8 are supported)');
+  const protocols = req.headers['sec-websocket-protocol'];
+  if (protocols !== undefined && !validSubprotocols(protocols))
+    return badRequest('unable to upgrade connection: invalid Sec-WebSocket-Protocol header (a comma-separated list of distinct tokens)');
   return undefined;
 }
 
