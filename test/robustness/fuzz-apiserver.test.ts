@@ -70,7 +70,11 @@ function loggedErrors(logFile: string): string[] {
       const rec = JSON.parse(line);
       if ((rec.level ?? 0) < 50) continue;
       const stack: string = rec.err?.stack ?? '';
-      const frame = stack.split('\n').find((l) => /\/work\/|ksim/.test(l) && !/node_modules/.test(l))?.trim() ?? '';
+      const frame =
+        stack
+          .split('\n')
+          .find((l) => /\/work\/|ksim/.test(l) && !/node_modules/.test(l))
+          ?.trim() ?? '';
       const key = `${rec.msg}: ${rec.err?.type ?? ''} ${String(rec.err?.message ?? '').slice(0, 120)} ${frame.replace(/^at /, '@ ')}`;
       groups.set(key, (groups.get(key) ?? 0) + 1);
     } catch {
@@ -81,8 +85,14 @@ function loggedErrors(logFile: string): string[] {
 }
 
 function summary(res: RunResult): string {
-  const codes = [...res.byStatus.entries()].sort().map(([k, n]) => `${k}: ${n}`).join(', ');
-  const fams = [...res.byFamily.entries()].sort().map(([k, n]) => `${k}: ${n}`).join(', ');
+  const codes = [...res.byStatus.entries()]
+    .sort()
+    .map(([k, n]) => `${k}: ${n}`)
+    .join(', ');
+  const fams = [...res.byFamily.entries()]
+    .sort()
+    .map(([k, n]) => `${k}: ${n}`)
+    .join(', ');
   return [
     `fuzz: seed ${seed}, ${res.count} requests in ${(res.elapsedMs / 1000).toFixed(1)} s (${((res.count * 1000) / res.elapsedMs).toFixed(0)} requests/s, concurrency ${concurrency})`,
     `fuzz: by status: ${codes}`,
@@ -97,7 +107,13 @@ test('a request is rebuilt from (seed, index) alone, as a replay needs', () => {
     const b = generateRequest(seed, index);
     assert.deepEqual({ ...a, body: a.body?.toString('base64') }, { ...b, body: b.body?.toString('base64') }, `request ${index}`);
   }
-  const run = (s: number) => [0, 1, 2, 3, 4].map((i) => { const q = generateRequest(s, i); return `${q.method} ${q.path} ${q.body?.toString('base64')}`; }).join('\n');
+  const run = (s: number) =>
+    [0, 1, 2, 3, 4]
+      .map((i) => {
+        const q = generateRequest(s, i);
+        return `${q.method} ${q.path} ${q.body?.toString('base64')}`;
+      })
+      .join('\n');
   assert.notEqual(run(seed), run(seed + 1), 'another seed must give other requests');
 });
 
@@ -122,7 +138,8 @@ test(`apiserver fuzz (seed ${seed})`, { timeout }, async () => {
   // Nothing but the fuzzer writes, so two snapshots a moment apart must agree; if not, the check below means nothing.
   await new Promise((r) => setTimeout(r, 500));
   assert.deepEqual(compareSnapshots(before, await snapshot(base)), [], 'protected objects changed with no request at all');
-  for (const [path, text] of before.objects) assert.notEqual(JSON.parse(text).metadata?.resourceVersion, STALE_RV, `${path} has the guard's resourceVersion`);
+  for (const [path, text] of before.objects)
+    assert.notEqual(JSON.parse(text).metadata?.resourceVersion, STALE_RV, `${path} has the guard's resourceVersion`);
 
   const problems: string[] = [];
   const res = await runFuzz({
@@ -162,11 +179,15 @@ test(`apiserver fuzz (seed ${seed})`, { timeout }, async () => {
   const got = await jsonRequest(base, 'GET', objectPath(cm, SCRATCH_NS, name));
   const deleted = await jsonRequest(base, 'DELETE', objectPath(cm, SCRATCH_NS, name));
   if (created.status !== 201 || got.status !== 200 || deleted.status !== 200) {
-    problems.push(`a normal create/get/delete after the run answered ${created.status}/${got.status}/${deleted.status}: ${created.text.slice(0, 200)}`);
+    problems.push(
+      `a normal create/get/delete after the run answered ${created.status}/${got.status}/${deleted.status}: ${created.text.slice(0, 200)}`,
+    );
   }
 
   for (const c of res.crashes) {
-    problems.push(`the apiserver died after ${c.afterRequests} requests; in flight:\n${c.inFlight.map(describeRequest).join('\n')}\n  log tail:\n${c.logTail.split('\n').slice(-12).join('\n')}`);
+    problems.push(
+      `the apiserver died after ${c.afterRequests} requests; in flight:\n${c.inFlight.map(describeRequest).join('\n')}\n  log tail:\n${c.logTail.split('\n').slice(-12).join('\n')}`,
+    );
   }
   const groups = groupFailures(res.failures);
   if (groups.length) {
@@ -174,7 +195,18 @@ test(`apiserver fuzz (seed ${seed})`, { timeout }, async () => {
       `${res.failures.length} requests failed, in ${groups.length} groups (seed ${seed}):\n` +
         groups
           .slice(0, show)
-          .map((g) => `--- ${g.count} x ${g.key}\n${g.examples.map((f) => `${describeRequest(f.req)}\n  answer: ${f.outcome}\n  wrong: ${f.problems.map((p) => `${p.kind}: ${p.detail}`).join('; ').slice(0, 600)}\n  replay: KSIM_FUZZ_SEED=${seed} KSIM_FUZZ_ONLY=${f.req.index}`).join('\n')}`)
+          .map(
+            (g) =>
+              `--- ${g.count} x ${g.key}\n${g.examples
+                .map(
+                  (f) =>
+                    `${describeRequest(f.req)}\n  answer: ${f.outcome}\n  wrong: ${f.problems
+                      .map((p) => `${p.kind}: ${p.detail}`)
+                      .join('; ')
+                      .slice(0, 600)}\n  replay: KSIM_FUZZ_SEED=${seed} KSIM_FUZZ_ONLY=${f.req.index}`,
+                )
+                .join('\n')}`,
+          )
           .join('\n') +
         (groups.length > show ? `\n... and ${groups.length - show} more groups (KSIM_FUZZ_SHOW)` : ''),
     );
@@ -199,11 +231,16 @@ function culprits(diffs: string[], res: RunResult): string {
     const nsAt = parts.indexOf('namespaces');
     const name = parts.at(-1)!;
     const ns = nsAt >= 0 && parts.length > nsAt + 2 ? parts[nsAt + 1] : '';
-    const named = (f: { body?: string }) => (f.body ?? '').includes(`"name":"${name}"`) && (!ns || (f.body ?? '').includes(`"namespace":"${ns}"`));
+    const named = (f: { body?: string }) =>
+      (f.body ?? '').includes(`"name":"${name}"`) && (!ns || (f.body ?? '').includes(`"namespace":"${ns}"`));
     // Dry runs last: they answer the object too, but should have changed nothing.
-    const found = res.suspects.filter(named).sort((a, b) => Number(a.req.path.includes('dryRun=All')) - Number(b.req.path.includes('dryRun=All')));
+    const found = res.suspects
+      .filter(named)
+      .sort((a, b) => Number(a.req.path.includes('dryRun=All')) - Number(b.req.path.includes('dryRun=All')));
     const list = (found.length ? found : res.suspects.filter((f) => f.req.hostile)).slice(0, 6);
-    lines.push(`${path}: ${found.length ? 'written or removed by' : 'no answer names it; hostile writes let through'}:\n${list.map((f) => `${describeRequest(f.req)}\n  answer: ${f.outcome}\n  replay: KSIM_FUZZ_SEED=${seed} KSIM_FUZZ_ONLY=${f.req.index}`).join('\n') || '  (none)'}`);
+    lines.push(
+      `${path}: ${found.length ? 'written or removed by' : 'no answer names it; hostile writes let through'}:\n${list.map((f) => `${describeRequest(f.req)}\n  answer: ${f.outcome}\n  replay: KSIM_FUZZ_SEED=${seed} KSIM_FUZZ_ONLY=${f.req.index}`).join('\n') || '  (none)'}`,
+    );
   }
   return `what changed protected data (${res.suspects.length} guarded or hostile writes were let through):\n${lines.join('\n')}`;
 }

@@ -4,7 +4,18 @@
 // kube would refuse it (stale resourceVersion, wrong uid precondition).
 import YAML from 'yaml';
 import { encodeKubeProtobuf } from '../../../shared/api/protobuf/index.ts';
-import { deepJson, duplicateKeys, hugeJson, hugeNumbers, MAX_BODY, MAX_DEPTH, mutateBytes, mutateTree, yamlTrick, type Mutated } from './mutate.ts';
+import {
+  deepJson,
+  duplicateKeys,
+  hugeJson,
+  hugeNumbers,
+  MAX_BODY,
+  MAX_DEPTH,
+  mutateBytes,
+  mutateTree,
+  yamlTrick,
+  type Mutated,
+} from './mutate.ts';
 import type { Rng } from './prng.ts';
 
 /** The resourceVersion a guarded write carries: a revision the store never reaches in a test, so never any object's current one. */
@@ -15,7 +26,11 @@ export const GUARDED = 'guarded: a write with a stale resourceVersion or a wrong
 export const WRONG_UID = '00000000-0000-0000-0000-00000000dead';
 
 export type Encoding = 'json' | 'yaml' | 'protobuf';
-export const MEDIA: Record<Encoding, string> = { json: 'application/json', yaml: 'application/yaml', protobuf: 'application/vnd.kubernetes.protobuf' };
+export const MEDIA: Record<Encoding, string> = {
+  json: 'application/json',
+  yaml: 'application/yaml',
+  protobuf: 'application/vnd.kubernetes.protobuf',
+};
 
 /** Encodes an object; protobuf falls back to JSON-in-the-envelope bytes when the object does not encode. */
 function encode(obj: any, enc: Encoding): { body: Buffer; how: string } {
@@ -175,13 +190,39 @@ const PATCH_MEDIA = {
 export type PatchType = keyof typeof PATCH_MEDIA;
 export const patchMedia = (t: PatchType): string => PATCH_MEDIA[t];
 
-const POINTERS = ['/metadata/labels/a', '/metadata/labels/a~1b', '/metadata/labels/~2', '/metadata/annotations', '/data/key', '/data', '/spec/replicas', '/spec/template/spec/containers/-', '/spec/template/spec/containers/0/image', '/spec/containers/99999999999', '/spec/containers/-1', '/metadata/name', '/metadata/namespace', '/metadata/uid', '/metadata', '', '/', 'no-slash', '/metadata/finalizers/0', '/status', '/kind', '/apiVersion', '/metadata/labels/' + 'x'.repeat(5000), '/zz/ñ/😀'];
+const POINTERS = [
+  '/metadata/labels/a',
+  '/metadata/labels/a~1b',
+  '/metadata/labels/~2',
+  '/metadata/annotations',
+  '/data/key',
+  '/data',
+  '/spec/replicas',
+  '/spec/template/spec/containers/-',
+  '/spec/template/spec/containers/0/image',
+  '/spec/containers/99999999999',
+  '/spec/containers/-1',
+  '/metadata/name',
+  '/metadata/namespace',
+  '/metadata/uid',
+  '/metadata',
+  '',
+  '/',
+  'no-slash',
+  '/metadata/finalizers/0',
+  '/status',
+  '/kind',
+  '/apiVersion',
+  '/metadata/labels/' + 'x'.repeat(5000),
+  '/zz/ñ/😀',
+];
 
 /** One JSON-patch operation, valid or not. */
 function jsonPatchOp(r: Rng): any {
   const op = r.pick(['add', 'remove', 'replace', 'move', 'copy', 'test', 'foo', '', 'ADD']);
   const o: any = { op, path: r.pick(POINTERS) };
-  if (['add', 'replace', 'test'].includes(op) || r.chance(0.2)) o.value = r.pick<unknown>(['v', 1, null, { a: 1 }, ['x'], 'x'.repeat(r.int(1, 50_000))]);
+  if (['add', 'replace', 'test'].includes(op) || r.chance(0.2))
+    o.value = r.pick<unknown>(['v', 1, null, { a: 1 }, ['x'], 'x'.repeat(r.int(1, 50_000))]);
   if (['move', 'copy'].includes(op) || r.chance(0.1)) o.from = r.pick(POINTERS);
   if (r.chance(0.05)) delete o.path;
   if (r.chance(0.05)) delete o.op;
@@ -204,20 +245,49 @@ export function patchBody(r: Rng, type: PatchType, obj: any, guard: boolean): Mu
     if (kind === 'bomb') {
       const b = copyBomb(r);
       const ops = guard ? staleRv(b.ops) : b.ops;
-      return { body: Buffer.from(JSON.stringify(ops)), how: [`copy bomb to ${b.result} bytes in ${ops.length} ops`], mustRefuse: `a JSON patch that copies ${b.result} bytes (kube stops at 3 MiB)` };
+      return {
+        body: Buffer.from(JSON.stringify(ops)),
+        how: [`copy bomb to ${b.result} bytes in ${ops.length} ops`],
+        mustRefuse: `a JSON patch that copies ${b.result} bytes (kube stops at 3 MiB)`,
+      };
     }
     if (kind === 'many') {
       const n = r.pick([10_001, 20_000]);
       const ops = Array.from({ length: n }, (_, i) => ({ op: 'add', path: `/metadata/labels/l${i % 50}`, value: 'v' }));
-      return { body: Buffer.from(JSON.stringify(guard ? staleRv(ops) : ops)), how: [`${n} operations`], mustRefuse: `${n} JSON patch operations (kube allows 10000)` };
+      return {
+        body: Buffer.from(JSON.stringify(guard ? staleRv(ops) : ops)),
+        how: [`${n} operations`],
+        mustRefuse: `${n} JSON patch operations (kube allows 10000)`,
+      };
     }
     if (kind === 'garbage') {
-      const body = r.pick(['{}', 'null', '[null]', '[1,2]', '[[]]', '"add"', '[{"op":"add"}]', '[{"op":"move","from":"/metadata","path":"/metadata/labels/x"}]', '[{"op":"copy","from":"/metadata","path":"/metadata/annotations/x"}]', '', '[', '[{"op":"add","path":"/metadata/labels/x","value":"y"}]x']);
-      return { body: Buffer.from(guard && body.startsWith('[{') && !body.endsWith('x') ? JSON.stringify(staleRv(JSON.parse(body))) : body), how: [`garbage patch ${body.slice(0, 40)}`], mustRefuse: guard && body.startsWith('[{') ? GUARDED : undefined };
+      const body = r.pick([
+        '{}',
+        'null',
+        '[null]',
+        '[1,2]',
+        '[[]]',
+        '"add"',
+        '[{"op":"add"}]',
+        '[{"op":"move","from":"/metadata","path":"/metadata/labels/x"}]',
+        '[{"op":"copy","from":"/metadata","path":"/metadata/annotations/x"}]',
+        '',
+        '[',
+        '[{"op":"add","path":"/metadata/labels/x","value":"y"}]x',
+      ]);
+      return {
+        body: Buffer.from(guard && body.startsWith('[{') && !body.endsWith('x') ? JSON.stringify(staleRv(JSON.parse(body))) : body),
+        how: [`garbage patch ${body.slice(0, 40)}`],
+        mustRefuse: guard && body.startsWith('[{') ? GUARDED : undefined,
+      };
     }
     const ops = Array.from({ length: r.int(1, 5) }, () => jsonPatchOp(r));
     if (kind === 'damaged') return damagedObject(r, ops, 'json', guard ? staleRv : undefined);
-    return { body: Buffer.from(JSON.stringify(guard ? staleRv(ops) : ops)), how: ['json patch ops'], mustRefuse: guard ? GUARDED : undefined };
+    return {
+      body: Buffer.from(JSON.stringify(guard ? staleRv(ops) : ops)),
+      how: ['json patch ops'],
+      mustRefuse: guard ? GUARDED : undefined,
+    };
   }
   if (type === 'apply') {
     const applied = structuredClone(obj);
@@ -233,12 +303,24 @@ export function patchBody(r: Rng, type: PatchType, obj: any, guard: boolean): Mu
     () => ({ spec: { replicas: r.pick([0, 3, -1, 1e9, '3', null]) } }),
     () => ({ spec: { template: { spec: { containers: [{ name: 'c', image: 'patched' }] } } } }),
     () => ({ spec: { template: { spec: { containers: [{ $patch: 'delete', name: 'c' }] } } } }),
-    () => ({ spec: { template: { spec: { $setElementOrder: 'x', 'containers': [{ name: 'z', image: 'i' }], '$setElementOrder/containers': [{ name: 'z' }, { name: 'c' }] } } } }),
+    () => ({
+      spec: {
+        template: {
+          spec: {
+            $setElementOrder: 'x',
+            containers: [{ name: 'z', image: 'i' }],
+            '$setElementOrder/containers': [{ name: 'z' }, { name: 'c' }],
+          },
+        },
+      },
+    }),
     () => ({ metadata: { '$deleteFromPrimitiveList/finalizers': ['a', 1, null] } }),
     () => ({ spec: { $retainKeys: r.pick([['replicas'], 'notalist', [1, null]]) } }),
     () => ({ $patch: r.pick(['replace', 'delete', 'merge', 'garbage', 1]) }),
     () => ({ metadata: { finalizers: [{ $patch: 'delete' }] } }),
-    () => ({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'keep-configmap', uid: WRONG_UID, controller: true }] } }),
+    () => ({
+      metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'keep-configmap', uid: WRONG_UID, controller: true }] },
+    }),
     () => ({ kind: 'Secret' }),
     () => ({ metadata: { name: 'renamed', namespace: 'default' } }),
     () => [],

@@ -27,7 +27,12 @@ function statusProblems(status: number, contentType: string, body: Buffer): Prob
   try {
     s = decodeBody(contentType, body);
   } catch (err) {
-    return [{ kind: `${status} body is not a Status`, detail: `${(err as Error).message}; body starts ${JSON.stringify(body.subarray(0, 120).toString('utf8'))}` }];
+    return [
+      {
+        kind: `${status} body is not a Status`,
+        detail: `${(err as Error).message}; body starts ${JSON.stringify(body.subarray(0, 120).toString('utf8'))}`,
+      },
+    ];
   }
   const wrong: string[] = [];
   if (s?.kind !== 'Status') wrong.push(`kind ${JSON.stringify(s?.kind)}`);
@@ -50,10 +55,32 @@ function scopeProblems(req: FuzzRequest, contentType: string, body: Buffer): Pro
   const objects: any[] = Array.isArray(o.items) ? o.items : Array.isArray(o.rows) ? o.rows.map((row: any) => row?.object) : [o];
   const scope = req.scope!;
   if ('empty' in scope) {
-    return Array.isArray(o.items) && o.items.length > 0 ? [{ kind: 'objects answered for a hostile namespace', detail: objects.slice(0, 3).map((x) => `${x?.metadata?.namespace}/${x?.metadata?.name}`).join(', ') }] : [];
+    return Array.isArray(o.items) && o.items.length > 0
+      ? [
+          {
+            kind: 'objects answered for a hostile namespace',
+            detail: objects
+              .slice(0, 3)
+              .map((x) => `${x?.metadata?.namespace}/${x?.metadata?.name}`)
+              .join(', '),
+          },
+        ]
+      : [];
   }
-  const outside = objects.filter((x) => x?.metadata && typeof x.metadata.name === 'string' && (x.metadata.namespace ?? '') !== scope.namespace);
-  return outside.length ? [{ kind: 'answered objects of another namespace', detail: `asked ${JSON.stringify(scope.namespace)}, got ${outside.slice(0, 3).map((x) => `${x.metadata.namespace}/${x.metadata.name}`).join(', ')}` }] : [];
+  const outside = objects.filter(
+    (x) => x?.metadata && typeof x.metadata.name === 'string' && (x.metadata.namespace ?? '') !== scope.namespace,
+  );
+  return outside.length
+    ? [
+        {
+          kind: 'answered objects of another namespace',
+          detail: `asked ${JSON.stringify(scope.namespace)}, got ${outside
+            .slice(0, 3)
+            .map((x) => `${x.metadata.namespace}/${x.metadata.name}`)
+            .join(', ')}`,
+        },
+      ]
+    : [];
 }
 
 /** True for a resourceVersion kube parses (a uint64); kube refuses any other with a 4xx before waiting. */
@@ -90,16 +117,26 @@ export function checkOutcome(req: FuzzRequest, out: Outcome): Problem[] {
     problems.push(...statusProblems(status, contentType, out.body));
   } else if (status < 400 && status >= 200) {
     // kube never reads the body of a GET or HEAD, so what is wrong with it cannot matter there.
-    if (req.mustRefuse && req.method !== 'GET' && req.method !== 'HEAD') problems.push({ kind: `${status} where kube refuses`, detail: req.mustRefuse });
+    if (req.mustRefuse && req.method !== 'GET' && req.method !== 'HEAD')
+      problems.push({ kind: `${status} where kube refuses`, detail: req.mustRefuse });
     const isWatch = out.stream || /[?&]watch=(?!0|false)/i.test(req.path) || /\/watch\//.test(req.path);
-    if (req.hostile && !isWatch) problems.push({ kind: `${status} for a hostile name or path`, detail: 'kube answers 4xx: the path names no object' });
+    if (req.hostile && !isWatch)
+      problems.push({ kind: `${status} for a hostile name or path`, detail: 'kube answers 4xx: the path names no object' });
     if (req.scope && !out.stream && req.method !== 'HEAD') problems.push(...scopeProblems(req, contentType, out.body));
     if (req.expectObject && !out.stream && status === 200 && req.method === 'GET') {
       try {
         const o = decodeBody(contentType, out.body);
         const m = o?.metadata;
-        if (m && typeof m.name === 'string' && !/List$|^Table$/.test(o.kind ?? '') && (m.name !== req.expectObject.name || (m.namespace ?? '') !== req.expectObject.namespace)) {
-          problems.push({ kind: 'answered another object', detail: `asked ${req.expectObject.namespace}/${req.expectObject.name}, got ${m.namespace}/${m.name}` });
+        if (
+          m &&
+          typeof m.name === 'string' &&
+          !/List$|^Table$/.test(o.kind ?? '') &&
+          (m.name !== req.expectObject.name || (m.namespace ?? '') !== req.expectObject.namespace)
+        ) {
+          problems.push({
+            kind: 'answered another object',
+            detail: `asked ${req.expectObject.namespace}/${req.expectObject.name}, got ${m.namespace}/${m.name}`,
+          });
         }
       } catch {
         // Tables and other views may not decode here; the status check above is enough.

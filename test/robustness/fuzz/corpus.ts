@@ -23,7 +23,12 @@ export const PROTECTED_NS = ['default', 'kube-system', 'fuzz-keep'] as const;
 /** Name of the Node the protected Pod is bound to (so a binding is always refused). */
 export const KEEP_NODE = 'keep-node';
 
-const meta = (namespace: string, name: string, extra: object = {}) => ({ name, ...(namespace ? { namespace } : {}), labels: { app: name, 'fuzz.ksim.dev/seed': 'yes' }, ...extra });
+const meta = (namespace: string, name: string, extra: object = {}) => ({
+  name,
+  ...(namespace ? { namespace } : {}),
+  labels: { app: name, 'fuzz.ksim.dev/seed': 'yes' },
+  ...extra,
+});
 
 const podSpec = (nodeName?: string) => ({
   ...(nodeName ? { nodeName } : {}),
@@ -39,7 +44,12 @@ export const KINDS: KindSpec[] = [
     plural: 'configmaps',
     namespaced: true,
     subresources: [],
-    make: (ns, name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(ns, name, { annotations: { note: 'seed' } }), data: { key: 'value', 'game.properties': 'lives=3\nenemies=aliens\n' } }),
+    make: (ns, name) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: meta(ns, name, { annotations: { note: 'seed' } }),
+      data: { key: 'value', 'game.properties': 'lives=3\nenemies=aliens\n' },
+    }),
   },
   {
     kind: 'Secret',
@@ -66,7 +76,12 @@ export const KINDS: KindSpec[] = [
     plural: 'services',
     namespaced: true,
     subresources: ['status'],
-    make: (ns, name) => ({ apiVersion: 'v1', kind: 'Service', metadata: meta(ns, name), spec: { selector: { app: name }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }] } }),
+    make: (ns, name) => ({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: meta(ns, name),
+      spec: { selector: { app: name }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }] },
+    }),
   },
   {
     kind: 'Pod',
@@ -76,7 +91,12 @@ export const KINDS: KindSpec[] = [
     namespaced: true,
     subresources: ['status', 'binding', 'eviction', 'exec', 'attach'],
     // keep-pod is bound (so a binding must be refused); keep-unbound is not (so only a dry run may bind it).
-    make: (ns, name) => ({ apiVersion: 'v1', kind: 'Pod', metadata: meta(ns, name), spec: podSpec(ns === SCRATCH_NS || name === 'keep-unbound' ? undefined : KEEP_NODE) }),
+    make: (ns, name) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: meta(ns, name),
+      spec: podSpec(ns === SCRATCH_NS || name === 'keep-unbound' ? undefined : KEEP_NODE),
+    }),
   },
   {
     kind: 'Deployment',
@@ -99,7 +119,12 @@ export const KINDS: KindSpec[] = [
     plural: 'roles',
     namespaced: true,
     subresources: [],
-    make: (ns, name) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: meta(ns, name), rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }] }),
+    make: (ns, name) => ({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: meta(ns, name),
+      rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }],
+    }),
   },
   {
     kind: 'Lease',
@@ -108,7 +133,12 @@ export const KINDS: KindSpec[] = [
     plural: 'leases',
     namespaced: true,
     subresources: [],
-    make: (ns, name) => ({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: meta(ns, name), spec: { holderIdentity: 'fuzz', leaseDurationSeconds: 15 } }),
+    make: (ns, name) => ({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: meta(ns, name),
+      spec: { holderIdentity: 'fuzz', leaseDurationSeconds: 15 },
+    }),
   },
   {
     kind: 'Job',
@@ -140,7 +170,12 @@ export const KINDS: KindSpec[] = [
     plural: 'clusterroles',
     namespaced: false,
     subresources: [],
-    make: (_ns, name) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: meta('', name), rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['*'] }] }),
+    make: (_ns, name) => ({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: meta('', name),
+      rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['*'] }],
+    }),
   },
   {
     kind: 'PriorityClass',
@@ -149,7 +184,13 @@ export const KINDS: KindSpec[] = [
     plural: 'priorityclasses',
     namespaced: false,
     subresources: [],
-    make: (_ns, name) => ({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: meta('', name), value: 1000, description: 'fuzz' }),
+    make: (_ns, name) => ({
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: meta('', name),
+      value: 1000,
+      description: 'fuzz',
+    }),
   },
   {
     kind: 'Node',
@@ -181,7 +222,8 @@ const nsKinds = ['ConfigMap', 'Secret', 'ServiceAccount', 'Service', 'Pod', 'Dep
 
 /** Names of the seeded objects of a kind in a namespace ('' for cluster-scoped). */
 export function seedNames(kind: string, namespace: string): string[] {
-  if (namespace === 'kube-system') return kind === 'Secret' ? ['hidden', 'keep-secret'] : ['ConfigMap', 'Lease'].includes(kind) ? [`keep-${kind.toLowerCase()}`] : [];
+  if (namespace === 'kube-system')
+    return kind === 'Secret' ? ['hidden', 'keep-secret'] : ['ConfigMap', 'Lease'].includes(kind) ? [`keep-${kind.toLowerCase()}`] : [];
   return kind === 'Pod' ? ['keep-pod', 'keep-unbound'] : [`keep-${kind.toLowerCase()}`];
 }
 
@@ -191,7 +233,8 @@ export function seedObjects(): SeedObject[] {
   out.push({ spec: kindByName('Namespace'), namespace: '', name: 'fuzz-keep', protected: true });
   out.push({ spec: kindByName('Namespace'), namespace: '', name: SCRATCH_NS, protected: true });
   out.push({ spec: kindByName('Node'), namespace: '', name: KEEP_NODE, protected: true });
-  for (const kind of ['ClusterRole', 'PriorityClass']) out.push({ spec: kindByName(kind), namespace: '', name: `keep-${kind.toLowerCase()}`, protected: true });
+  for (const kind of ['ClusterRole', 'PriorityClass'])
+    out.push({ spec: kindByName(kind), namespace: '', name: `keep-${kind.toLowerCase()}`, protected: true });
   for (const ns of [...PROTECTED_NS, SCRATCH_NS]) {
     for (const kind of nsKinds) {
       for (const name of seedNames(kind, ns)) out.push({ spec: kindByName(kind), namespace: ns, name, protected: ns !== SCRATCH_NS });

@@ -4,7 +4,19 @@
 // or not persist it (dryRun=All, a stale resourceVersion, a wrong uid
 // precondition, a label selector that matches nothing), and a hostile name or
 // namespace is never a valid one, so any change to protected data is a bug.
-import { GUARDED, damagedObject, deleteOptions, deleteOptionsProtobuf, MEDIA, patchBody, patchMedia, staleRv, wrongUid, type Encoding, type PatchType } from './bodies.ts';
+import {
+  GUARDED,
+  damagedObject,
+  deleteOptions,
+  deleteOptionsProtobuf,
+  MEDIA,
+  patchBody,
+  patchMedia,
+  staleRv,
+  wrongUid,
+  type Encoding,
+  type PatchType,
+} from './bodies.ts';
 import { KINDS, objectPath, PROTECTED_CLUSTER_NAMES, PROTECTED_NS, SCRATCH_NS, seedNames, type KindSpec } from './corpus.ts';
 import { mutateBytes, type Mutated } from './mutate.ts';
 import { encodeLetters, hostileName, hostileNamespace, hostilePath, oddPrefix, oddResource, wireSafe } from './paths.ts';
@@ -83,7 +95,7 @@ function pickTarget(r: Rng, spec: KindSpec, withName: boolean): Target {
       nameSeg = hostileName(r);
       hostile = true;
     } else {
-      const existing = spec.namespaced ? seedNames(spec.kind, ns || SCRATCH_NS) : PROTECTED_CLUSTER_NAMES[spec.plural] ?? [];
+      const existing = spec.namespaced ? seedNames(spec.kind, ns || SCRATCH_NS) : (PROTECTED_CLUSTER_NAMES[spec.plural] ?? []);
       name = kind === 'fresh' || existing.length === 0 ? `fuzz-${r.dnsLabel(4, 10)}` : r.pick(existing);
       nameSeg = kind === 'encoded' ? encodeLetters(r, name) : name;
       if (!spec.namespaced && existing.includes(name)) prot = true;
@@ -151,7 +163,10 @@ function finishQuery(r: Rng, req: FuzzRequest, base: string, params: [string, st
     req.how.push('guard: dryRun=All');
   }
   if (guard === 'selector') {
-    ps = [['labelSelector', NEVER_SELECTOR + (r.chance(0.3) ? ',' + r.pick(['!a', 'a in (b', 'x', '%zz', '==']) : '')], ...ps.filter(([k]) => k !== 'labelSelector')];
+    ps = [
+      ['labelSelector', NEVER_SELECTOR + (r.chance(0.3) ? ',' + r.pick(['!a', 'a in (b', 'x', '%zz', '==']) : '')],
+      ...ps.filter(([k]) => k !== 'labelSelector'),
+    ];
     req.how.push('guard: a label selector that matches nothing');
   }
   req.path = wireSafe(base + queryString(r, ps));
@@ -222,7 +237,11 @@ function genDelete(r: Rng, req: FuzzRequest): void {
     if (t.protected) guard = 'dryRun';
   } else if (bodyKind === 'json') {
     const opts = deleteOptions(r);
-    withBody(req, damagedObject(r, t.protected ? wrongUid(opts) : opts, 'json', t.protected ? wrongUid : undefined), contentTypeFor(r, 'application/json'));
+    withBody(
+      req,
+      damagedObject(r, t.protected ? wrongUid(opts) : opts, 'json', t.protected ? wrongUid : undefined),
+      contentTypeFor(r, 'application/json'),
+    );
     if (t.protected) req.how.push('guard: wrong uid precondition');
   } else {
     const opts = deleteOptions(r);
@@ -273,7 +292,11 @@ function genWatch(r: Rng, req: FuzzRequest): void {
   req.method = 'GET';
   const accept = acceptHeader(r);
   if (accept !== undefined) req.headers.accept = accept;
-  const params: [string, string][] = [['watch', r.pick(['true', '1', 'True'])], ['timeoutSeconds', '1'], ...badQuery(r, r.int(0, 3)).filter(([k]) => k !== 'timeoutSeconds' && k !== 'watch')];
+  const params: [string, string][] = [
+    ['watch', r.pick(['true', '1', 'True'])],
+    ['timeoutSeconds', '1'],
+    ...badQuery(r, r.int(0, 3)).filter(([k]) => k !== 'timeoutSeconds' && k !== 'watch'),
+  ];
   finishQuery(r, req, path, params);
   if (t.hostile) req.hostile = true;
 }
@@ -289,10 +312,24 @@ function genSubresource(r: Rng, req: FuzzRequest): void {
     req.method = r.chance(0.85) ? 'POST' : r.pick(['GET', 'PUT']);
     const body =
       sub === 'binding'
-        ? { apiVersion: 'v1', kind: 'Binding', metadata: { name: t.name ?? 'x' }, target: { apiVersion: 'v1', kind: 'Node', name: r.pick(['keep-node', 'nope', '']) } }
+        ? {
+            apiVersion: 'v1',
+            kind: 'Binding',
+            metadata: { name: t.name ?? 'x' },
+            target: { apiVersion: 'v1', kind: 'Node', name: r.pick(['keep-node', 'nope', '']) },
+          }
         : sub === 'eviction'
-          ? { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: t.name ?? 'x', namespace: t.ns }, deleteOptions: r.chance(0.5) ? deleteOptions(r) : undefined }
-          : { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: ['x'], expirationSeconds: r.pick([600, 3600, -1, 1e12]) } };
+          ? {
+              apiVersion: 'policy/v1',
+              kind: 'Eviction',
+              metadata: { name: t.name ?? 'x', namespace: t.ns },
+              deleteOptions: r.chance(0.5) ? deleteOptions(r) : undefined,
+            }
+          : {
+              apiVersion: 'authentication.k8s.io/v1',
+              kind: 'TokenRequest',
+              spec: { audiences: ['x'], expirationSeconds: r.pick([600, 3600, -1, 1e12]) },
+            };
     withBody(req, damagedObject(r, body, enc), contentTypeFor(r, MEDIA[enc]));
     if (t.protected && req.method !== 'GET') guard = 'dryRun';
   } else if (sub === 'exec' || sub === 'attach') {
@@ -302,7 +339,15 @@ function genSubresource(r: Rng, req: FuzzRequest): void {
     return;
   } else {
     req.method = r.pick(['GET', 'PUT', 'PUT', 'PATCH', 'POST', 'DELETE']);
-    const obj: any = sub === 'scale' ? { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: t.name ?? 'x', namespace: t.ns }, spec: { replicas: r.pick([0, 5, -1, 1e10, '2']) } } : objectFor(r, t, req.how);
+    const obj: any =
+      sub === 'scale'
+        ? {
+            apiVersion: 'autoscaling/v1',
+            kind: 'Scale',
+            metadata: { name: t.name ?? 'x', namespace: t.ns },
+            spec: { replicas: r.pick([0, 5, -1, 1e10, '2']) },
+          }
+        : objectFor(r, t, req.how);
     if (sub === 'finalize') obj.spec = { finalizers: r.pick([[], ['kubernetes'], ['x/y'], 'no']) };
     if (req.method === 'PATCH') {
       const type = r.weighted<PatchType>({ json: 30, merge: 40, strategic: 30, apply: 0 });
@@ -354,8 +399,28 @@ function genUpgrade(r: Rng, req: FuzzRequest): void {
     params.push(['watch', 'true'], ['timeoutSeconds', '1']);
   } else {
     const t = pickTarget(r, kind === 'other' ? r.pick(KINDS) : pods, true);
-    path = targetPath(r, t, kind === 'other' ? r.pick(['status', 'log', 'proxy', '']) : kind === 'portforward' ? 'portforward' : r.pick(['exec', 'attach']), req).path;
-    params.push(...r.pick<[string, string][]>([[['command', 'sh'], ['stdin', 'true'], ['stdout', 'true'], ['tty', 'true']], [['container', 'c'], ['stdout', '1']], [['ports', '80']], []]));
+    path = targetPath(
+      r,
+      t,
+      kind === 'other' ? r.pick(['status', 'log', 'proxy', '']) : kind === 'portforward' ? 'portforward' : r.pick(['exec', 'attach']),
+      req,
+    ).path;
+    params.push(
+      ...r.pick<[string, string][]>([
+        [
+          ['command', 'sh'],
+          ['stdin', 'true'],
+          ['stdout', 'true'],
+          ['tty', 'true'],
+        ],
+        [
+          ['container', 'c'],
+          ['stdout', '1'],
+        ],
+        [['ports', '80']],
+        [],
+      ]),
+    );
     if (t.hostile) req.hostile = true;
   }
   req.method = r.chance(0.9) ? 'GET' : r.pick(['POST', 'PUT']);
@@ -364,10 +429,25 @@ function genUpgrade(r: Rng, req: FuzzRequest): void {
   const key = r.weighted({ valid: 60, missing: 10, garbage: 15, long: 5, short: 10 });
   if (key !== 'missing') {
     req.headers['sec-websocket-key'] =
-      key === 'valid' ? Buffer.from(Array.from({ length: 16 }, () => r.int(0, 255))).toString('base64') : key === 'garbage' ? r.pick(['!!!', 'not base64', '%00', '']) : key === 'long' ? 'A'.repeat(5000) : 'AAAA';
+      key === 'valid'
+        ? Buffer.from(Array.from({ length: 16 }, () => r.int(0, 255))).toString('base64')
+        : key === 'garbage'
+          ? r.pick(['!!!', 'not base64', '%00', ''])
+          : key === 'long'
+            ? 'A'.repeat(5000)
+            : 'AAAA';
   }
   if (r.chance(0.9)) req.headers['sec-websocket-version'] = r.pick(['13', '13', '8', '', 'abc', '99']);
-  if (r.chance(0.7)) req.headers['sec-websocket-protocol'] = r.pick(['v4.channel.k8s.io', 'v5.channel.k8s.io', 'base64.channel.k8s.io', 'base64url.bookmarks.k8s.io', 'garbage', '', 'v4.channel.k8s.io, x'.repeat(200)]);
+  if (r.chance(0.7))
+    req.headers['sec-websocket-protocol'] = r.pick([
+      'v4.channel.k8s.io',
+      'v5.channel.k8s.io',
+      'base64.channel.k8s.io',
+      'base64url.bookmarks.k8s.io',
+      'garbage',
+      '',
+      'v4.channel.k8s.io, x'.repeat(200),
+    ]);
   req.how.push(`upgrade ${req.headers.upgrade}, key ${key}`);
   finishQuery(r, req, path, [...params, ...(r.chance(0.3) ? badQuery(r, 1).filter(([k]) => k !== 'timeoutSeconds') : [])]);
 }
@@ -391,7 +471,18 @@ function oddHeader(r: Rng, req: FuzzRequest): void {
   req.how.push(`header ${k}: ${v.slice(0, 30)}${v.length > 30 ? `... (${v.length})` : ''}`);
 }
 
-const FAMILIES = { create: 18, update: 12, patch: 20, delete: 8, deletecollection: 4, read: 17, watch: 4, subresource: 7, path: 10, upgrade: 3 };
+const FAMILIES = {
+  create: 18,
+  update: 12,
+  patch: 20,
+  delete: 8,
+  deletecollection: 4,
+  read: 17,
+  watch: 4,
+  subresource: 7,
+  path: 10,
+  upgrade: 3,
+};
 const GENERATORS: Record<keyof typeof FAMILIES, (r: Rng, req: FuzzRequest) => void> = {
   create: genCreate,
   update: genUpdate,

@@ -33,28 +33,65 @@ const INVALID_UTF8 = [
 ];
 
 /** Odd keys for unknown fields: above U+00FF, bidi controls, emoji, NUL, lone surrogates, JSON-pointer metacharacters. */
-export const ODD_KEYS = ['ñandú', 'Ā', '\u0100x', '日本語', '😀', '\u202eevil', '\u0000', '\ud800', 'a/b', 'a~b', '~1', '$patch', '__proto__', 'constructor', '', ' ', 'x'.repeat(300), '\ufeff', 'Ω≈ç√'];
+export const ODD_KEYS = [
+  'ñandú',
+  'Ā',
+  '\u0100x',
+  '日本語',
+  '😀',
+  '\u202eevil',
+  '\u0000',
+  '\ud800',
+  'a/b',
+  'a~b',
+  '~1',
+  '$patch',
+  '__proto__',
+  'constructor',
+  '',
+  ' ',
+  'x'.repeat(300),
+  '\ufeff',
+  'Ω≈ç√',
+];
 
 /** Odd scalar values: huge and non-finite numbers, wrong types, control characters. */
 export function oddValue(r: Rng): unknown {
   switch (r.int(0, 16)) {
-    case 0: return 1e308;
-    case 1: return -1;
-    case 2: return 9007199254740993;
-    case 3: return 0.5;
-    case 4: return '';
-    case 5: return null;
-    case 6: return true;
-    case 7: return [];
-    case 8: return {};
-    case 9: return 'x'.repeat(r.int(1000, 200_000));
-    case 10: return r.pick(ODD_KEYS);
-    case 11: return [[[[null]]]];
-    case 12: return { [r.pick(ODD_KEYS)]: r.pick(ODD_KEYS) };
-    case 13: return -2147483649;
-    case 14: return '\u0000\u0001\u001f';
-    case 15: return '2026-13-45T99:99:99Z';
-    default: return ['a', 1, null, { a: [] }];
+    case 0:
+      return 1e308;
+    case 1:
+      return -1;
+    case 2:
+      return 9007199254740993;
+    case 3:
+      return 0.5;
+    case 4:
+      return '';
+    case 5:
+      return null;
+    case 6:
+      return true;
+    case 7:
+      return [];
+    case 8:
+      return {};
+    case 9:
+      return 'x'.repeat(r.int(1000, 200_000));
+    case 10:
+      return r.pick(ODD_KEYS);
+    case 11:
+      return [[[[null]]]];
+    case 12:
+      return { [r.pick(ODD_KEYS)]: r.pick(ODD_KEYS) };
+    case 13:
+      return -2147483649;
+    case 14:
+      return '\u0000\u0001\u001f';
+    case 15:
+      return '2026-13-45T99:99:99Z';
+    default:
+      return ['a', 1, null, { a: [] }];
   }
 }
 
@@ -103,15 +140,20 @@ export function mutateTree(r: Rng, obj: any, count = r.int(1, 3)): { obj: any; h
         how.push(`delete ${where}`);
         break;
       case 2: {
-        const target = r.pick(all.filter((q) => {
-          let cur = obj;
-          for (const k of q) cur = cur?.[k];
-          return cur && typeof cur === 'object' && !Array.isArray(cur);
-        }).concat([[]]));
+        const target = r.pick(
+          all
+            .filter((q) => {
+              let cur = obj;
+              for (const k of q) cur = cur?.[k];
+              return cur && typeof cur === 'object' && !Array.isArray(cur);
+            })
+            .concat([[]]),
+        );
         const key = r.pick(ODD_KEYS);
         const parent = target.reduce((c: any, k) => c?.[k], obj);
         // defineProperty: "__proto__" must become a field of the body, not the object's prototype.
-        if (parent && typeof parent === 'object') Object.defineProperty(parent, key, { value: oddValue(r), enumerable: true, writable: true, configurable: true });
+        if (parent && typeof parent === 'object')
+          Object.defineProperty(parent, key, { value: oddValue(r), enumerable: true, writable: true, configurable: true });
         how.push(`unknown field ${JSON.stringify(key).slice(0, 30)} at /${target.join('/')}`);
         break;
       }
@@ -123,7 +165,21 @@ export function mutateTree(r: Rng, obj: any, count = r.int(1, 3)): { obj: any; h
         break;
       }
       case 4: {
-        const target = r.pick(['kind', 'apiVersion', 'metadata', 'metadata/name', 'metadata/namespace', 'metadata/resourceVersion', 'metadata/uid', 'metadata/generateName', 'metadata/labels', 'metadata/finalizers', 'metadata/ownerReferences', 'metadata/managedFields', 'metadata/deletionTimestamp']);
+        const target = r.pick([
+          'kind',
+          'apiVersion',
+          'metadata',
+          'metadata/name',
+          'metadata/namespace',
+          'metadata/resourceVersion',
+          'metadata/uid',
+          'metadata/generateName',
+          'metadata/labels',
+          'metadata/finalizers',
+          'metadata/ownerReferences',
+          'metadata/managedFields',
+          'metadata/deletionTimestamp',
+        ]);
         const v = r.pick<unknown>([
           '',
           '..',
@@ -261,10 +317,25 @@ export function hugeJson(r: Rng, obj: any): { text: string; how: string } {
 
 /** Numbers no Go or JS type holds exactly, written as JSON text. */
 export function hugeNumbers(r: Rng, obj: any): { text: string; how: string } {
-  const num = r.pick(['1e400', '-1e400', '123456789012345678901234567890', '0.' + '1'.repeat(2000), '1' + '0'.repeat(5000), '-0', '1E+2', '0x10', '01', 'NaN', 'Infinity', '.5', '1.']);
+  const num = r.pick([
+    '1e400',
+    '-1e400',
+    '123456789012345678901234567890',
+    '0.' + '1'.repeat(2000),
+    '1' + '0'.repeat(5000),
+    '-0',
+    '1E+2',
+    '0x10',
+    '01',
+    'NaN',
+    'Infinity',
+    '.5',
+    '1.',
+  ]);
   const json = JSON.stringify({ ...obj, __n__: 0 });
   const field = r.pick(['"spec":{"replicas"', '"zzNum"', '"data"', '"metadata"']);
-  const text = field === '"spec":{"replicas"' ? json.replace('"__n__":0', `${field}:${num}}`) : json.replace('"__n__":0', `${field}:${num}`);
+  const text =
+    field === '"spec":{"replicas"' ? json.replace('"__n__":0', `${field}:${num}}`) : json.replace('"__n__":0', `${field}:${num}`);
   return { text, how: `number ${num.slice(0, 20)} as ${field}` };
 }
 
@@ -275,9 +346,15 @@ export function yamlTrick(r: Rng, obj: any): { text: string; how: string; depth?
     case 0:
       return { text: `${base}zzCycle: &a [*a]\n`, how: 'anchor cycle' };
     case 1:
-      return { text: `a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: [*f,*f,*f,*f,*f,*f,*f,*f,*f]\n${base}`, how: 'alias fan-out (billion laughs, 9^7)' };
+      return {
+        text: `a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: [*f,*f,*f,*f,*f,*f,*f,*f,*f]\n${base}`,
+        how: 'alias fan-out (billion laughs, 9^7)',
+      };
     case 2:
-      return { text: `${base}zzTag: !!binary "not base64 %%%"\nzzPy: !!python/object:os.system "id"\nzzCustom: !foo bar\n`, how: 'odd tags' };
+      return {
+        text: `${base}zzTag: !!binary "not base64 %%%"\nzzPy: !!python/object:os.system "id"\nzzCustom: !foo bar\n`,
+        how: 'odd tags',
+      };
     case 3:
       return { text: `base: &base {kind: Secret, apiVersion: v1}\n<<: *base\n${base}`, how: 'merge key' };
     case 4:
@@ -294,7 +371,10 @@ export function yamlTrick(r: Rng, obj: any): { text: string; how: string; depth?
       return { text: `${base}zzKey: &k {a: 1}\n? *k\n: complex key\n`, how: 'complex key' };
     default: {
       const depth = r.pick([1000, 20_000]);
-      return { text: `${base}zzBlock:\n${Array.from({ length: Math.min(depth, 3000) }, (_, i) => `${' '.repeat(i + 1)}- `).join('\n')}1\n`, how: `block nesting ${Math.min(depth, 3000)}` };
+      return {
+        text: `${base}zzBlock:\n${Array.from({ length: Math.min(depth, 3000) }, (_, i) => `${' '.repeat(i + 1)}- `).join('\n')}1\n`,
+        how: `block nesting ${Math.min(depth, 3000)}`,
+      };
     }
   }
 }

@@ -104,7 +104,21 @@ export function oddPrefix(r: Rng): string {
  * by kube), so a collection request there would be a legitimate write to it.
  */
 export function oddResource(r: Rng): string {
-  return r.pick(['ConfigMaps', 'configmap', 'cm', 'configmaps%00', '%2e%2e', 'pods.', 'deployments.apps', 'nope', 'x'.repeat(3000), 'secrets%2f..', 'namespaces', 'watch', 'Status']);
+  return r.pick([
+    'ConfigMaps',
+    'configmap',
+    'cm',
+    'configmaps%00',
+    '%2e%2e',
+    'pods.',
+    'deployments.apps',
+    'nope',
+    'x'.repeat(3000),
+    'secrets%2f..',
+    'namespaces',
+    'watch',
+    'Status',
+  ]);
 }
 
 /** A whole path that names no object and no collection in kube (a 4xx for every method). */

@@ -19,7 +19,9 @@ if (url) {
   const u = new URL(url);
   const agent = new http.Agent();
   const out = await send({ host: u.hostname, port: Number(u.port || 80), agent, timeoutMs: 20_000, streamMs: 4_000 }, req);
-  process.stdout.write(`${JSON.stringify(out.kind === 'answer' ? { status: out.status, headers: out.headers, body: out.body.subarray(0, 2000).toString('utf8') } : out, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify(out.kind === 'answer' ? { status: out.status, headers: out.headers, body: out.body.subarray(0, 2000).toString('utf8') } : out, null, 2)}\n`,
+  );
   process.stdout.write(`problems: ${JSON.stringify(checkOutcome(req, out))}\n`);
   agent.destroy();
 }

@@ -55,7 +55,8 @@ export interface RunResult {
 }
 
 function outcomeLine(o: Outcome): string {
-  if (o.kind === 'answer') return `HTTP ${o.status}${o.stream ? ' (stream, closed by the client)' : ''} in ${o.ms} ms, ${o.bodyBytes} bytes: ${JSON.stringify(o.body.subarray(0, 240).toString('utf8'))}`;
+  if (o.kind === 'answer')
+    return `HTTP ${o.status}${o.stream ? ' (stream, closed by the client)' : ''} in ${o.ms} ms, ${o.bodyBytes} bytes: ${JSON.stringify(o.body.subarray(0, 240).toString('utf8'))}`;
   if (o.kind === 'timeout') return `timeout after ${o.ms} ms${o.gotHeaders ? ` (headers ${o.status} came, the body never ended)` : ''}`;
   return `connection error ${o.code}: ${o.message} after ${o.ms} ms`;
 }
@@ -111,7 +112,11 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
         req = generateRequest(opts.seed, index);
       } catch (err) {
         // A bug of the fuzzer, not of the server: reported, and the run goes on.
-        failures.push({ req: { index, family: 'generator', method: '-', path: '-', headers: {}, how: [] }, outcome: 'not sent', problems: [{ kind: 'fuzzer bug', detail: (err as Error).stack ?? String(err) }] });
+        failures.push({
+          req: { index, family: 'generator', method: '-', path: '-', headers: {}, how: [] },
+          outcome: 'not sent',
+          problems: [{ kind: 'fuzzer bug', detail: (err as Error).stack ?? String(err) }],
+        });
         continue;
       }
       inFlight.add(req);
@@ -126,8 +131,13 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
       if (recent.length > 500) recent.shift();
       // A hang is usually another request blocking the event loop: name the slowest ones that overlapped it.
       if (out.kind === 'timeout') {
-        const overlapping = recent.filter((o) => o.req !== req && o.end > start && o.start < end).sort((a, b) => b.end - b.start - (a.end - a.start)).slice(0, 3);
-        const names = overlapping.map((o) => `#${o.req.index} ${o.req.method} ${o.req.path.slice(0, 80)} (${o.end - o.start} ms; ${o.req.how.slice(0, 2).join('; ')})`);
+        const overlapping = recent
+          .filter((o) => o.req !== req && o.end > start && o.start < end)
+          .sort((a, b) => b.end - b.start - (a.end - a.start))
+          .slice(0, 3);
+        const names = overlapping.map(
+          (o) => `#${o.req.index} ${o.req.method} ${o.req.path.slice(0, 80)} (${o.end - o.start} ms; ${o.req.how.slice(0, 2).join('; ')})`,
+        );
         problems = problems.map((p) => ({ ...p, detail: `${p.detail}; slowest requests alongside: ${names.join(', ') || 'none'}` }));
       }
       if (out.kind !== 'answer' && !(await opts.alive())) {
@@ -138,7 +148,13 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
         continue;
       }
       inFlight.delete(req);
-      if (out.kind === 'answer' && out.status < 400 && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) && (req.aimsAtProtected || req.hostile) && suspects.length < 5000) {
+      if (
+        out.kind === 'answer' &&
+        out.status < 400 &&
+        ['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) &&
+        (req.aimsAtProtected || req.hostile) &&
+        suspects.length < 5000
+      ) {
         suspects.push({ req, outcome: outcomeLine(out), problems: [], body: out.body.subarray(0, 16 * 1024).toString('utf8') });
       }
       if (problems.length) failures.push({ req, outcome: outcomeLine(out), problems });
@@ -174,7 +190,10 @@ export function groupFailures(failures: Failure[]): { key: string; count: number
   const groups = new Map<string, { key: string; count: number; examples: Failure[] }>();
   for (const f of failures) {
     for (const p of f.problems) {
-      const detail = p.detail.replace(/\d+/g, 'N').replace(/"[^"]{30,}"/g, '"…"').slice(0, 90);
+      const detail = p.detail
+        .replace(/\d+/g, 'N')
+        .replace(/"[^"]{30,}"/g, '"…"')
+        .slice(0, 90);
       const key = `${p.kind} | ${f.req.family} ${f.req.method} | ${detail}`;
       const g = groups.get(key) ?? { key, count: 0, examples: [] };
       g.count++;

@@ -28,7 +28,8 @@ export async function storeSeeds(base: string): Promise<void> {
   for (const s of seedObjects()) {
     if (s.spec.kind === 'Namespace' && ['default', 'kube-system'].includes(s.name)) continue;
     const res = await jsonRequest(base, 'POST', objectPath(s.spec, s.namespace, ''), s.spec.make(s.namespace, s.name));
-    if (res.status !== 201 && res.status !== 409) throw new Error(`seeding ${s.spec.kind} ${s.namespace}/${s.name}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
+    if (res.status !== 201 && res.status !== 409)
+      throw new Error(`seeding ${s.spec.kind} ${s.namespace}/${s.name}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
   }
 }
 

@@ -63,7 +63,15 @@ function once(opts: SendOptions, req: FuzzRequest, agent: http.Agent | false): P
       let kept = 0;
       let total = 0;
       clearTimeout(hang);
-      const answer = (stream: boolean): Outcome => ({ kind: 'answer', status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), bodyBytes: total, ms: Date.now() - started, stream });
+      const answer = (stream: boolean): Outcome => ({
+        kind: 'answer',
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        body: Buffer.concat(chunks),
+        bodyBytes: total,
+        ms: Date.now() - started,
+        stream,
+      });
       streamTimer = setTimeout(() => {
         // Still sending: fine for a watch (a 200), a hang for anything else.
         if ((res.statusCode ?? 0) === 200) finish(answer(true));
@@ -84,9 +92,19 @@ function once(opts: SendOptions, req: FuzzRequest, agent: http.Agent | false): P
     cr.on('upgrade', (res, socket) => {
       // A handshake that succeeded: the answer is the 101; the session itself is not what is tested here.
       socket.destroy();
-      finish({ kind: 'answer', status: res.statusCode ?? 101, headers: res.headers, body: Buffer.alloc(0), bodyBytes: 0, ms: Date.now() - started, stream: true });
+      finish({
+        kind: 'answer',
+        status: res.statusCode ?? 101,
+        headers: res.headers,
+        body: Buffer.alloc(0),
+        bodyBytes: 0,
+        ms: Date.now() - started,
+        stream: true,
+      });
     });
-    cr.on('error', (err: NodeJS.ErrnoException) => finish({ kind: 'error', ms: Date.now() - started, code: err.code ?? 'ERROR', message: err.message }));
+    cr.on('error', (err: NodeJS.ErrnoException) =>
+      finish({ kind: 'error', ms: Date.now() - started, code: err.code ?? 'ERROR', message: err.message }),
+    );
     if (req.body) {
       if (req.chunked) {
         const mid = Math.floor(req.body.length / 2);
