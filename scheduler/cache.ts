@@ -3,6 +3,7 @@
 // "assumed" onto a node before the binding was confirmed, as kube-scheduler's
 // cache does, so the next Pod sees the previous decision without waiting for
 // the apiserver.
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { keyOf } from '../shared/informer/cache.ts';
 import { NodeInfo } from './node-info.ts';
 import { podInfo, type AffinityTerm, type PodInfo } from './pod-info.ts';
@@ -65,15 +66,15 @@ export class ClusterCache {
     return n;
   }
 
-  addOrUpdateNode(node: any): void {
-    const n = this.nodeInfo(node.metadata.name);
+  addOrUpdateNode(node: Node): void {
+    const n = this.nodeInfo(node.metadata!.name!);
     const isNew = !n.node;
     n.setNode(node);
     if (isNew) this.ordered = undefined;
   }
 
-  removeNode(node: any): void {
-    const n = this.nodes.get(node.metadata.name);
+  removeNode(node: Node): void {
+    const n = this.nodes.get(node.metadata!.name!);
     if (!n) return;
     n.node = undefined;
     if (n.pods.size === 0) this.nodes.delete(n.name);
@@ -97,8 +98,8 @@ export class ClusterCache {
   }
 
   /** Records a scheduling decision before the binding is confirmed. */
-  assume(pod: any, nodeName: string): void {
-    const assumedPod = { ...pod, spec: { ...pod.spec, nodeName } };
+  assume(pod: Pod, nodeName: string): void {
+    const assumedPod: Pod = { ...pod, spec: { ...pod.spec!, nodeName } };
     this.place(podInfo(assumedPod), nodeName, true);
   }
 
@@ -109,12 +110,12 @@ export class ClusterCache {
   }
 
   /** Adds or updates a Pod that the informer reports bound to a node. */
-  addOrUpdatePod(pod: any): void {
+  addOrUpdatePod(pod: Pod): void {
     if (isTerminal(pod)) return this.removePod(pod);
-    this.place(podInfo(pod), pod.spec.nodeName, false);
+    this.place(podInfo(pod), pod.spec!.nodeName!, false);
   }
 
-  removePod(pod: any): void {
+  removePod(pod: Pod): void {
     this.unplace(keyOf(pod));
   }
 
@@ -149,7 +150,7 @@ export class ClusterCache {
     this.nodeInfo(node).addPod(info);
     this.count(info, 1);
     for (const [k, v] of Object.entries(info.pod.metadata?.labels ?? {})) {
-      const lk = labelKey(k, v as string);
+      const lk = labelKey(k, v);
       let set = this.podsByLabel.get(lk);
       if (!set) this.podsByLabel.set(lk, (set = new Set()));
       set.add(info);
@@ -182,7 +183,7 @@ export class ClusterCache {
     if (n && !n.node && n.pods.size === 0) this.nodes.delete(n.name);
     this.count(s.info, -1);
     for (const [k, v] of Object.entries(s.info.pod.metadata?.labels ?? {})) {
-      const lk = labelKey(k, v as string);
+      const lk = labelKey(k, v);
       const set = this.podsByLabel.get(lk);
       set?.delete(s.info);
       if (set?.size === 0) this.podsByLabel.delete(lk);
@@ -211,7 +212,7 @@ export class ClusterCache {
 }
 
 /** A Pod that has finished no longer holds resources. */
-export function isTerminal(pod: any): boolean {
+export function isTerminal(pod: Pod): boolean {
   const phase = pod.status?.phase;
   return phase === 'Succeeded' || phase === 'Failed';
 }

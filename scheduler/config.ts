@@ -5,6 +5,7 @@
 // percentageOfNodesToScore globally or per profile.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import type { PluginArgs } from './framework/types.ts';
 import { DEFAULT_PLUGINS, DEFAULT_SCHEDULER_NAME, IGNORED_PLUGINS, PLUGINS } from './plugins/registry.ts';
 
 /** One plugin of a resolved profile. */
@@ -13,7 +14,7 @@ export interface PluginChoice {
   filter: boolean;
   /** 0 = not scoring. */
   weight: number;
-  args?: any;
+  args?: PluginArgs;
 }
 
 /** A resolved profile. */
@@ -32,7 +33,28 @@ export interface SchedulerConfig {
 /** A configuration problem, reported before the scheduler starts. */
 export class ConfigError extends Error {}
 
-type PluginSet = { enabled?: { name: string; weight?: number }[]; disabled?: { name: string }[] };
+/** One extension point's plugins in a profile (kube's config.PluginSet). */
+export interface PluginSet {
+  enabled?: { name: string; weight?: number }[];
+  disabled?: { name: string }[];
+}
+
+/** A profile of KubeSchedulerConfiguration, the fields ksim reads. */
+export interface KubeSchedulerProfile {
+  schedulerName?: string;
+  percentageOfNodesToScore?: number;
+  /** By extension point: multiPoint, preFilter, filter, postFilter, preScore, score, ... */
+  plugins?: Record<string, PluginSet>;
+  pluginConfig?: { name: string; args?: PluginArgs }[];
+}
+
+/** KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), the fields ksim reads. */
+export interface KubeSchedulerConfiguration {
+  apiVersion?: string;
+  kind?: string;
+  percentageOfNodesToScore?: number;
+  profiles?: KubeSchedulerProfile[];
+}
 
 function defaultPlugins(): PluginChoice[] {
   return DEFAULT_PLUGINS.map(([name, filter, weight]) => ({ name, filter, weight }));
@@ -44,10 +66,10 @@ function check(name: string): boolean {
   throw new ConfigError(`plugin "${name}" does not exist`);
 }
 
-function resolveProfile(p: any, globalPct: number): ProfileConfig {
+function resolveProfile(p: KubeSchedulerProfile, globalPct: number): ProfileConfig {
   let plugins = defaultPlugins();
   const byName = (n: string) => plugins.find((x) => x.name === n);
-  const sets = (p.plugins ?? {}) as Record<string, PluginSet>;
+  const sets = p.plugins ?? {};
   let preemption = true;
   const isDisabled = (set: PluginSet | undefined, name: string) => (set?.disabled ?? []).some((d) => d.name === '*' || d.name === name);
   // multiPoint first, then the specific extension points, as kube merges them.
@@ -103,11 +125,11 @@ function resolveProfile(p: any, globalPct: number): ProfileConfig {
 }
 
 /** Resolves a parsed KubeSchedulerConfiguration object (undefined: the defaults). */
-export function resolveConfig(doc: any): SchedulerConfig {
+export function resolveConfig(doc: KubeSchedulerConfiguration | undefined): SchedulerConfig {
   if (doc?.kind && doc.kind !== 'KubeSchedulerConfiguration')
     throw new ConfigError(`expected kind KubeSchedulerConfiguration, got ${doc.kind}`);
   const pct = doc?.percentageOfNodesToScore ?? 0;
-  const profiles = (doc?.profiles?.length ? doc.profiles : [{}]).map((p: any) => resolveProfile(p, pct));
+  const profiles = (doc?.profiles?.length ? doc.profiles : [{}]).map((p) => resolveProfile(p, pct));
   const names = new Set<string>();
   for (const p of profiles) {
     if (names.has(p.schedulerName)) throw new ConfigError(`duplicate profile with scheduler name "${p.schedulerName}"`);
@@ -118,11 +140,20 @@ export function resolveConfig(doc: any): SchedulerConfig {
 
 /** Reads and resolves a config file (YAML or JSON). */
 export function loadConfig(path: string): SchedulerConfig {
-  let doc: any;
+  let doc: unknown;
   try {
     doc = parse(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new ConfigError(`cannot read scheduler config ${path}: ${(err as Error).message}`);
   }
-  return resolveConfig(doc);
+  return resolveConfig(asConfigDocument(doc));
+}
+
+/**
+ * A parsed file as a configuration document: an object is taken as
+ * written (its fields are checked as they are resolved); anything else
+ * (an empty file, a scalar) has no field and resolves to the defaults.
+ */
+function asConfigDocument(doc: unknown): KubeSchedulerConfiguration | undefined {
+  return typeof doc === 'object' && doc !== null ? doc : undefined;
 }

@@ -48,8 +48,24 @@ export async function schedulerMain(argv: string[]): Promise<void> {
   const client = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent: 'ksim-scheduler', qps: flags['kube-api-qps'] || undefined });
   const registry = createMetricsRegistry('scheduler');
   const scheduler = new Scheduler({ client, config, log, registry, speed, identity });
-  let elector: LeaderElector | undefined;
   let stopping = false;
+  const leaseMs = flags['leader-elect-lease-duration'] * 1000;
+  const elector = flags['leader-elect']
+    ? new LeaderElector(client, {
+        namespace: 'kube-system',
+        name: 'kube-scheduler',
+        identity,
+        leaseDurationMs: leaseMs,
+        renewDeadlineMs: Math.round((leaseMs * 2) / 3),
+        retryPeriodMs: Math.round(leaseMs / 7.5),
+        log,
+        onStartedLeading: () => void scheduler.run(),
+        // kube-scheduler exits when it loses the lease; a supervisor may start it again.
+        onStoppedLeading: () => {
+          if (!stopping) stop('lost leadership', 1);
+        },
+      })
+    : undefined;
   const health = await startHealthServer({ host: flags['bind-address'], port: flags.port, registry, ready: () => scheduler.hasSynced() });
   log.info({ port: health.port, profiles: config.profiles.map((p) => p.schedulerName) }, 'scheduler serving health and metrics');
 
@@ -62,24 +78,9 @@ export async function schedulerMain(argv: string[]): Promise<void> {
   });
 
   scheduler.startInformers();
-  if (!flags['leader-elect']) {
+  if (!elector) {
     await scheduler.run();
     return;
   }
-  const leaseMs = flags['leader-elect-lease-duration'] * 1000;
-  elector = new LeaderElector(client, {
-    namespace: 'kube-system',
-    name: 'kube-scheduler',
-    identity,
-    leaseDurationMs: leaseMs,
-    renewDeadlineMs: Math.round((leaseMs * 2) / 3),
-    retryPeriodMs: Math.round(leaseMs / 7.5),
-    log,
-    onStartedLeading: () => void scheduler.run(),
-    // kube-scheduler exits when it loses the lease; a supervisor may start it again.
-    onStoppedLeading: () => {
-      if (!stopping) stop('lost leadership', 1);
-    },
-  });
   elector.start();
 }

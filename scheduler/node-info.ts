@@ -1,12 +1,13 @@
 // One Node as the scheduler sees it: the Node object plus the Pods on it
 // (bound or assumed), with resource totals kept up to date incrementally so
 // that a filter or a score is O(1) per node, never a walk over its Pods.
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { toResources, type Resources } from './resources.ts';
 import { hasAffinity, type PodInfo } from './pod-info.ts';
 
 /** See the file comment. */
 export class NodeInfo {
-  node: any;
+  node: Node | undefined;
   readonly pods = new Map<string, PodInfo>();
   /** Sum of the Pods' effective requests. */
   readonly requested: Resources = new Map();
@@ -25,9 +26,9 @@ export class NodeInfo {
   constructor(readonly name: string) {}
 
   /** Sets (or replaces) the Node object. */
-  setNode(node: any): void {
+  setNode(node: Node): void {
     this.node = node;
-    this.allocatable = toResources(node?.status?.allocatable ?? node?.status?.capacity);
+    this.allocatable = toResources(node.status?.allocatable ?? node.status?.capacity);
     this.generation++;
   }
 
@@ -71,7 +72,7 @@ export class NodeInfo {
 }
 
 /** The hostPort keys a Pod needs: "protocol/hostIP/port". */
-export function hostPorts(pod: any): string[] {
+export function hostPorts(pod: Pod): string[] {
   const out: string[] = [];
   for (const c of pod.spec?.containers ?? []) {
     for (const p of c.ports ?? []) if (p.hostPort) out.push(`${p.protocol ?? 'TCP'}/${p.hostIP || '0.0.0.0'}/${p.hostPort}`);

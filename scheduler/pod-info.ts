@@ -1,6 +1,8 @@
 // What the scheduler precomputes once per Pod object: its key, effective
 // request, and its inter-pod affinity terms parsed into selectors, so that
 // filters and scores over thousands of nodes never re-parse a spec.
+import type { Pod, PodAffinityTerm, WeightedPodAffinityTerm } from 'kubernetes-types/core/v1.js';
+import type { LabelSelectorRequirement } from 'kubernetes-types/meta/v1.js';
 import { keyOf } from '../shared/informer/cache.ts';
 import { everything, matchesLabels, selectorFromLabelSelector, type LabelSelector } from '../shared/labels/index.ts';
 import { podRequest, type PodRequest } from './resources.ts';
@@ -19,7 +21,7 @@ export interface AffinityTerm {
 
 /** A Pod with its precomputed scheduling facts. */
 export interface PodInfo {
-  pod: any;
+  pod: Pod;
   key: string;
   request: PodRequest;
   requiredAffinity: AffinityTerm[];
@@ -28,7 +30,7 @@ export interface PodInfo {
   preferredAntiAffinity: AffinityTerm[];
 }
 
-function parseTerm(pod: any, term: any, weight: number): AffinityTerm {
+function parseTerm(pod: Pod, term: PodAffinityTerm | undefined, weight: number): AffinityTerm {
   let selector: LabelSelector;
   try {
     selector = selectorFromLabelSelector(term?.labelSelector);
@@ -37,7 +39,7 @@ function parseTerm(pod: any, term: any, weight: number): AffinityTerm {
   }
   // matchLabelKeys / mismatchLabelKeys merge the Pod's own label values into the selector.
   const labels = pod.metadata?.labels ?? {};
-  const extra: any[] = [];
+  const extra: LabelSelectorRequirement[] = [];
   for (const k of term?.matchLabelKeys ?? []) if (k in labels) extra.push({ key: k, operator: 'In', values: [labels[k]] });
   for (const k of term?.mismatchLabelKeys ?? []) if (k in labels) extra.push({ key: k, operator: 'NotIn', values: [labels[k]] });
   if (extra.length && !selector.matchesNothing) {
@@ -64,29 +66,27 @@ function parseTerm(pod: any, term: any, weight: number): AffinityTerm {
 const cache = new WeakMap<object, PodInfo>();
 
 /** The PodInfo of `pod`, memoized per object (cache objects are never mutated). */
-export function podInfo(pod: any): PodInfo {
+export function podInfo(pod: Pod): PodInfo {
   const hit = cache.get(pod);
   if (hit) return hit;
   const a = pod.spec?.affinity ?? {};
+  const required = (t: PodAffinityTerm) => parseTerm(pod, t, 0);
+  const preferred = (t: WeightedPodAffinityTerm) => parseTerm(pod, t.podAffinityTerm, t.weight ?? 0);
   const info: PodInfo = {
     pod,
     key: keyOf(pod),
     request: podRequest(pod),
-    requiredAffinity: (a.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t: any) => parseTerm(pod, t, 0)),
-    requiredAntiAffinity: (a.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t: any) => parseTerm(pod, t, 0)),
-    preferredAffinity: (a.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: any) =>
-      parseTerm(pod, t.podAffinityTerm, t.weight ?? 0),
-    ),
-    preferredAntiAffinity: (a.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: any) =>
-      parseTerm(pod, t.podAffinityTerm, t.weight ?? 0),
-    ),
+    requiredAffinity: (a.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map(required),
+    requiredAntiAffinity: (a.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map(required),
+    preferredAffinity: (a.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map(preferred),
+    preferredAntiAffinity: (a.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map(preferred),
   };
   cache.set(pod, info);
   return info;
 }
 
 /** Whether `term` (of some Pod) selects `target`; `nsLabels` gives a namespace's labels for namespaceSelector terms. */
-export function termMatches(term: AffinityTerm, target: any, nsLabels: (ns: string) => Record<string, string> | undefined): boolean {
+export function termMatches(term: AffinityTerm, target: Pod, nsLabels: (ns: string) => Record<string, string> | undefined): boolean {
   const ns = target.metadata?.namespace ?? 'default';
   if (!term.namespaces.has(ns)) {
     if (!term.namespaceSelector || !matchesLabels(term.namespaceSelector, nsLabels(ns) ?? {})) return false;

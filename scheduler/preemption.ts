@@ -3,13 +3,14 @@
 // still allows the fit (highest priority first), pick the node whose victims
 // matter least, nominate the Pod there and delete the victims gracefully.
 // Messages are kube's ("preemption: 0/3 nodes are available: ...").
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { Logger } from 'pino';
 import { findResource } from '../shared/api/resources.ts';
 import type { KubeClient } from '../shared/client/kube-client.ts';
 import type { EventRecorder } from '../shared/events/event-recorder.ts';
 import type { ClusterCache } from './cache.ts';
 import { fitErrorMessage, newDiagnosis } from './framework/diagnosis.ts';
-import type { Profile, ScheduleResult } from './framework/profile.ts';
+import type { PriorityOf, Profile, ScheduleResult } from './framework/profile.ts';
 import { CycleState, status, type Status } from './framework/types.ts';
 import type { NodeInfo } from './node-info.ts';
 import { podInfo, type PodInfo } from './pod-info.ts';
@@ -30,7 +31,7 @@ export interface PreemptionDeps {
   client: KubeClient;
   recorder: EventRecorder;
   log: Logger;
-  priorityOf: (pod: any) => number;
+  priorityOf: PriorityOf;
 }
 
 const NOT_HELPFUL = status('UnschedulableAndUnresolvable', 'Preemption is not helpful for scheduling');
@@ -40,14 +41,14 @@ interface Candidate {
   victims: PodInfo[];
 }
 
-/** Runs preemption for `pod` after `result` found no node. */
-export async function preempt(
+/** Runs preemption for `pod` after `result` found no node; the victims' deletions are sent without waiting for them. */
+export function preempt(
   sched: { cache: ClusterCache },
   profile: Profile,
-  pod: any,
+  pod: Pod,
   result: ScheduleResult,
   deps: PreemptionDeps,
-): Promise<PreemptionOutcome> {
+): PreemptionOutcome {
   const prio = deps.priorityOf(pod);
   if (pod.spec?.preemptionPolicy === 'Never') return { message: 'preemption: not eligible due to preemptionPolicy=Never.' };
   const cache = sched.cache;
@@ -79,17 +80,18 @@ export async function preempt(
   const node = best.node.name;
   for (const v of best.victims) {
     const vp = v.pod;
-    deps.recorder.event(vp, 'Normal', 'Preempted', `Preempted by pod ${pod.metadata.uid} on node ${node}`);
-    deps.client.delete(pods, vp.metadata.namespace, vp.metadata.name, { preconditions: { uid: vp.metadata.uid } }).catch((err) => {
+    const vm = vp.metadata!;
+    deps.recorder.event(vp, 'Normal', 'Preempted', `Preempted by pod ${pod.metadata!.uid} on node ${node}`);
+    deps.client.delete(pods, vm.namespace, vm.name!, { preconditions: { uid: vm.uid } }).catch((err) => {
       deps.log.warn({ victim: v.key, err: (err as Error).message }, 'could not delete preemption victim');
     });
   }
-  deps.log.info({ pod: `${pod.metadata.namespace}/${pod.metadata.name}`, node, victims: best.victims.map((v) => v.key) }, 'preempting');
+  deps.log.info({ pod: `${pod.metadata!.namespace}/${pod.metadata!.name}`, node, victims: best.victims.map((v) => v.key) }, 'preempting');
   return { nominatedNode: node, victims: best.victims.length };
 }
 
 /** kube's SelectVictimsOnNode: every lower-priority Pod out, then back in by priority while the Pod still fits. */
-function selectVictims(profile: Profile, pod: any, prio: number, node: NodeInfo, priorityOf: (p: any) => number): Candidate | Status {
+function selectVictims(profile: Profile, pod: Pod, prio: number, node: NodeInfo, priorityOf: PriorityOf): Candidate | Status {
   const lower = [...node.pods.values()].filter((p) => priorityOf(p.pod) < prio && !p.pod.metadata?.deletionTimestamp);
   if (lower.length === 0) return status('UnschedulableAndUnresolvable', 'No preemption victims found for incoming pod');
   for (const p of lower) node.removePod(p.key);
@@ -124,7 +126,7 @@ function startTime(p: PodInfo): number {
 }
 
 /** kube's pickOneNodeForPreemption without PDBs: lowest top victim priority, then lowest priority sum, then fewest victims. */
-function pickCandidate(cs: Candidate[], priorityOf: (p: any) => number): Candidate {
+function pickCandidate(cs: Candidate[], priorityOf: PriorityOf): Candidate {
   const key = (c: Candidate) => {
     const ps = c.victims.map((v) => priorityOf(v.pod));
     return [ps.length ? Math.max(...ps) : -Infinity, ps.reduce((a, b) => a + b, 0), ps.length];

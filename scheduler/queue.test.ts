@@ -15,7 +15,7 @@ const interest: Partial<Record<ClusterEvent, string[]>> = {
 };
 const newQueue = (speed = 1) => {
   const clock = new FakeClock();
-  const q = new SchedulingQueue({ clock, speed, priorityOf: (p) => p.spec.priority ?? 0, pluginsFor: (e) => new Set(interest[e] ?? []) });
+  const q = new SchedulingQueue({ clock, speed, priorityOf: (p) => p.spec?.priority ?? 0, pluginsFor: (e) => new Set(interest[e] ?? []) });
   q.run();
   return { q, clock };
 };

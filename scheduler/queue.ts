@@ -4,6 +4,8 @@
 // event that one of the rejecting plugins cares about, or for at most five
 // minutes). Pods with schedulingGates wait in a gated set. Every duration is
 // divided by --speed; time comes from the injected clock.
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { Clock } from '../shared/clock/clock.ts';
 import { keyOf } from '../shared/informer/cache.ts';
 import type { ClusterEvent } from './framework/types.ts';
@@ -11,7 +13,7 @@ import { KeyedHeap } from './heap.ts';
 
 /** A Pod in the queue and what its attempts taught. */
 export interface QueuedPod {
-  pod: any;
+  pod: Pod;
   key: string;
   /** When it last entered the queue (orders equal priorities). */
   timestamp: number;
@@ -27,7 +29,7 @@ export interface QueuedPod {
 /** Queue timings (ms, before --speed). */
 export interface QueueOptions {
   clock: Clock;
-  priorityOf: (pod: any) => number;
+  priorityOf: (pod: Pod) => number;
   /** Which plugins care about which event (a Pod is moved only if one of its rejecting plugins does). */
   pluginsFor: (event: ClusterEvent) => Set<string>;
   speed?: number;
@@ -103,7 +105,7 @@ export class SchedulingQueue {
   }
 
   /** A new Pending Pod. */
-  add(pod: any): void {
+  add(pod: Pod): void {
     const now = this.opts.clock.now();
     const key = keyOf(pod);
     if (this.where(key) || this.inFlight.has(key)) return this.update(pod);
@@ -111,7 +113,7 @@ export class SchedulingQueue {
   }
 
   /** A Pending Pod changed: replace it, and move it if the change may make it schedulable. */
-  update(pod: any): void {
+  update(pod: Pod): void {
     const key = keyOf(pod);
     const flying = this.inFlight.get(key);
     if (flying) {
@@ -150,7 +152,7 @@ export class SchedulingQueue {
   }
 
   /** A Pending Pod was deleted or bound by someone else. */
-  delete(pod: any): void {
+  delete(pod: Pod): void {
     const key = keyOf(pod);
     this.active.delete(key);
     this.backoff.delete(key);
@@ -184,7 +186,7 @@ export class SchedulingQueue {
    * Pod itself changed, or the failure was an error rather than a misfit.
    */
   requeueAfterFailure(q: QueuedPod, plugins: Set<string>, error = false): void {
-    const flying = this.inFlight.get(q.key) as (QueuedPod & { updated?: boolean }) | undefined;
+    const flying = this.inFlight.get(q.key);
     this.inFlight.delete(q.key);
     if (this.closed || this.where(q.key)) return;
     q.unschedulablePlugins = plugins;
@@ -264,17 +266,17 @@ export class SchedulingQueue {
   }
 }
 
-function isGated(pod: any): boolean {
+function isGated(pod: Pod): boolean {
   return (pod.spec?.schedulingGates?.length ?? 0) > 0;
 }
 
 const OWN_ANNOTATION = 'ksim.io/scheduling-decision';
 
 /** Whether a Pending Pod changed in a way that may change where it fits (not its status or our annotation). */
-export function podChanged(a: any, b: any): boolean {
+export function podChanged(a: Pod, b: Pod): boolean {
   if (JSON.stringify(a.spec) !== JSON.stringify(b.spec)) return true;
   if (JSON.stringify(a.metadata?.labels ?? {}) !== JSON.stringify(b.metadata?.labels ?? {})) return true;
-  const strip = (m: any) => {
+  const strip = (m: ObjectMeta | undefined) => {
     const { [OWN_ANNOTATION]: _own, ...rest } = m?.annotations ?? {};
     return JSON.stringify(rest);
   };

@@ -3,6 +3,7 @@
 // effective request as kube computes it (sum of containers, max with each
 // init container, plus overhead), including the "non-zero" defaults that
 // scoring uses for containers without requests.
+import type { Pod, PodSpec } from 'kubernetes-types/core/v1.js';
 
 /** A resource list in integer units: cpu in millicores, the rest in base units. */
 export type Resources = Map<string, number>;
@@ -69,10 +70,10 @@ function addInto(into: Resources, list: Record<string, unknown> | undefined): vo
 const requestCache = new WeakMap<object, PodRequest>();
 
 /** The Pod's effective request (kube's resource.PodRequests), memoized per object. */
-export function podRequest(pod: any): PodRequest {
+export function podRequest(pod: Pod): PodRequest {
   const hit = requestCache.get(pod);
   if (hit) return hit;
-  const spec = pod.spec ?? {};
+  const spec: Partial<PodSpec> = pod.spec ?? {};
   const res: Resources = new Map();
   let nzCpu = 0;
   let nzMem = 0;

@@ -4,6 +4,9 @@
 // waiting for it, so the next Pod is scheduled while the binding is in
 // flight. Failures get kube's FailedScheduling event and PodScheduled=False
 // condition; every attempt is explained in an annotation and a log line.
+import type { ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
+import type { Namespace, Node, Pod, Service } from 'kubernetes-types/core/v1.js';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { StatusError } from '../shared/api/errors.ts';
@@ -52,7 +55,15 @@ export interface SchedulerOptions {
   /** Event source host / identity. */
   identity?: string;
   /** Called after each successful binding (benchmarks measure with it). */
-  onBound?: (pod: any, node: string) => void;
+  onBound?: (pod: Pod, node: string) => void;
+}
+
+/** What the scheduler does with each of its informers, whatever their kind. */
+export interface InformerRun {
+  start(): unknown;
+  stop(): void;
+  hasSynced(): boolean;
+  waitForSync(): Promise<void>;
 }
 
 const NO_NODES = 'no nodes available to schedule pods';
@@ -62,14 +73,14 @@ export class Scheduler {
   readonly cache = new ClusterCache();
   readonly queue: SchedulingQueue;
   readonly profiles = new Map<string, Profile>();
-  readonly informers: Informer[] = [];
-  private readonly podInformer: Informer;
-  private readonly nodeInformer: Informer;
-  private readonly nsInformer: Informer;
-  private readonly svcInformer: Informer;
-  private readonly rsInformer: Informer;
-  private readonly stsInformer: Informer;
-  private readonly pcInformer?: Informer;
+  readonly informers: InformerRun[] = [];
+  private readonly podInformer: Informer<Pod>;
+  private readonly nodeInformer: Informer<Node>;
+  private readonly nsInformer: Informer<Namespace>;
+  private readonly svcInformer: Informer<Service>;
+  private readonly rsInformer: Informer<ReplicaSet>;
+  private readonly stsInformer: Informer<StatefulSet>;
+  private readonly pcInformer?: Informer<PriorityClass>;
   private readonly recorder: EventRecorder;
   private readonly metrics?: SchedulerMetrics;
   private readonly clock: Clock;
@@ -90,13 +101,13 @@ export class Scheduler {
     this.maxInFlight = opts.maxInFlightBinds ?? 128;
     const client = opts.client;
     const iopts = { log: opts.log, clock: this.clock };
-    this.podInformer = new Informer(client, pods, { ...iopts, fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' });
-    this.nodeInformer = new Informer(client, nodes, iopts);
-    this.nsInformer = new Informer(client, namespaces, iopts);
-    this.svcInformer = new Informer(client, services, iopts);
-    this.rsInformer = new Informer(client, replicasets, iopts);
-    this.stsInformer = new Informer(client, statefulsets, iopts);
-    if (priorityclasses) this.pcInformer = new Informer(client, priorityclasses, iopts);
+    this.podInformer = new Informer<Pod>(client, pods, { ...iopts, fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' });
+    this.nodeInformer = new Informer<Node>(client, nodes, iopts);
+    this.nsInformer = new Informer<Namespace>(client, namespaces, iopts);
+    this.svcInformer = new Informer<Service>(client, services, iopts);
+    this.rsInformer = new Informer<ReplicaSet>(client, replicasets, iopts);
+    this.stsInformer = new Informer<StatefulSet>(client, statefulsets, iopts);
+    if (priorityclasses) this.pcInformer = new Informer<PriorityClass>(client, priorityclasses, iopts);
     this.informers.push(this.podInformer, this.nodeInformer, this.nsInformer, this.svcInformer, this.rsInformer, this.stsInformer);
     if (this.pcInformer) this.informers.push(this.pcInformer);
 
@@ -171,7 +182,7 @@ export class Scheduler {
   }
 
   /** The Pod's priority: spec.priority, else its PriorityClass, else the global default, else 0. */
-  priorityOf(pod: any): number {
+  priorityOf(pod: Pod): number {
     const p = pod.spec?.priority;
     if (typeof p === 'number') return p;
     if (!this.pcInformer) return 0;
@@ -181,12 +192,12 @@ export class Scheduler {
     return 0;
   }
 
-  private responsible(pod: any): boolean {
+  private responsible(pod: Pod): boolean {
     return this.profiles.has(pod.spec?.schedulerName ?? 'default-scheduler');
   }
 
   private wireInformers(): void {
-    const assigned = (p: any) => !!p.spec?.nodeName;
+    const assigned = (p: Pod) => !!p.spec?.nodeName;
     this.podInformer.on({
       add: (pod) => {
         if (assigned(pod)) {
@@ -194,7 +205,7 @@ export class Scheduler {
           this.nominations.delete(keyOf(pod));
           this.queue.delete(pod);
           this.queue.moveAllToActiveOrBackoff('AssignedPodAdd');
-        } else if (this.responsible(pod) && !pod.metadata.deletionTimestamp) this.queue.add(pod);
+        } else if (this.responsible(pod) && !pod.metadata!.deletionTimestamp) this.queue.add(pod);
       },
       update: (old, pod) => {
         if (assigned(pod)) {
@@ -208,7 +219,7 @@ export class Scheduler {
           else if (JSON.stringify(old.metadata?.labels) !== JSON.stringify(pod.metadata?.labels))
             this.queue.moveAllToActiveOrBackoff('AssignedPodUpdate');
         } else if (this.responsible(pod)) {
-          if (pod.metadata.deletionTimestamp) this.queue.delete(pod);
+          if (pod.metadata!.deletionTimestamp) this.queue.delete(pod);
           else if (!this.cache.isAssumed(keyOf(pod))) this.queue.update(pod);
         }
       },
@@ -235,14 +246,14 @@ export class Scheduler {
       },
     });
     this.nsInformer.on({
-      add: (ns) => this.cache.namespaceLabels.set(ns.metadata.name, ns.metadata.labels ?? {}),
-      update: (_o, ns) => this.cache.namespaceLabels.set(ns.metadata.name, ns.metadata.labels ?? {}),
-      delete: (ns) => this.cache.namespaceLabels.delete(ns.metadata.name),
+      add: (ns) => this.cache.namespaceLabels.set(ns.metadata!.name!, ns.metadata!.labels ?? {}),
+      update: (_o, ns) => this.cache.namespaceLabels.set(ns.metadata!.name!, ns.metadata!.labels ?? {}),
+      delete: (ns) => this.cache.namespaceLabels.delete(ns.metadata!.name!),
     });
   }
 
   /** kube's DefaultSelector: the selectors of Services selecting the Pod and of its ReplicaSet or StatefulSet. */
-  private defaultSelectors(pod: any): LabelSelector[] {
+  private defaultSelectors(pod: Pod): LabelSelector[] {
     const ns = pod.metadata?.namespace ?? 'default';
     const labels = pod.metadata?.labels ?? {};
     const out: LabelSelector[] = [];
@@ -253,9 +264,9 @@ export class Scheduler {
         if (matchesLabels(s, labels)) out.push(s);
       }
     }
-    const owner = (pod.metadata?.ownerReferences ?? []).find((o: any) => o.controller);
+    const owner = (pod.metadata?.ownerReferences ?? []).find((o) => o.controller);
     const ownerInformer = owner?.kind === 'ReplicaSet' ? this.rsInformer : owner?.kind === 'StatefulSet' ? this.stsInformer : undefined;
-    const obj = ownerInformer?.cache.get(`${ns}/${owner.name}`);
+    const obj = owner && ownerInformer?.cache.get(`${ns}/${owner.name}`);
     if (obj?.spec?.selector) {
       try {
         out.push(selectorFromLabelSelector(obj.spec.selector));
@@ -274,7 +285,7 @@ export class Scheduler {
   }
 
   /** Records that `pod` waits for room on `node` (preemption). */
-  nominate(pod: any, node: string | undefined): void {
+  nominate(pod: Pod, node: string | undefined): void {
     const key = keyOf(pod);
     if (node) this.nominations.set(key, { node, info: podInfo(pod) });
     else this.nominations.delete(key);
@@ -286,7 +297,7 @@ export class Scheduler {
       const q = await this.queue.pop();
       if (!q || !this.running) return;
       try {
-        await this.scheduleOne(q);
+        this.scheduleOne(q);
       } catch (err) {
         this.log.error({ err, pod: q.key }, 'scheduling attempt failed');
         this.queue.requeueAfterFailure(q, new Set(), true);
@@ -297,7 +308,7 @@ export class Scheduler {
   }
 
   /** One scheduling cycle for `q`. */
-  async scheduleOne(q: QueuedPod): Promise<void> {
+  scheduleOne(q: QueuedPod): void {
     const pod = q.pod;
     const key = q.key;
     if (pod.metadata?.deletionTimestamp || this.cache.nodeOf(key) !== undefined) {
@@ -324,7 +335,7 @@ export class Scheduler {
     else {
       if (profile.spec.preemption) {
         this.metrics?.preemptionAttempts.inc();
-        const outcome = await preempt(this, profile, pod, result, {
+        const outcome = preempt(this, profile, pod, result, {
           client: this.opts.client,
           recorder: this.recorder,
           log: this.log,
@@ -350,6 +361,7 @@ export class Scheduler {
 
   private startBind(q: QueuedPod, profile: Profile, result: ScheduleResult, started: number, t0: number): void {
     const pod = q.pod;
+    const meta = pod.metadata!;
     const node = result.node!;
     const decision = decisionOf(profile.name, result, node);
     const annotations = this.opts.annotate === false ? undefined : { [DECISION_ANNOTATION]: JSON.stringify(decision) };
@@ -357,16 +369,16 @@ export class Scheduler {
       apiVersion: 'v1',
       kind: 'Binding',
       metadata: {
-        name: pod.metadata.name,
-        namespace: pod.metadata.namespace,
-        uid: pod.metadata.uid,
+        name: meta.name,
+        namespace: meta.namespace,
+        uid: meta.uid,
         ...(annotations ? { annotations } : {}),
       },
       target: { apiVersion: 'v1', kind: 'Node', name: node },
     };
     this.inFlightBinds++;
     const p = this.opts.client
-      .create(pods, pod.metadata.namespace, binding, { name: pod.metadata.name, subresource: 'binding' })
+      .create(pods, meta.namespace, binding, { name: meta.name!, subresource: 'binding' })
       .then(
         () => {
           const seconds = (performance.now() - t0) / 1000;
@@ -384,12 +396,7 @@ export class Scheduler {
               { pod: q.key, node, evaluatedNodes: result.evaluated, feasibleNodes: result.feasible, scores: decision.scores },
               'successfully bound pod to node',
             );
-          this.recorder.event(
-            pod,
-            'Normal',
-            'Scheduled',
-            `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node}`,
-          );
+          this.recorder.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${meta.namespace}/${meta.name} to ${node}`);
         },
         (err) => {
           this.cache.forget(q.key);
@@ -415,15 +422,16 @@ export class Scheduler {
 
   /** Writes PodScheduled=False (and nominatedNodeName) to pods/status, and the decision annotation, when they changed. */
   private async reportFailure(
-    pod: any,
+    pod: Pod,
     reason: string,
     message: string,
     nominatedNode: string | undefined,
     decision: string | undefined,
   ): Promise<void> {
-    const ns = pod.metadata.namespace;
-    const name = pod.metadata.name;
-    const current = (pod.status?.conditions ?? []).find((c: any) => c.type === 'PodScheduled');
+    const meta = pod.metadata!;
+    const ns = meta.namespace;
+    const name = meta.name!;
+    const current = (pod.status?.conditions ?? []).find((c) => c.type === 'PodScheduled');
     const nominatedChanged = (nominatedNode ?? '') !== (pod.status?.nominatedNodeName ?? '');
     const conditionChanged = !current || current.status !== 'False' || current.reason !== reason || current.message !== message;
     try {
@@ -437,11 +445,12 @@ export class Scheduler {
           reason,
           message,
         };
-        const status: any = { conditions: [condition] };
+        // A strategic merge patch of pods/status: null deletes nominatedNodeName.
+        const status: { conditions: (typeof condition)[]; nominatedNodeName?: string | null } = { conditions: [condition] };
         if (nominatedChanged) status.nominatedNodeName = nominatedNode ?? null;
         await this.opts.client.patch(pods, ns, name, 'strategic', { status }, 'status');
       }
-      if (decision && this.opts.annotate !== false && pod.metadata.annotations?.[DECISION_ANNOTATION] !== decision) {
+      if (decision && this.opts.annotate !== false && meta.annotations?.[DECISION_ANNOTATION] !== decision) {
         await this.opts.client.patch(pods, ns, name, 'merge', { metadata: { annotations: { [DECISION_ANNOTATION]: decision } } });
       }
     } catch (err) {
@@ -452,14 +461,14 @@ export class Scheduler {
 }
 
 /** Which cluster events a Node update amounts to. */
-export function nodeChanges(old: any, node: any): ClusterEvent[] {
+export function nodeChanges(old: Node, node: Node): ClusterEvent[] {
   const out: ClusterEvent[] = [];
   const j = (v: unknown) => JSON.stringify(v ?? null);
   if (j(old.status?.allocatable) !== j(node.status?.allocatable)) out.push('NodeAllocatable');
   if (j(old.metadata?.labels) !== j(node.metadata?.labels)) out.push('NodeLabel');
   if (j(old.spec?.taints) !== j(node.spec?.taints)) out.push('NodeTaint');
   if (!!old.spec?.unschedulable !== !!node.spec?.unschedulable) out.push('NodeUnschedulable');
-  const conds = (n: any) => j((n.status?.conditions ?? []).map((c: any) => [c.type, c.status]));
+  const conds = (n: Node) => j((n.status?.conditions ?? []).map((c) => [c.type, c.status]));
   if (conds(old) !== conds(node)) out.push('NodeCondition');
   return out;
 }

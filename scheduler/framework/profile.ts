@@ -3,6 +3,7 @@
 // a rotating sample of nodes until enough feasible ones are found
 // (percentageOfNodesToScore, adaptive by default), then PreScore, Score,
 // NormalizeScore, weights, and the highest total (ties broken at random).
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { ClusterCache } from '../cache.ts';
 import type { NodeInfo } from '../node-info.ts';
 import type { PodInfo } from '../pod-info.ts';
@@ -64,7 +65,7 @@ export function numFeasibleNodesToFind(numAllNodes: number, percentage: number):
 }
 
 /** The pod's priority, as the queue and preemption see it. */
-export type PriorityOf = (pod: any) => number;
+export type PriorityOf = (pod: Pod) => number;
 
 /** See the file comment. */
 export class Profile {
@@ -79,8 +80,8 @@ export class Profile {
     private readonly priorityOf: PriorityOf = (p) => p.spec?.priority ?? 0,
     private readonly random: () => number = Math.random,
   ) {
-    this.preFilters = spec.filters.filter((p) => p.preFilter);
-    this.preScorers = spec.scorers.map((w) => w.plugin).filter((p) => p.preScore);
+    this.preFilters = spec.filters.filter((p) => p.preFilter !== undefined);
+    this.preScorers = spec.scorers.map((w) => w.plugin).filter((p) => p.preScore !== undefined);
   }
 
   get name(): string {
@@ -93,7 +94,7 @@ export class Profile {
   }
 
   /** Runs PreFilter; returns a Status if the Pod is rejected outright. */
-  preFilter(state: CycleState, pod: any): Status | null {
+  preFilter(state: CycleState, pod: Pod): Status | null {
     for (const p of this.preFilters) {
       const s = p.preFilter!(state, pod);
       if (!s) continue;
@@ -104,7 +105,7 @@ export class Profile {
   }
 
   /** Runs every Filter plugin on one node (with nominated higher-priority Pods counted); null if it fits. */
-  filterNode(state: CycleState, pod: any, node: NodeInfo): Status | null {
+  filterNode(state: CycleState, pod: Pod, node: NodeInfo): Status | null {
     const nominated = this.nominator?.nominatedOn(node.name) ?? [];
     const added: PodInfo[] = [];
     if (nominated.length) {
@@ -129,7 +130,7 @@ export class Profile {
   }
 
   /** schedulePod: finds feasible nodes, scores them, picks one. */
-  schedule(pod: any): ScheduleResult {
+  schedule(pod: Pod): ScheduleResult {
     const info = podInfoOf(pod);
     const state = new CycleState(pod, info);
     const nodes = this.cache.nodeList();
@@ -185,7 +186,7 @@ export class Profile {
     return result;
   }
 
-  private findFeasible(state: CycleState, pod: any, nodes: NodeInfo[], diagnosis: Diagnosis): NodeInfo[] {
+  private findFeasible(state: CycleState, pod: Pod, nodes: NodeInfo[], diagnosis: Diagnosis): NodeInfo[] {
     const want = numFeasibleNodesToFind(nodes.length, this.spec.percentageOfNodesToScore);
     const feasible: NodeInfo[] = [];
     const n = nodes.length;
@@ -205,7 +206,7 @@ export class Profile {
     return feasible;
   }
 
-  private score(state: CycleState, pod: any, nodes: NodeInfo[]): { totals: number[]; perPlugin: Map<string, number[]> } {
+  private score(state: CycleState, pod: Pod, nodes: NodeInfo[]): { totals: number[]; perPlugin: Map<string, number[]> } {
     for (const p of this.preScorers) {
       const s = p.preScore!(state, pod, nodes);
       if (s?.code === 'Skip') state.skipScore.add(p.name);

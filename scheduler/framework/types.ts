@@ -3,6 +3,8 @@
 // a Status says why a node was rejected; CycleState carries one attempt's
 // precomputed data between extension points; cluster events say which
 // changes may make a rejected Pod fit, so the queue retries it only then.
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector } from '../../shared/labels/index.ts';
 import type { ClusterCache } from '../cache.ts';
 import type { NodeInfo } from '../node-info.ts';
 import type { PodInfo } from '../pod-info.ts';
@@ -24,7 +26,7 @@ export function status(code: Code, ...reasons: string[]): Status {
 }
 
 /** The Status that skips a plugin's later extension points for this attempt. */
-export const SKIP: Status = Object.freeze({ code: 'Skip', reasons: [] }) as Status;
+export const SKIP: Status = Object.freeze({ code: 'Skip', reasons: [] });
 
 /** Highest score a plugin gives a node (kube's MaxNodeScore). */
 export const MAX_NODE_SCORE = 100;
@@ -49,7 +51,7 @@ export class CycleState {
   readonly skipFilter = new Set<string>();
   readonly skipScore = new Set<string>();
   constructor(
-    readonly pod: any,
+    readonly pod: Pod,
     readonly podInfo: PodInfo,
   ) {}
   read<T>(key: string): T | undefined {
@@ -66,7 +68,7 @@ export interface Handle {
   /** A namespace's labels (for namespaceSelector terms). */
   namespaceLabels(ns: string): Record<string, string> | undefined;
   /** Label selectors of the Services, ReplicaSets and StatefulSets that own or select the Pod (kube's DefaultSelector). */
-  defaultSelectorsFor(pod: any): import('../../shared/labels/index.ts').LabelSelector[];
+  defaultSelectorsFor(pod: Pod): LabelSelector[];
 }
 
 /** A scheduling plugin; every extension point is optional. */
@@ -74,15 +76,22 @@ export interface Plugin {
   readonly name: string;
   /** Events that may make a Pod this plugin rejected schedulable. */
   readonly events?: readonly ClusterEvent[];
-  preFilter?(state: CycleState, pod: any): Status | null;
-  filter?(state: CycleState, pod: any, node: NodeInfo): Status | null;
-  preScore?(state: CycleState, pod: any, nodes: NodeInfo[]): Status | null;
-  score?(state: CycleState, pod: any, node: NodeInfo): number;
-  normalizeScore?(state: CycleState, pod: any, scores: number[], nodes: NodeInfo[]): void;
+  preFilter?(state: CycleState, pod: Pod): Status | null;
+  filter?(state: CycleState, pod: Pod, node: NodeInfo): Status | null;
+  preScore?(state: CycleState, pod: Pod, nodes: NodeInfo[]): Status | null;
+  score?(state: CycleState, pod: Pod, node: NodeInfo): number;
+  normalizeScore?(state: CycleState, pod: Pod, scores: number[], nodes: NodeInfo[]): void;
 }
 
+/**
+ * A plugin's pluginConfig args as the configuration file has them: JSON
+ * that each factory reads as its own args type (kube decodes them into
+ * typed structs; the simulator takes them as written).
+ */
+export type PluginArgs = Record<string, unknown>;
+
 /** Builds a plugin from its args (pluginConfig) and the handle. */
-export type PluginFactory = (handle: Handle, args: any) => Plugin;
+export type PluginFactory = (handle: Handle, args: PluginArgs) => Plugin;
 
 /** Normalizes scores to 0..MAX_NODE_SCORE by the highest one (kube's DefaultNormalizeScore); `reverse` flips them. */
 export function defaultNormalizeScore(scores: number[], reverse: boolean): void {

@@ -4,6 +4,7 @@
 // (and placed Pods' required affinity, at hardPodAffinityWeight) score the
 // domains (weight 2 by default). Placed Pods are found through the cache's
 // label index, so a term costs the Pods it may match, not every Pod.
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { Handle, Plugin } from '../framework/types.ts';
 import { MAX_NODE_SCORE, SKIP, status } from '../framework/types.ts';
 import type { NodeInfo } from '../node-info.ts';
@@ -36,7 +37,7 @@ export function interPodAffinity(handle: Handle, args: InterPodAffinityArgs = {}
   const hardWeight = args.hardPodAffinityWeight ?? 1;
   const nsLabels = (ns: string) => handle.namespaceLabels(ns);
   const cache = handle.cache;
-  const matchesAll = (terms: AffinityTerm[], target: any) => terms.every((t) => termMatches(t, target, nsLabels));
+  const matchesAll = (terms: AffinityTerm[], target: Pod) => terms.every((t) => termMatches(t, target, nsLabels));
 
   return {
     name: 'InterPodAffinity',

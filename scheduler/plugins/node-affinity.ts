@@ -1,6 +1,7 @@
 // NodeAffinity: spec.nodeSelector and required node affinity decide where a
 // Pod may go (filter); preferred node affinity terms add their weights to a
 // node's score, normalized to 0..100 (weight 2 by default).
+import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod } from 'kubernetes-types/core/v1.js';
 import type { Plugin } from '../framework/types.ts';
 import { defaultNormalizeScore, status } from '../framework/types.ts';
 import { isInt64 } from '../../shared/labels/requirement.ts';
@@ -9,8 +10,8 @@ import { isInt64 } from '../../shared/labels/requirement.ts';
 export const ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
 
 /** One NodeSelectorRequirement against a value (undefined: label absent). */
-function requirementHolds(req: any, value: string | undefined): boolean {
-  const values: string[] = req.values ?? [];
+function requirementHolds(req: NodeSelectorRequirement, value: string | undefined): boolean {
+  const values = req.values ?? [];
   switch (req.operator) {
     case 'In':
       return value !== undefined && values.includes(value);
@@ -31,28 +32,28 @@ function requirementHolds(req: any, value: string | undefined): boolean {
 }
 
 /** A NodeSelectorTerm: every expression on labels and every field expression (metadata.name) holds; an empty term matches nothing. */
-export function termMatchesNode(term: any, node: any): boolean {
+export function termMatchesNode(term: NodeSelectorTerm | undefined, node: Node | undefined): boolean {
   const exprs = term?.matchExpressions ?? [];
   const fields = term?.matchFields ?? [];
   if (exprs.length === 0 && fields.length === 0) return false;
-  const labels = node.metadata?.labels ?? {};
+  const labels = node?.metadata?.labels ?? {};
   for (const r of exprs)
     if (!requirementHolds(r, Object.prototype.hasOwnProperty.call(labels, r.key) ? labels[r.key] : undefined)) return false;
-  for (const r of fields) if (r.key !== 'metadata.name' || !requirementHolds(r, node.metadata?.name)) return false;
+  for (const r of fields) if (r.key !== 'metadata.name' || !requirementHolds(r, node?.metadata?.name)) return false;
   return true;
 }
 
 /** Whether the Pod's nodeSelector and required node affinity admit `node`. */
-export function podMatchesNodeSelectorAndAffinity(pod: any, node: any): boolean {
+export function podMatchesNodeSelectorAndAffinity(pod: Pod, node: Node | undefined): boolean {
   const sel = pod.spec?.nodeSelector;
   if (sel) {
-    const labels = node.metadata?.labels ?? {};
+    const labels = node?.metadata?.labels ?? {};
     for (const [k, v] of Object.entries(sel)) if (labels[k] !== v) return false;
   }
   const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   if (required) {
     const terms = required.nodeSelectorTerms ?? [];
-    if (!terms.some((t: any) => termMatchesNode(t, node))) return false;
+    if (!terms.some((t) => termMatchesNode(t, node))) return false;
   }
   return true;
 }
@@ -75,7 +76,8 @@ export function nodeAffinity(): Plugin {
     },
     score(_state, pod, node) {
       let total = 0;
-      for (const p of pod.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution) {
+      // preScore skipped this plugin unless the Pod has preferred terms.
+      for (const p of pod.spec!.affinity!.nodeAffinity!.preferredDuringSchedulingIgnoredDuringExecution!) {
         if (p.weight && termMatchesNode(p.preference, node.node)) total += p.weight;
       }
       return total;

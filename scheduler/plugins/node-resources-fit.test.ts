@@ -3,9 +3,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { harness } from '../testing/harness.ts';
-import { makeNode, makePod } from '../testing/fixtures.ts';
+import { makeNode, makePod, type NodeOptions, type PodOptions } from '../testing/fixtures.ts';
 
-const cases = [
+interface Case {
+  name: string;
+  node: NodeOptions;
+  pods: PodOptions[];
+  /** `extra`: extended resources the Pod's container requests. */
+  pod: PodOptions & { extra?: Record<string, string> };
+  want?: string;
+  msg?: string;
+}
+
+const cases: Case[] = [
   { name: 'fits', node: { cpu: '2' }, pods: [{ cpu: '1' }], pod: { cpu: '1' }, want: 'n1' },
   {
     name: 'cpu exhausted',
@@ -42,11 +52,11 @@ for (const c of cases) {
   test(`NodeResourcesFit filter: ${c.name}`, () => {
     const h = harness({
       nodes: [makeNode('n1', c.node)],
-      pods: c.pods.map((p: any, i) => makePod(`old-${i}`, { ...p, nodeName: 'n1' })),
+      pods: c.pods.map((p, i) => makePod(`old-${i}`, { ...p, nodeName: 'n1' })),
       plugins: [['NodeResourcesFit', 1]],
     });
-    const pod = makePod('new', c.pod as any);
-    if ((c.pod as any).extra) pod.spec.containers[0].resources.requests = (c.pod as any).extra;
+    const pod = makePod('new', c.pod);
+    if (c.pod.extra) pod.spec.containers[0].resources!.requests = c.pod.extra;
     const r = h.schedule(pod);
     assert.equal(r.node, c.want);
     if (c.msg) assert.equal(r.message, c.msg);

@@ -15,8 +15,8 @@ export function nodeUnschedulable(): Plugin {
     name: 'NodeUnschedulable',
     events: ['NodeAdd', 'NodeUnschedulable'],
     filter(_state, pod, node) {
-      if (!node.node.spec?.unschedulable) return null;
-      const tolerated = (pod.spec?.tolerations ?? []).some((t: any) => toleratesTaint(t, CORDON_TAINT));
+      if (!node.node?.spec?.unschedulable) return null;
+      const tolerated = (pod.spec?.tolerations ?? []).some((t) => toleratesTaint(t, CORDON_TAINT));
       return tolerated ? null : status('UnschedulableAndUnresolvable', ERR_REASON_UNSCHEDULABLE);
     },
   };

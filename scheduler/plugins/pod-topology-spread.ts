@@ -3,6 +3,7 @@
 // constraints, or the system default constraints (hostname maxSkew 3, zone
 // maxSkew 5, for Pods selected by a Service, ReplicaSet or StatefulSet)
 // prefer the emptier domains (score, weight 2 by default).
+import type { Pod, TopologySpreadConstraint } from 'kubernetes-types/core/v1.js';
 import type { Handle, Plugin } from '../framework/types.ts';
 import { MAX_NODE_SCORE, SKIP, status } from '../framework/types.ts';
 import type { NodeInfo } from '../node-info.ts';
@@ -28,24 +29,27 @@ interface Constraint {
 /** pluginConfig args. */
 export interface SpreadArgs {
   defaultingType?: 'System' | 'List';
-  defaultConstraints?: any[];
+  defaultConstraints?: DefaultConstraint[];
 }
 
-const SYSTEM_DEFAULTS = [
+/** A default constraint: a TopologySpreadConstraint without a selector (the Pod's owners give it). */
+export type DefaultConstraint = Omit<TopologySpreadConstraint, 'labelSelector'> & Partial<Pick<TopologySpreadConstraint, 'labelSelector'>>;
+
+const SYSTEM_DEFAULTS: DefaultConstraint[] = [
   { maxSkew: 3, topologyKey: HOSTNAME, whenUnsatisfiable: 'ScheduleAnyway' },
   { maxSkew: 5, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway' },
 ];
 
-function toConstraint(pod: any, c: any, selector?: LabelSelector): Constraint {
+function toConstraint(pod: Pod, c: DefaultConstraint, selector?: LabelSelector): Constraint {
   let sel = selector;
   if (!sel) {
     try {
       sel = selectorFromLabelSelector(c.labelSelector);
       const labels = pod.metadata?.labels ?? {};
-      const keys = (c.matchLabelKeys ?? []).filter((k: string) => k in labels);
+      const keys = (c.matchLabelKeys ?? []).filter((k) => k in labels);
       if (keys.length && !sel.matchesNothing) {
         const more = selectorFromLabelSelector({
-          matchExpressions: keys.map((k: string) => ({ key: k, operator: 'In', values: [labels[k]] })),
+          matchExpressions: keys.map((k) => ({ key: k, operator: 'In', values: [labels[k]] })),
         });
         sel = { requirements: [...sel.requirements, ...more.requirements], matchesNothing: false };
       }
@@ -66,7 +70,7 @@ function toConstraint(pod: any, c: any, selector?: LabelSelector): Constraint {
 function countMatching(node: NodeInfo, c: Constraint, namespace: string): number {
   let n = 0;
   for (const p of node.pods.values()) {
-    const m = p.pod.metadata;
+    const m = p.pod.metadata!;
     if (m.namespace === namespace && !m.deletionTimestamp && matchesLabels(c.selector, m.labels ?? {})) n++;
   }
   return n;
@@ -77,9 +81,9 @@ function hasAllKeys(node: NodeInfo, cs: Constraint[]): boolean {
   return cs.every((c) => c.topologyKey in labels);
 }
 
-function included(c: Constraint, pod: any, node: NodeInfo): boolean {
+function included(c: Constraint, pod: Pod, node: NodeInfo): boolean {
   if (c.honorAffinity && !podMatchesNodeSelectorAndAffinity(pod, node.node)) return false;
-  if (c.honorTaints && firstUntolerated(node.node.spec?.taints ?? [], pod.spec?.tolerations ?? [], ['NoSchedule', 'NoExecute']))
+  if (c.honorTaints && firstUntolerated(node.node?.spec?.taints ?? [], pod.spec?.tolerations ?? [], ['NoSchedule', 'NoExecute']))
     return false;
   return true;
 }
@@ -106,16 +110,16 @@ export function podTopologySpread(handle: Handle, args: SpreadArgs = {}): Plugin
   const defaults = args.defaultingType === 'List' ? (args.defaultConstraints ?? []) : SYSTEM_DEFAULTS;
   const systemDefaulted = args.defaultingType !== 'List';
 
-  const constraintsFor = (pod: any, when: string): Constraint[] => {
+  const constraintsFor = (pod: Pod, when: string): Constraint[] => {
     const own = pod.spec?.topologySpreadConstraints ?? [];
-    if (own.length) return own.filter((c: any) => (c.whenUnsatisfiable ?? 'DoNotSchedule') === when).map((c: any) => toConstraint(pod, c));
-    const wanted = defaults.filter((c: any) => (c.whenUnsatisfiable ?? 'DoNotSchedule') === when);
+    if (own.length) return own.filter((c) => (c.whenUnsatisfiable ?? 'DoNotSchedule') === when).map((c) => toConstraint(pod, c));
+    const wanted = defaults.filter((c) => (c.whenUnsatisfiable ?? 'DoNotSchedule') === when);
     if (!wanted.length) return [];
     const selectors = handle.defaultSelectorsFor(pod);
     if (!selectors.length) return [];
     const merged: LabelSelector = { requirements: selectors.flatMap((s) => s.requirements), matchesNothing: false };
     if (merged.requirements.length === 0) return [];
-    return wanted.map((c: any) => toConstraint(pod, c, merged));
+    return wanted.map((c) => toConstraint(pod, c, merged));
   };
 
   return {

@@ -11,7 +11,7 @@ import { nodeUnschedulable } from './node-unschedulable.ts';
 import { podTopologySpread } from './pod-topology-spread.ts';
 import { taintToleration } from './taint-toleration.ts';
 
-/** Every plugin this scheduler knows, by kube's name. */
+/** Every plugin this scheduler knows, by kube's name; each reads its pluginConfig args as written. */
 export const PLUGINS: Record<string, PluginFactory> = {
   NodeUnschedulable: () => nodeUnschedulable(),
   NodeName: () => nodeName(),

@@ -1,5 +1,13 @@
 // Builders for Nodes and Pods in scheduler tests: plain objects shaped as
 // the apiserver stores them, with just the fields scheduling reads.
+import type { Affinity, Node, Pod, PodSpec, Toleration, TopologySpreadConstraint } from 'kubernetes-types/core/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+
+/** A test Node: its name is always set. */
+export type TestNode = Node & { metadata: ObjectMeta & { name: string } };
+
+/** A test Pod: metadata (name, namespace) and spec are always set. */
+export type TestPod = Pod & { metadata: ObjectMeta & { name: string; namespace: string }; spec: PodSpec };
 
 /** Options of a test Node. */
 export interface NodeOptions {
@@ -13,7 +21,7 @@ export interface NodeOptions {
 }
 
 /** A Ready Node with allocatable = capacity. */
-export function makeNode(name: string, o: NodeOptions = {}): any {
+export function makeNode(name: string, o: NodeOptions = {}): TestNode {
   const resources = { cpu: o.cpu ?? '4', memory: o.memory ?? '8Gi', pods: o.pods ?? '110', ...o.extra };
   return {
     apiVersion: 'v1',
@@ -32,9 +40,9 @@ export interface PodOptions {
   labels?: Record<string, string>;
   nodeName?: string;
   nodeSelector?: Record<string, string>;
-  tolerations?: any[];
-  affinity?: any;
-  topologySpreadConstraints?: any[];
+  tolerations?: Toleration[];
+  affinity?: Affinity;
+  topologySpreadConstraints?: TopologySpreadConstraint[];
   schedulerName?: string;
   priority?: number;
   priorityClassName?: string;
@@ -43,7 +51,7 @@ export interface PodOptions {
 }
 
 /** A Pod with one container. */
-export function makePod(name: string, o: PodOptions = {}): any {
+export function makePod(name: string, o: PodOptions = {}): TestPod {
   const requests: Record<string, string> = {};
   if (o.cpu) requests.cpu = o.cpu;
   if (o.memory) requests.memory = o.memory;

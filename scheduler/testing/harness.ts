@@ -1,20 +1,21 @@
 // A scheduler without an apiserver, for unit tests: a ClusterCache filled
 // with Nodes and bound Pods, and a Profile built from named plugins, so a
 // table of cases can ask "where does this Pod go, and why not elsewhere".
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { ClusterCache } from '../cache.ts';
 import { fitErrorMessage } from '../framework/diagnosis.ts';
 import { Profile } from '../framework/profile.ts';
-import type { Handle } from '../framework/types.ts';
+import type { Handle, PluginArgs } from '../framework/types.ts';
 import { PLUGINS } from '../plugins/registry.ts';
 import { matchesLabels, selectorFromSet, type LabelSelector } from '../../shared/labels/index.ts';
 
 /** What a harness is built from. */
 export interface HarnessOptions {
-  nodes: any[];
+  nodes: Node[];
   /** Pods already bound (spec.nodeName set). */
-  pods?: any[];
+  pods?: Pod[];
   /** [plugin, score weight (0: filter only)] */
-  plugins: [string, number, any?][];
+  plugins: [string, number, PluginArgs?][];
   /** Service selectors, for default topology spreading. */
   services?: Record<string, string>[];
   namespaces?: Record<string, Record<string, string>>;
@@ -59,12 +60,12 @@ export function harness(o: HarnessOptions) {
     cache,
     profile,
     /** Schedules `pod`: the chosen node (or undefined) and kube's message when none fits. */
-    schedule(pod: any) {
+    schedule(pod: Pod) {
       const r = profile.schedule(pod);
       return { node: r.node, message: r.node ? undefined : fitErrorMessage(r.numAllNodes, r.diagnosis), result: r };
     },
     /** The score each feasible node gets from the profile's scorers (node -> total). */
-    scores(pod: any): Record<string, number> {
+    scores(pod: Pod): Record<string, number> {
       const r = profile.schedule(pod);
       const out: Record<string, number> = {};
       for (const s of r.top) out[s.node] = s.total;
