@@ -49,7 +49,6 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
     index: flags['start-index'] + i,
   }));
   const endpoint: KubeletEndpoint = { host: flags['bind-address'] === '0.0.0.0' ? '127.0.0.1' : flags['bind-address'], port: 0 };
-  let pods: PodManager | undefined;
   const fleet = new NodeFleet(
     {
       client: heartbeatClient,
@@ -59,12 +58,13 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
       endpoint,
       log,
       onRequest: (kind, ok) => requests.inc({ kind, result: ok ? 'ok' : 'error' }),
-      onNodeOnline: (n, rebooted) => pods?.nodeOnline(n, rebooted),
-      onNodeStopped: (n) => pods?.nodeStopped(n),
+      // The fleet calls these only once started, after `pods` exists.
+      onNodeOnline: (n, rebooted) => pods.nodeOnline(n, rebooted),
+      onNodeStopped: (n) => pods.nodeStopped(n),
     },
     identities,
   );
-  pods = new PodManager({
+  const pods = new PodManager({
     client,
     eventClient,
     clock,
@@ -83,13 +83,12 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
       this.set(fleet.registeredCount);
     },
   });
-  const podGauge = pods;
   new prom.Gauge({
     name: 'ksim_kubelet_sim_pods',
     help: 'Pods with a running worker.',
     registers: [registry],
     collect() {
-      this.set(podGauge.podCount);
+      this.set(pods.podCount);
     },
   });
 
@@ -108,7 +107,7 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
 
   handleShutdown(log, async () => {
     fleet.stop();
-    await pods!.stop().catch(() => {});
+    await pods.stop().catch(() => {});
     await server.close();
     await health.close();
     for (const c of [client, heartbeatClient, eventClient]) c.close();

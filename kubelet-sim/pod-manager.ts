@@ -6,7 +6,8 @@
 // the deletion of a terminated Pod with gracePeriodSeconds=0.
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { Pod, PodStatus } from 'kubernetes-types/core/v1.js';
+import type { ConfigMap, Endpoints, Pod, PodStatus, Secret, Service } from 'kubernetes-types/core/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { StatusError } from '../shared/api/errors.ts';
 import { findResource } from '../shared/api/resources.ts';
 import type { Clock } from '../shared/clock/clock.ts';
@@ -56,10 +57,10 @@ export interface PodManagerOptions {
 export class PodManager {
   readonly logs = new LogStore();
   readonly podInformer: Informer<Pod>;
-  private readonly cmInformer: Informer;
-  private readonly secretInformer: Informer;
-  private readonly serviceInformer: Informer;
-  private readonly endpointsInformer: Informer;
+  private readonly cmInformer: Informer<ConfigMap>;
+  private readonly secretInformer: Informer<Secret>;
+  private readonly serviceInformer: Informer<Service>;
+  private readonly endpointsInformer: Informer<Endpoints>;
   private readonly net: NetSource;
   private readonly queue: WorkQueue;
   private readonly workers = new Map<string, PodWorker>();
@@ -73,12 +74,12 @@ export class PodManager {
     const fieldSelector = names.length === 1 ? `spec.nodeName=${names[0]}` : 'spec.nodeName!=';
     this.podInformer = new Informer<Pod>(opts.client, pods, { fieldSelector, log: opts.log, clock: opts.clock });
     this.podInformer.cache.addIndex('node', (p) => [p.spec?.nodeName ?? '']);
-    this.cmInformer = new Informer(opts.client, configmaps, { log: opts.log, clock: opts.clock });
-    this.secretInformer = new Informer(opts.client, secrets, { log: opts.log, clock: opts.clock });
+    this.cmInformer = new Informer<ConfigMap>(opts.client, configmaps, { log: opts.log, clock: opts.clock });
+    this.secretInformer = new Informer<Secret>(opts.client, secrets, { log: opts.log, clock: opts.clock });
     this.podInformer.cache.addIndex('podIP', (p) => (p.status?.podIP ? [p.status.podIP] : []));
-    this.serviceInformer = new Informer(opts.client, services, { log: opts.log, clock: opts.clock });
-    this.serviceInformer.cache.addIndex('clusterIP', (s: any) => (s.spec?.clusterIP ? [s.spec.clusterIP] : []));
-    this.endpointsInformer = new Informer(opts.client, endpoints, { log: opts.log, clock: opts.clock });
+    this.serviceInformer = new Informer<Service>(opts.client, services, { log: opts.log, clock: opts.clock });
+    this.serviceInformer.cache.addIndex('clusterIP', (s) => (s.spec?.clusterIP ? [s.spec.clusterIP] : []));
+    this.endpointsInformer = new Informer<Endpoints>(opts.client, endpoints, { log: opts.log, clock: opts.clock });
     this.net = {
       service: (ns, name) => this.serviceInformer.cache.get(`${ns}/${name}`),
       endpoints: (ns, name) => this.endpointsInformer.cache.get(`${ns}/${name}`),
@@ -95,7 +96,7 @@ export class PodManager {
 
   /** Starts the informers and the status writers. */
   async start(): Promise<void> {
-    const onConfigChange = (obj: any) => {
+    const onConfigChange = (obj: { metadata?: ObjectMeta }) => {
       // kubelet refreshes ConfigMap/Secret volumes on its periodic sync; here, at once.
       for (const p of this.podInformer.cache.byIndex('namespace', obj.metadata?.namespace ?? ''))
         this.workers.get(keyOf(p))?.refreshVolumes();
@@ -154,7 +155,7 @@ export class PodManager {
     }
     const rec = r;
     // A partitioned node cannot reach the apiserver: its events are lost, as kubelet's would be dropped.
-    return { event: (obj, type, reason, message, fieldPath) => node.online && rec.event(obj as any, type, reason, message, fieldPath) };
+    return { event: (obj, type, reason, message, fieldPath) => node.online && rec.event(obj, type, reason, message, fieldPath) };
   }
 
   private observe(pod: Pod, fresh = false): void {

@@ -8,6 +8,7 @@
 // node can be stopped (powered off), started, or partitioned (cut off from
 // the apiserver while its containers keep running) for chaos.
 import type { Logger } from 'pino';
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { StatusError } from '../../shared/api/errors.ts';
 import { findResource } from '../../shared/api/resources.ts';
@@ -32,7 +33,7 @@ export class SimNode implements NodeRuntime {
   mode: NodeMode = 'running';
   registered = false;
   uid?: string;
-  lease?: any;
+  lease?: Lease;
   readySince = 0;
   lastReport = 0;
   reportedImages = 0;
@@ -207,12 +208,16 @@ export class NodeFleet {
     try {
       if (!n.lease) {
         try {
-          n.lease = await client.create(leases, 'kube-node-lease', buildLease(n.name, n.uid, this.opts.timings.leaseDurationSeconds, now));
+          n.lease = await client.create<Lease>(
+            leases,
+            'kube-node-lease',
+            buildLease(n.name, n.uid, this.opts.timings.leaseDurationSeconds, now),
+          );
           this.opts.onRequest?.('lease', true);
           return;
         } catch (err) {
           if (!(err instanceof StatusError && err.code === 409)) throw err;
-          n.lease = await client.get(leases, 'kube-node-lease', n.name);
+          n.lease = await client.get<Lease>(leases, 'kube-node-lease', n.name);
         }
       }
       const next = {
@@ -225,11 +230,11 @@ export class NodeFleet {
         },
       };
       try {
-        n.lease = await client.update(leases, next);
+        n.lease = await client.update<Lease>(leases, next);
       } catch (err) {
         if (err instanceof StatusError && (err.code === 409 || err.code === 404)) {
           n.lease = undefined;
-          if (err.code === 409) n.lease = await client.get(leases, 'kube-node-lease', n.name);
+          if (err.code === 409) n.lease = await client.get<Lease>(leases, 'kube-node-lease', n.name);
           return this.renewLease(n);
         }
         throw err;

@@ -2,6 +2,7 @@
 // the node's index, its profile and the time: labels, addresses, capacity,
 // nodeInfo, conditions, podCIDR and the kubelet endpoint the apiserver uses
 // to reach this process for logs and exec.
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Node, NodeCondition } from 'kubernetes-types/core/v1.js';
 import { nodeIP, podCIDRFor } from './ipam.ts';
 
@@ -141,7 +142,7 @@ export function buildNode(id: NodeIdentity, profile: NodeProfile, endpoint: Kube
 }
 
 /** The node's Lease in kube-node-lease. */
-export function buildLease(nodeName: string, nodeUid: string | undefined, durationSeconds: number, now: number): any {
+export function buildLease(nodeName: string, nodeUid: string | undefined, durationSeconds: number, now: number): Lease {
   return {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',

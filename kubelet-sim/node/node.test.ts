@@ -57,6 +57,6 @@ test('the Node a kubelet registers', () => {
   );
   assert.equal(n.status!.daemonEndpoints!.kubeletEndpoint!.Port, 10250);
   const lease = buildLease('node-1', 'uid-1', 40, Date.parse('2026-01-01T00:00:01.5Z'));
-  assert.equal(lease.spec.renewTime, '2026-01-01T00:00:01.500000Z');
-  assert.equal(lease.metadata.ownerReferences[0].uid, 'uid-1');
+  assert.equal(lease.spec?.renewTime, '2026-01-01T00:00:01.500000Z');
+  assert.equal(lease.metadata?.ownerReferences?.[0].uid, 'uid-1');
 });

@@ -4,13 +4,13 @@
 // Pod IP. A wrong selector (no endpoints), a wrong port or a name that does
 // not exist fails as it would on a real cluster. The answering container is
 // simulated from its image (nginx's welcome page, http-echo's -text, ...).
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Endpoints, Pod, Service } from 'kubernetes-types/core/v1.js';
 
 /** Lookups the network needs (informer caches). */
 export interface NetSource {
-  service(namespace: string, name: string): any | undefined;
-  endpoints(namespace: string, name: string): any | undefined;
-  serviceByIP(ip: string): any | undefined;
+  service(namespace: string, name: string): Service | undefined;
+  endpoints(namespace: string, name: string): Endpoints | undefined;
+  serviceByIP(ip: string): Service | undefined;
   podByIP(ip: string): Pod | undefined;
   pod(namespace: string, name: string): Pod | undefined;
 }
@@ -19,7 +19,18 @@ export interface NetSource {
 export interface Resolved {
   fqdn: string;
   ip: string;
-  service?: any;
+  service?: Service;
+}
+
+/**
+ * A ready endpoint. Its port is the Endpoints' port, else the Service's
+ * targetPort as written (a named port stays a name, which no container port
+ * equals).
+ */
+interface Backend {
+  ip: string;
+  port: number | string;
+  pod?: { namespace: string; name: string };
 }
 
 /** The outcome of an HTTP request. */
@@ -54,18 +65,18 @@ export class ClusterNet {
     return { fqdn: `${name}.${ns}.svc.${CLUSTER_DOMAIN}`, ip, service: svc };
   }
 
-  private readyAddresses(svc: any, port: number | undefined): { ip: string; port: number; pod?: { namespace: string; name: string } }[] {
-    const ep = this.src.endpoints(svc.metadata.namespace, svc.metadata.name);
-    const out: { ip: string; port: number; pod?: { namespace: string; name: string } }[] = [];
-    const svcPort = port === undefined ? svc.spec?.ports?.[0] : svc.spec?.ports?.find((p: any) => p.port === port);
+  private readyAddresses(svc: Service, port: number | undefined): Backend[] {
+    const ep = this.src.endpoints(svc.metadata!.namespace!, svc.metadata!.name!);
+    const out: Backend[] = [];
+    const svcPort = port === undefined ? svc.spec?.ports?.[0] : svc.spec?.ports?.find((p) => p.port === port);
     if (port !== undefined && !svcPort) return [];
     for (const subset of ep?.subsets ?? []) {
-      const epPort = (subset.ports ?? []).find((p: any) => !svcPort?.name || p.name === svcPort.name) ?? subset.ports?.[0];
+      const epPort = (subset.ports ?? []).find((p) => !svcPort?.name || p.name === svcPort.name) ?? subset.ports?.[0];
       for (const a of subset.addresses ?? [])
         out.push({
           ip: a.ip,
           port: epPort?.port ?? svcPort?.targetPort ?? 80,
-          pod: a.targetRef ? { namespace: a.targetRef.namespace, name: a.targetRef.name } : undefined,
+          pod: a.targetRef ? { namespace: a.targetRef.namespace ?? '', name: a.targetRef.name ?? '' } : undefined,
         });
     }
     return out;
@@ -98,7 +109,7 @@ export class ClusterNet {
     return this.answer(this.src.podByIP(r.ip), port, u.pathname, r.ip);
   }
 
-  private answer(pod: Pod | undefined, port: number, path: string, ip: string): HttpResult {
+  private answer(pod: Pod | undefined, port: number | string, path: string, ip: string): HttpResult {
     if (!pod || pod.status?.phase !== 'Running') return { ok: false, error: 'refused', ip };
     // A container running its image's own server listens; one running a command (a shell) does not.
     const c = pod.spec?.containers.find((x) => !x.command?.length && (!x.ports?.length || x.ports.some((p) => p.containerPort === port)));

@@ -21,9 +21,9 @@ export interface Attachment {
   /** Where the client's stdin goes; undefined when the container has no stdin or the client asked for none. */
   stdin?: StdinPipe;
   /** The client closed its stdin (v5 close frame) or left: with stdinOnce the process sees end of file. */
-  closeStdin(): void;
+  closeStdin: () => void;
   /** The client left. */
-  detach(): void;
+  detach: () => void;
 }
 
 /** See the file comment. */

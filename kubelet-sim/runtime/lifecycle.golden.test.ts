@@ -72,11 +72,12 @@ export async function runCase(c: Case): Promise<Record<string, unknown>> {
       for (const a of actions.filter((x) => x.at * 1000 <= now)) {
         actions.splice(actions.indexOf(a), 1);
         if (a.delete) {
-          const next: any = structuredClone(worker.pod);
-          next.metadata!.deletionTimestamp = new Date(clock.now() + a.delete.gracePeriodSeconds * 1000)
-            .toISOString()
-            .replace(/\.\d{3}Z$/, 'Z');
-          next.metadata!.deletionGracePeriodSeconds = a.delete.gracePeriodSeconds;
+          const cur = structuredClone(worker.pod);
+          const deletionTimestamp = new Date(clock.now() + a.delete.gracePeriodSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+          const next = {
+            ...cur,
+            metadata: { ...cur.metadata, deletionTimestamp, deletionGracePeriodSeconds: a.delete.gracePeriodSeconds },
+          };
           worker.update(next);
         }
         if (a.configMap) {

@@ -75,7 +75,9 @@ function formatMap(m: Record<string, string> | undefined): string {
 
 function resourceValue(container: Container | undefined, resource: string, divisor?: string): string {
   const [kind, name] = resource.split('.');
-  const q = (container?.resources as any)?.[kind]?.[name] as string | undefined;
+  const res = container?.resources;
+  const list = kind === 'limits' ? res?.limits : kind === 'requests' ? res?.requests : undefined;
+  const q: string | undefined = list?.[name];
   if (q === undefined) return name === 'cpu' ? '4' : name === 'memory' ? String(16 * 1024 ** 3) : '0';
   if (name === 'cpu') {
     const milli = q.endsWith('m') ? Number(q.slice(0, -1)) : Number(q) * 1000;
@@ -139,7 +141,7 @@ export function containerEnv(pod: Pod, container: Container, src: ConfigSource, 
     if (vf.fieldRef) env.set(e.name, fieldRefValue(pod, vf.fieldRef.fieldPath));
     else if (vf.resourceFieldRef) {
       const c = pod.spec?.containers.find((x) => x.name === (vf.resourceFieldRef!.containerName || container.name)) ?? container;
-      env.set(e.name, resourceValue(c, vf.resourceFieldRef.resource, vf.resourceFieldRef.divisor as string | undefined));
+      env.set(e.name, resourceValue(c, vf.resourceFieldRef.resource, vf.resourceFieldRef.divisor));
     } else if (vf.configMapKeyRef) {
       const r = vf.configMapKeyRef;
       const cm = src.configMap(ns, r.name ?? '');

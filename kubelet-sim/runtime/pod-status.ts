@@ -178,8 +178,8 @@ export function qosClass(pod: Pod): PodStatus['qosClass'] {
     const lim = c.resources?.limits ?? {};
     if (Object.keys(req).length || Object.keys(lim).length) any = true;
     for (const r of ['cpu', 'memory']) {
-      const l = (lim as any)[r];
-      const q = (req as any)[r] ?? l;
+      const l: string | undefined = lim[r];
+      const q = req[r] ?? l;
       if (l === undefined || String(q) !== String(l)) guaranteed = false;
     }
   }

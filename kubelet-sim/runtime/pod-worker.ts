@@ -468,7 +468,7 @@ export class PodWorker {
         }
       }
       c.cancels.push(
-        this.after(this.deps.timings[stage.delay] as number, () => {
+        this.after(this.deps.timings[stage.delay], () => {
           if (gen !== c.gen) return;
           if (stage.end) this.ev(stage.end.type, stage.end.reason, fill(stage.end.message, vars), c);
           runStage(i + 1);
@@ -540,7 +540,7 @@ export class PodWorker {
       killSignal.abort(new Killed(code));
       for (const s of [...sleepers]) s(new Killed(code));
     });
-    const limit = parseQuantity(c.spec.resources?.limits?.memory as string | undefined);
+    const limit = parseQuantity(c.spec.resources?.limits?.memory);
     return {
       net: this.deps.net ? new ClusterNet(this.deps.net, this.pod.metadata!.namespace!) : undefined,
       fs: c.fs!,

@@ -2,6 +2,7 @@
 // busybox container, with sleeps on a fake clock.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Endpoints, Pod, Service } from 'kubernetes-types/core/v1.js';
 import { FakeClock } from '../../shared/clock/clock.ts';
 import { SimFs, Volume } from './filesystem.ts';
 import { Killed, parseBytes, runProcess, type ShellContext } from './shell.ts';
@@ -98,7 +99,7 @@ test('memory beyond the limit is an OOM kill', async () => {
 
 test('nslookup, wget and curl go through Services to ready endpoints', async () => {
   const { ClusterNet } = await import('./cluster-net.ts');
-  const web: any = {
+  const web: Pod = {
     metadata: { name: 'web-1', namespace: 'default' },
     spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] },
     status: { phase: 'Running', podIP: '10.244.1.5' },
@@ -107,8 +108,8 @@ test('nslookup, wget and curl go through Services to ready endpoints', async () 
     metadata: { name, namespace: 'default' },
     spec: { clusterIP: name === 'web' ? '10.96.0.20' : '10.96.0.21', ports: [{ port, targetPort: 80 }] },
   });
-  const services: Record<string, any> = { web: svc('web', 80), empty: svc('empty', 80) };
-  const eps: Record<string, any> = {
+  const services: Record<string, Service> = { web: svc('web', 80), empty: svc('empty', 80) };
+  const eps: Record<string, Endpoints> = {
     web: {
       subsets: [
         { addresses: [{ ip: '10.244.1.5', targetRef: { kind: 'Pod', namespace: 'default', name: 'web-1' } }], ports: [{ port: 80 }] },
@@ -119,7 +120,7 @@ test('nslookup, wget and curl go through Services to ready endpoints', async () 
     {
       service: (_ns, n) => services[n],
       endpoints: (_ns, n) => eps[n],
-      serviceByIP: (ip) => Object.values(services).find((s) => s.spec.clusterIP === ip),
+      serviceByIP: (ip) => Object.values(services).find((s) => s.spec?.clusterIP === ip),
       podByIP: (ip) => (ip === '10.244.1.5' ? web : undefined),
       pod: (_ns, n) => (n === 'web-1' ? web : undefined),
     },

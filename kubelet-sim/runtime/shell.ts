@@ -13,10 +13,10 @@ import { readAllStdin, type StdinStream } from './stdin-pipe.ts';
 export interface ShellContext {
   fs: SimFs;
   env: Map<string, string>;
-  /** Writes one chunk to the container's stdout (the log). */
-  out(text: string): void;
+  /** Writes one chunk to the container's stdout (the log); a plain function, passed around as a callback. */
+  out: (text: string) => void;
   /** Writes one chunk to stderr; without it stderr goes where stdout goes. */
-  err?(text: string): void;
+  err?: (text: string) => void;
   /** The process's live stdin (an attached or exec'd client); without it stdin is empty. */
   stdin?: StdinStream;
   /** Aborted (with a Killed reason) when the process is killed, so a read of stdin ends too. */
@@ -310,9 +310,10 @@ export function parseScript(src: string): Node {
 
 // ------------------------------------------------------------------ running
 
+/** A command's streams; out and err are plain functions, handed on to the commands it runs. */
 interface Io {
-  out(text: string): void;
-  err(text: string): void;
+  out: (text: string) => void;
+  err: (text: string) => void;
   stdin: string | StdinStream;
 }
 

@@ -66,7 +66,7 @@ export class StdinPipe implements StdinStream {
   }
 
   read(signal?: AbortSignal): Promise<string | null> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     if (this.chunks.length) {
       const chunk = this.chunks.splice(0).join('');
       this.buffered = 0;
@@ -78,7 +78,7 @@ export class StdinPipe implements StdinStream {
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         this.waiter = undefined;
-        reject(signal!.reason);
+        reject(abortReason(signal!));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiter = (chunk) => {
@@ -101,4 +101,14 @@ export async function readAllStdin(stdin: string | StdinStream, signal?: AbortSi
   let all = '';
   for (let chunk = await stdin.read(signal); chunk !== null; chunk = await stdin.read(signal)) all += chunk;
   return all;
+}
+
+/**
+ * Why `signal` was aborted, as the Error a read rejects with: the reason
+ * itself (the process's Killed, or the platform's AbortError, both Errors),
+ * wrapped only if someone aborted with something else.
+ */
+function abortReason(signal: AbortSignal): Error {
+  const r: unknown = signal.reason;
+  return r instanceof Error ? r : new Error(String(r));
 }

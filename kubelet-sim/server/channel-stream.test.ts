@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { createLogger } from '../../shared/log/logger.ts';
 import { StdinPipe } from '../runtime/stdin-pipe.ts';
@@ -49,7 +49,8 @@ test('a client that stops reading is dropped past the bound instead of buffered'
   const p = await pair();
   let gone = false;
   const stream = new ChannelStream(p.server, { onGone: () => (gone = true) }, log);
-  (p.client as any)._socket.pause();
+  // ws keeps its socket in a private field: pausing it is a client that stops reading.
+  (p.client as unknown as { _socket: Socket })._socket.pause();
   const chunk = 'x'.repeat(64 * 1024);
   let sent = 0;
   while (!gone && sent < 64 * MAX_BUFFERED) {
