@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { harness } from '../testing/harness.ts';
+import type { Pod, PodAffinityTerm } from 'kubernetes-types/core/v1.js';
 import { makeNode, makePod } from '../testing/fixtures.ts';
 
 const zoneNodes = () => [
@@ -10,19 +11,19 @@ const zoneNodes = () => [
   makeNode('a2', { labels: { 'topology.kubernetes.io/zone': 'a' } }),
   makeNode('b1', { labels: { 'topology.kubernetes.io/zone': 'b' } }),
 ];
-const term = (app: string, key = 'kubernetes.io/hostname', extra: any = {}) => ({
+const term = (app: string, key = 'kubernetes.io/hostname', extra: Partial<PodAffinityTerm> = {}): PodAffinityTerm => ({
   labelSelector: { matchLabels: { app } },
   topologyKey: key,
   ...extra,
 });
-const affinity = (t: any) => ({ podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [t] } });
-const anti = (t: any) => ({ podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [t] } });
-const feasible = (h: ReturnType<typeof harness>, pod: any) => {
+const affinity = (t: PodAffinityTerm) => ({ podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [t] } });
+const anti = (t: PodAffinityTerm) => ({ podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [t] } });
+const feasible = (h: ReturnType<typeof harness>, pod: Pod) => {
   const r = h.schedule(pod).result;
   return ['a1', 'a2', 'b1'].filter((n) => !r.diagnosis.nodeToStatus.has(n));
 };
 
-const cases: { name: string; existing: any[]; pod: any; want: string[]; msg?: string }[] = [
+const cases: { name: string; existing: Pod[]; pod: Pod; want: string[]; msg?: string }[] = [
   {
     name: 'affinity to a zone',
     existing: [makePod('db', { labels: { app: 'db' }, nodeName: 'b1' })],

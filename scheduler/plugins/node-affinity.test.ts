@@ -3,16 +3,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { harness } from '../testing/harness.ts';
-import { makeNode, makePod } from '../testing/fixtures.ts';
+import type { NodeSelectorTerm } from 'kubernetes-types/core/v1.js';
+import { makeNode, makePod, type PodOptions } from '../testing/fixtures.ts';
 
 const nodes = () => [
   makeNode('ssd-1', { labels: { disk: 'ssd', cores: '8' } }),
   makeNode('hdd-1', { labels: { disk: 'hdd', cores: '2' } }),
   makeNode('bare'),
 ];
-const req = (...terms: any[]) => ({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } });
+const req = (...terms: NodeSelectorTerm[]) => ({
+  nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } },
+});
 
-const cases: { name: string; pod: any; want: string[] }[] = [
+const cases: { name: string; pod: PodOptions; want: string[] }[] = [
   { name: 'nodeSelector', pod: { nodeSelector: { disk: 'ssd' } }, want: ['ssd-1'] },
   {
     name: 'In',

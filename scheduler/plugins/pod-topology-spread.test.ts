@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { harness } from '../testing/harness.ts';
+import type { Pod, TopologySpreadConstraint } from 'kubernetes-types/core/v1.js';
 import { makeNode, makePod } from '../testing/fixtures.ts';
 
 const Z = 'topology.kubernetes.io/zone';
@@ -12,13 +13,13 @@ const nodes = () => [
   makeNode('b1', { labels: { [Z]: 'b' } }),
   makeNode('nolabel'),
 ];
-const spread = (key: string, maxSkew = 1, extra: any = {}) => [
+const spread = (key: string, maxSkew = 1, extra: Partial<TopologySpreadConstraint> = {}): TopologySpreadConstraint[] => [
   { maxSkew, topologyKey: key, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } }, ...extra },
 ];
-const web = (name: string, node?: string, tsc?: any[]) =>
+const web = (name: string, node?: string, tsc?: TopologySpreadConstraint[]) =>
   makePod(name, { labels: { app: 'web' }, nodeName: node, topologySpreadConstraints: tsc });
 
-const cases: { name: string; existing: any[]; tsc: any[]; want: string[] }[] = [
+const cases: { name: string; existing: Pod[]; tsc: TopologySpreadConstraint[]; want: string[] }[] = [
   { name: 'zone skew 1: the emptier zone only', existing: [web('w0', 'a1')], tsc: spread(Z), want: ['b1'] },
   { name: 'zone skew 2 allows either', existing: [web('w0', 'a1')], tsc: spread(Z, 2), want: ['a1', 'a2', 'b1'] },
   { name: 'hostname skew 1', existing: [web('w0', 'a1'), web('w1', 'a2')], tsc: spread('kubernetes.io/hostname'), want: ['b1', 'nolabel'] },

@@ -4,10 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { harness } from '../testing/harness.ts';
 import { makeNode, makePod } from '../testing/fixtures.ts';
+import type { Toleration } from 'kubernetes-types/core/v1.js';
 import { toleratesTaint } from './taint-toleration.ts';
 
 const taint = { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' };
-const table: [string, any, boolean][] = [
+const table: [string, Toleration, boolean][] = [
   ['equal key/value/effect', { key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }, true],
   ['default operator is Equal', { key: 'dedicated', value: 'gpu' }, true],
   ['wrong value', { key: 'dedicated', value: 'cpu' }, false],
