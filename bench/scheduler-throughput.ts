@@ -70,7 +70,7 @@ async function scenario(
         config: resolveConfig(undefined),
         log,
         onBound: (pod) => {
-          const t = createdAt.get(pod.metadata.name);
+          const t = createdAt.get(pod.metadata!.name!);
           if (t !== undefined) latency.add(performance.now() - t);
           if (++bound === podCount + latencyPods) allBound();
           else if (bound === podCount) firstPhase();

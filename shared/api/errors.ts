@@ -190,7 +190,9 @@ function formatValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  // Decoded JSON holds nothing else.
+  return typeof value;
 }
 
 /** 422: `Deployment.apps "web" is invalid: [spec.replicas: Invalid value: -1: ...]`. */

@@ -2,8 +2,8 @@
 // (storage keys, discovery, routing, selectors) and the components need to
 // know about a served kind.
 
-/** Fields that a field selector may name, beyond metadata.name and metadata.namespace. */
-export type FieldGetter = (obj: any) => string | undefined;
+/** Fields that a field selector may name, beyond metadata.name and metadata.namespace; `obj` is the stored JSON. */
+export type FieldGetter = (obj: unknown) => string | undefined;
 
 /** A served resource: one row of the resource table. */
 export interface ResourceType {

@@ -1,5 +1,6 @@
 // The resource table: one row per served kind. Storage keys, routing,
 // discovery, short names, categories and field selectors all come from here.
+import { valueAt } from './object.ts';
 import { STANDARD_VERBS, type FieldGetter, type ResourceType, type Subresource } from './resource-type.ts';
 
 interface Row {
@@ -37,44 +38,50 @@ function row(r: Row): ResourceType {
   };
 }
 
-const str = (v: unknown): string | undefined => (v === undefined || v === null ? '' : String(v));
+// Selectable fields are typed scalars (the apiserver rejects anything else on decode); JSON only for the impossible rest.
+const str = (v: unknown): string | undefined => {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return JSON.stringify(v);
+};
 
 const podFields: Record<string, FieldGetter> = {
-  'spec.nodeName': (o) => str(o.spec?.nodeName),
-  'spec.restartPolicy': (o) => str(o.spec?.restartPolicy),
-  'spec.schedulerName': (o) => str(o.spec?.schedulerName),
-  'spec.serviceAccountName': (o) => str(o.spec?.serviceAccountName),
-  'spec.hostNetwork': (o) => String(o.spec?.hostNetwork === true),
-  'status.phase': (o) => str(o.status?.phase),
-  'status.podIP': (o) => str(o.status?.podIP),
-  'status.nominatedNodeName': (o) => str(o.status?.nominatedNodeName),
+  'spec.nodeName': (o) => str(valueAt(o, 'spec', 'nodeName')),
+  'spec.restartPolicy': (o) => str(valueAt(o, 'spec', 'restartPolicy')),
+  'spec.schedulerName': (o) => str(valueAt(o, 'spec', 'schedulerName')),
+  'spec.serviceAccountName': (o) => str(valueAt(o, 'spec', 'serviceAccountName')),
+  'spec.hostNetwork': (o) => String(valueAt(o, 'spec', 'hostNetwork') === true),
+  'status.phase': (o) => str(valueAt(o, 'status', 'phase')),
+  'status.podIP': (o) => str(valueAt(o, 'status', 'podIP')),
+  'status.nominatedNodeName': (o) => str(valueAt(o, 'status', 'nominatedNodeName')),
 };
 
 const coreEventFields: Record<string, FieldGetter> = {
-  'involvedObject.kind': (o) => str(o.involvedObject?.kind),
-  'involvedObject.namespace': (o) => str(o.involvedObject?.namespace),
-  'involvedObject.name': (o) => str(o.involvedObject?.name),
-  'involvedObject.uid': (o) => str(o.involvedObject?.uid),
-  'involvedObject.apiVersion': (o) => str(o.involvedObject?.apiVersion),
-  'involvedObject.resourceVersion': (o) => str(o.involvedObject?.resourceVersion),
-  'involvedObject.fieldPath': (o) => str(o.involvedObject?.fieldPath),
-  reason: (o) => str(o.reason),
-  reportingComponent: (o) => str(o.reportingComponent),
-  source: (o) => str(o.source?.component),
-  type: (o) => str(o.type),
+  'involvedObject.kind': (o) => str(valueAt(o, 'involvedObject', 'kind')),
+  'involvedObject.namespace': (o) => str(valueAt(o, 'involvedObject', 'namespace')),
+  'involvedObject.name': (o) => str(valueAt(o, 'involvedObject', 'name')),
+  'involvedObject.uid': (o) => str(valueAt(o, 'involvedObject', 'uid')),
+  'involvedObject.apiVersion': (o) => str(valueAt(o, 'involvedObject', 'apiVersion')),
+  'involvedObject.resourceVersion': (o) => str(valueAt(o, 'involvedObject', 'resourceVersion')),
+  'involvedObject.fieldPath': (o) => str(valueAt(o, 'involvedObject', 'fieldPath')),
+  reason: (o) => str(valueAt(o, 'reason')),
+  reportingComponent: (o) => str(valueAt(o, 'reportingComponent')),
+  source: (o) => str(valueAt(o, 'source', 'component')),
+  type: (o) => str(valueAt(o, 'type')),
 };
 
 const eventsV1Fields: Record<string, FieldGetter> = {
-  'regarding.kind': (o) => str(o.regarding?.kind),
-  'regarding.namespace': (o) => str(o.regarding?.namespace),
-  'regarding.name': (o) => str(o.regarding?.name),
-  'regarding.uid': (o) => str(o.regarding?.uid),
-  'regarding.apiVersion': (o) => str(o.regarding?.apiVersion),
-  'regarding.resourceVersion': (o) => str(o.regarding?.resourceVersion),
-  'regarding.fieldPath': (o) => str(o.regarding?.fieldPath),
-  reason: (o) => str(o.reason),
-  reportingController: (o) => str(o.reportingController),
-  type: (o) => str(o.type),
+  'regarding.kind': (o) => str(valueAt(o, 'regarding', 'kind')),
+  'regarding.namespace': (o) => str(valueAt(o, 'regarding', 'namespace')),
+  'regarding.name': (o) => str(valueAt(o, 'regarding', 'name')),
+  'regarding.uid': (o) => str(valueAt(o, 'regarding', 'uid')),
+  'regarding.apiVersion': (o) => str(valueAt(o, 'regarding', 'apiVersion')),
+  'regarding.resourceVersion': (o) => str(valueAt(o, 'regarding', 'resourceVersion')),
+  'regarding.fieldPath': (o) => str(valueAt(o, 'regarding', 'fieldPath')),
+  reason: (o) => str(valueAt(o, 'reason')),
+  reportingController: (o) => str(valueAt(o, 'reportingController')),
+  type: (o) => str(valueAt(o, 'type')),
 };
 
 /** Every resource the apiserver serves, in discovery order. */
@@ -87,7 +94,7 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: false,
     shortNames: ['ns'],
     subresources: ['status'],
-    selectableFields: { 'status.phase': (o) => str(o.status?.phase) },
+    selectableFields: { 'status.phase': (o) => str(valueAt(o, 'status', 'phase')) },
   }),
   row({
     group: '',
@@ -108,7 +115,7 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: false,
     shortNames: ['no'],
     subresources: ['status'],
-    selectableFields: { 'spec.unschedulable': (o) => String(o.spec?.unschedulable === true) },
+    selectableFields: { 'spec.unschedulable': (o) => String(valueAt(o, 'spec', 'unschedulable') === true) },
   }),
   row({
     group: '',
@@ -119,11 +126,21 @@ export const RESOURCES: readonly ResourceType[] = [
     shortNames: ['svc'],
     categories: ['all'],
     subresources: ['status'],
-    selectableFields: { 'spec.clusterIP': (o) => str(o.spec?.clusterIP), 'spec.type': (o) => str(o.spec?.type) },
+    selectableFields: {
+      'spec.clusterIP': (o) => str(valueAt(o, 'spec', 'clusterIP')),
+      'spec.type': (o) => str(valueAt(o, 'spec', 'type')),
+    },
   }),
   row({ group: '', version: 'v1', kind: 'Endpoints', plural: 'endpoints', namespaced: true, shortNames: ['ep'] }),
   row({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true, shortNames: ['cm'] }),
-  row({ group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true, selectableFields: { type: (o) => str(o.type) } }),
+  row({
+    group: '',
+    version: 'v1',
+    kind: 'Secret',
+    plural: 'secrets',
+    namespaced: true,
+    selectableFields: { type: (o) => str(valueAt(o, 'type')) },
+  }),
   row({
     group: '',
     version: 'v1',
@@ -171,7 +188,7 @@ export const RESOURCES: readonly ResourceType[] = [
     shortNames: ['rs'],
     categories: ['all'],
     subresources: ['status', 'scale'],
-    selectableFields: { 'status.replicas': (o) => String(o.status?.replicas ?? 0) },
+    selectableFields: { 'status.replicas': (o) => str(valueAt(o, 'status', 'replicas') ?? 0) },
   }),
   row({
     group: 'apps',
@@ -201,7 +218,7 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: true,
     categories: ['all'],
     subresources: ['status'],
-    selectableFields: { 'status.successful': (o) => String(o.status?.succeeded ?? 0) },
+    selectableFields: { 'status.successful': (o) => str(valueAt(o, 'status', 'succeeded') ?? 0) },
   }),
   row({
     group: 'batch',
@@ -237,7 +254,7 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: false,
     shortNames: ['csr'],
     subresources: ['status', 'approval'],
-    selectableFields: { 'spec.signerName': (o) => str(o.spec?.signerName) },
+    selectableFields: { 'spec.signerName': (o) => str(valueAt(o, 'spec', 'signerName')) },
   }),
   row({ group: 'apps', version: 'v1', kind: 'ControllerRevision', plural: 'controllerrevisions', namespaced: true }),
   row({

@@ -25,6 +25,6 @@ test('flags: clear errors for unknown flags and bad values', () => {
   for (const [argv, re] of cases)
     assert.throws(
       () => parseFlags(argv, SPEC),
-      (e: unknown) => e instanceof FlagError && re.test((e as Error).message),
+      (e: unknown) => e instanceof FlagError && re.test(e.message),
     );
 });

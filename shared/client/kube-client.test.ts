@@ -87,6 +87,20 @@ test('non-2xx answers become StatusErrors, with the server message or the status
   );
 });
 
+test('a watch refused with a body that is not a Status object still rejects with a StatusError', async () => {
+  // `null` used to reach StatusError.fromStatus as it was and throw a TypeError out of the response handler.
+  const server = http.createServer((req, res) => {
+    res
+      .writeHead(req.url!.includes('labelSelector') ? 503 : 403, { 'Content-Type': 'application/json' })
+      .end(req.url!.includes('labelSelector') ? 'null' : '[1]');
+  });
+  const c = client(await listen(server));
+  for (const labelSelector of ['a=b', undefined]) {
+    const w = c.watch(configmaps, { namespace: 'x', labelSelector }, () => {});
+    await assert.rejects(w.done, (e: unknown) => e instanceof StatusError && e.code === (labelSelector ? 503 : 403));
+  }
+});
+
 test('an answer that ends with the connection, and one with Connection: close, close it', async () => {
   let connections = 0;
   const server = net.createServer((sock) => {

@@ -12,7 +12,8 @@
 // their own.
 import http from 'node:http';
 import https from 'node:https';
-import { StatusError } from '../api/errors.ts';
+import { StatusError, type Status } from '../api/errors.ts';
+import type { KubeList, KubeObject } from '../api/object.ts';
 import { groupVersionPath, type ResourceType } from '../api/resource-type.ts';
 import { loadKubeconfig, type ClientConfig } from './kubeconfig.ts';
 import { TokenBucket } from './rate-limiter.ts';
@@ -53,11 +54,9 @@ export interface WatchOptions extends ListOptions {
   sendInitialEvents?: boolean;
 }
 
-/** One watch event. */
-export interface WatchEvent<T = any> {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-  object: T;
-}
+/** One watch event: an object (for a BOOKMARK, only its kind and resourceVersion), or the Status of an ERROR. */
+export type WatchEvent<T extends KubeObject = KubeObject> =
+  { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; object: T } | { type: 'ERROR'; object: Partial<Status> };
 
 /** A running watch. `done` resolves when the server ends the stream, rejects on a connection error. */
 export interface WatchHandle {
@@ -82,7 +81,12 @@ export interface RequestOptions {
   discardBody?: boolean;
 }
 
-/** See the file comment. */
+/**
+ * See the file comment. The object methods take the kind's type, e.g.
+ * `client.get<Pod>(pods, ns, name)` or `client.list<Node>(nodes)` (a
+ * `KubeList<Node>`). Without one the result is untyped (`any`), as it was
+ * before the methods were generic: kept until every caller names its type.
+ */
 export class KubeClient {
   private readonly url: URL;
   private readonly pool: Http1Pool;
@@ -145,7 +149,7 @@ export class KubeClient {
   }
 
   /** Sends one request; resolves with the parsed JSON body, rejects with a StatusError for any non-2xx answer. */
-  async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     if (this.limiter) await this.limiter.take();
     const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
     const target = this.target(path, opts.query);
@@ -164,26 +168,29 @@ export class KubeClient {
     const code = res.status;
     if (opts.discardBody && code >= 200 && code < 300) return undefined as T;
     const text = res.body;
-    let parsed: any;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       parsed = undefined;
     }
     if (code >= 200 && code < 300) return parsed as T;
-    throw StatusError.fromStatus(parsed?.kind === 'Status' ? parsed : { message: text.slice(0, 200) || `HTTP ${code}` }, code);
+    throw StatusError.fromStatus(isStatus(parsed) ? parsed : { message: text.slice(0, 200) || `HTTP ${code}` }, code);
   }
 
-  get<T = any>(rt: ResourceType, namespace: string | undefined, name: string, subresource?: string): Promise<T> {
+  /** GET of one object (or one of its subresources). */
+  get<T extends KubeObject = any>(rt: ResourceType, namespace: string | undefined, name: string, subresource?: string): Promise<T> {
     return this.request('GET', KubeClient.path(rt, namespace, name, subresource));
   }
 
-  list<T = any>(rt: ResourceType, opts: ListOptions = {}): Promise<T> {
+  /** One page of a list: `items` are `T`s. */
+  list<T extends KubeObject = any>(rt: ResourceType, opts: ListOptions = {}): Promise<KubeList<T>> {
     const { namespace, ...query } = opts;
     return this.request('GET', KubeClient.path(rt, namespace), { query: { ...query } });
   }
 
-  create<T = any>(
+  /** POST of `obj` to the collection (or to a subresource of the object named). */
+  create<T extends KubeObject = any>(
     rt: ResourceType,
     namespace: string | undefined,
     obj: unknown,
@@ -192,11 +199,17 @@ export class KubeClient {
     return this.request('POST', KubeClient.path(rt, namespace, subresource?.name, subresource?.subresource), { body: obj });
   }
 
-  update<T = any>(rt: ResourceType, obj: any, subresource?: string): Promise<T> {
-    return this.request('PUT', KubeClient.path(rt, obj.metadata.namespace, obj.metadata.name, subresource), { body: obj });
+  /**
+   * PUT of `obj` to its own path (the object must name itself in metadata).
+   * `update<Pod>(pods, pod)` checks `obj` as a Pod too; untyped, `obj` may be any object.
+   */
+  update<T extends KubeObject = any, O extends KubeObject = T>(rt: ResourceType, obj: O, subresource?: string): Promise<T> {
+    const meta = obj.metadata!;
+    return this.request('PUT', KubeClient.path(rt, meta.namespace, meta.name, subresource), { body: obj });
   }
 
-  patch<T = any>(
+  /** PATCH of the object named with `patch`, of the given type. */
+  patch<T extends KubeObject = KubeObject>(
     rt: ResourceType,
     namespace: string | undefined,
     name: string,
@@ -210,14 +223,15 @@ export class KubeClient {
     });
   }
 
-  delete<T = any>(rt: ResourceType, namespace: string | undefined, name: string, options?: Record<string, unknown>): Promise<T> {
+  /** DELETE of the object named: answers the object (while finalizers hold it) or a Status. */
+  delete<T = unknown>(rt: ResourceType, namespace: string | undefined, name: string, options?: Record<string, unknown>): Promise<T> {
     return this.request('DELETE', KubeClient.path(rt, namespace, name), {
       body: options ? { kind: 'DeleteOptions', apiVersion: 'v1', ...options } : undefined,
     });
   }
 
   /** Opens a watch; `onEvent` runs for each event in order. */
-  watch(rt: ResourceType, opts: WatchOptions, onEvent: (ev: WatchEvent) => void): WatchHandle {
+  watch<T extends KubeObject = KubeObject>(rt: ResourceType, opts: WatchOptions, onEvent: (ev: WatchEvent<T>) => void): WatchHandle {
     const { namespace, ...query } = opts;
     const path = this.target(KubeClient.path(rt, namespace), { ...query, watch: 'true' });
     const mod = this.url.protocol === 'https:' ? https : http;
@@ -231,13 +245,13 @@ export class KubeClient {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
             res.on('end', () => {
-              let status: any;
+              let status: unknown;
               try {
                 status = JSON.parse(Buffer.concat(chunks).toString('utf8'));
               } catch {
                 status = {};
               }
-              reject(StatusError.fromStatus(status, res.statusCode ?? 0));
+              reject(StatusError.fromStatus(isStatusLike(status) ? status : {}, res.statusCode ?? 0));
             });
             return;
           }
@@ -252,7 +266,7 @@ export class KubeClient {
               from = nl + 1;
               if (stopped || line.trim() === '') continue;
               try {
-                onEvent(JSON.parse(line));
+                onEvent(JSON.parse(line) as WatchEvent<T>);
               } catch (err) {
                 req?.destroy(err as Error);
               }
@@ -281,4 +295,13 @@ export class KubeClient {
     this.pool.close();
     this.watchAgent.destroy();
   }
+}
+
+/** A JSON object in an error answer, read as the Status it should be. */
+function isStatusLike(v: unknown): v is Partial<Status> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isStatus(v: unknown): v is Partial<Status> {
+  return isStatusLike(v) && v.kind === 'Status';
 }

@@ -23,15 +23,23 @@ function material(entry: Record<string, unknown>, dataKey: string, fileKey: stri
   return undefined;
 }
 
+/** The parts of a kubeconfig read here, as kubectl names them (the file is trusted as written: not validated). */
+interface KubeconfigDoc {
+  'current-context'?: string;
+  contexts?: { name?: string; context?: { cluster?: string; user?: string; namespace?: string } }[];
+  clusters?: { name?: string; cluster?: { server?: string; 'insecure-skip-tls-verify'?: boolean; [key: string]: unknown } }[];
+  users?: { name?: string; user?: { token?: string; tokenFile?: string; [key: string]: unknown } }[];
+}
+
 /** Loads `path` and resolves `context` (default: current-context). Throws a readable Error when it cannot. */
 export function loadKubeconfig(path: string, context?: string): ClientConfig {
-  const doc = YAML.parse(readFileSync(path, 'utf8')) ?? {};
+  const doc = (YAML.parse(readFileSync(path, 'utf8')) ?? {}) as KubeconfigDoc;
   const ctxName = context ?? doc['current-context'];
-  const ctx = (doc.contexts ?? []).find((c: any) => c.name === ctxName)?.context;
+  const ctx = (doc.contexts ?? []).find((c) => c.name === ctxName)?.context;
   if (!ctx) throw new Error(`kubeconfig ${path}: context "${ctxName}" not found`);
-  const cluster = (doc.clusters ?? []).find((c: any) => c.name === ctx.cluster)?.cluster;
+  const cluster = (doc.clusters ?? []).find((c) => c.name === ctx.cluster)?.cluster;
   if (!cluster?.server) throw new Error(`kubeconfig ${path}: cluster "${ctx.cluster}" has no server`);
-  const user = (doc.users ?? []).find((u: any) => u.name === ctx.user)?.user ?? {};
+  const user = (doc.users ?? []).find((u) => u.name === ctx.user)?.user ?? {};
   const base = dirname(path);
   return {
     server: String(cluster.server).replace(/\/+$/, ''),

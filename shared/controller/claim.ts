@@ -4,40 +4,45 @@
 // (adopting them with a controller ownerReference) and lets go of those it
 // controls that no longer match. Used by every workload controller.
 import { StatusError } from '../api/errors.ts';
+import type { KubeObject } from '../api/object.ts';
 import type { ResourceType } from '../api/resource-type.ts';
 import type { KubeClient } from '../client/kube-client.ts';
 import { controllerOf, controllerRef } from './owner-refs.ts';
 
-/** What claiming needs to know and do. */
-export interface ClaimSpec {
-  owner: any;
+/** What claiming needs to know and do, for candidates of type `T` (e.g. Pods of a ReplicaSet). */
+export interface ClaimSpec<T extends KubeObject> {
+  /** The owner, as read from the apiserver: it has a name and a uid. */
+  owner: KubeObject;
   ownerApiVersion: string;
   ownerKind: string;
-  candidates: any[];
-  selects: (obj: any) => boolean;
+  candidates: T[];
+  selects: (obj: T) => boolean;
   /** Applies a strategic merge patch to a candidate. */
-  patch: (obj: any, patch: unknown) => Promise<unknown>;
+  patch: (obj: T, patch: unknown) => Promise<unknown>;
 }
 
 /** Returns the candidates the owner controls after adopting and releasing. */
-export async function claim(spec: ClaimSpec): Promise<any[]> {
-  const { owner } = spec;
-  const uid = owner.metadata.uid;
-  const owned: any[] = [];
+export async function claim<T extends KubeObject>(spec: ClaimSpec<T>): Promise<T[]> {
+  const meta = spec.owner.metadata!;
+  const uid = meta.uid;
+  const owned: T[] = [];
   const writes: Promise<void>[] = [];
   for (const obj of spec.candidates) {
     const ref = controllerOf(obj);
     const matches = spec.selects(obj);
     if (ref?.uid === uid) {
       if (matches) owned.push(obj);
-      else if (!owner.metadata.deletionTimestamp) {
-        writes.push(ignoreNotFound(spec.patch(obj, { metadata: { ownerReferences: [{ $patch: 'delete', uid }], uid: obj.metadata.uid } })));
+      else if (!meta.deletionTimestamp) {
+        writes.push(
+          ignoreNotFound(spec.patch(obj, { metadata: { ownerReferences: [{ $patch: 'delete', uid }], uid: obj.metadata!.uid } })),
+        );
       }
-    } else if (!ref && matches && !owner.metadata.deletionTimestamp && !obj.metadata.deletionTimestamp) {
+    } else if (!ref && matches && !meta.deletionTimestamp && !obj.metadata!.deletionTimestamp) {
+      const owner = { metadata: { name: meta.name!, uid: uid! } };
       writes.push(
         ignoreNotFound(
           spec.patch(obj, {
-            metadata: { ownerReferences: [controllerRef(owner, spec.ownerApiVersion, spec.ownerKind)], uid: obj.metadata.uid },
+            metadata: { ownerReferences: [controllerRef(owner, spec.ownerApiVersion, spec.ownerKind)], uid: obj.metadata!.uid },
           }),
         ),
       );
@@ -62,13 +67,18 @@ export async function ignoreNotFound(p: Promise<unknown>): Promise<void> {
  * once if the cached copy was stale (409): status is computed from other
  * objects, so the latest version takes it as well as the cached one.
  */
-export async function writeStatus(client: KubeClient, rt: ResourceType, obj: any, status: unknown): Promise<any> {
+export async function writeStatus<T extends KubeObject>(
+  client: KubeClient,
+  rt: ResourceType,
+  obj: T,
+  status: unknown,
+): Promise<T | undefined> {
   try {
-    return await client.update(rt, { ...obj, status }, 'status');
+    return await client.update<T>(rt, { ...obj, status }, 'status');
   } catch (err) {
     if (err instanceof StatusError && err.code === 404) return undefined;
     if (!(err instanceof StatusError && err.code === 409)) throw err;
-    const fresh = await client.get(rt, obj.metadata.namespace, obj.metadata.name);
-    return client.update(rt, { ...fresh, status }, 'status');
+    const fresh = await client.get<T>(rt, obj.metadata!.namespace, obj.metadata!.name!);
+    return client.update<T>(rt, { ...fresh, status }, 'status');
   }
 }

@@ -1,12 +1,13 @@
 // An informer's local cache: objects by key ("namespace/name" or "name")
 // with named indexes (namespace, owner, node name, label, ...). Objects in
 // it are shared: callers must copy before changing anything.
+import type { KubeObject } from '../api/object.ts';
 
 /** Computes the index values of an object. */
 export type IndexFunc<T> = (obj: T) => string[];
 
 /** "namespace/name", or "name" for cluster-scoped objects: client-go's MetaNamespaceKeyFunc. */
-export function keyOf(obj: { metadata?: { namespace?: string; name?: string } }): string {
+export function keyOf(obj: KubeObject): string {
   const m = obj.metadata ?? {};
   return m.namespace ? `${m.namespace}/${m.name}` : (m.name ?? '');
 }
@@ -17,8 +18,8 @@ export function splitKey(key: string): { namespace: string; name: string } {
   return i < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, i), name: key.slice(i + 1) };
 }
 
-/** The cache. */
-export class Cache<T extends { metadata?: any }> {
+/** The cache of `T`s (e.g. `Cache<Pod>`): the store behind an informer, with its indexer. */
+export class Cache<T extends KubeObject = KubeObject> {
   private readonly items = new Map<string, T>();
   private readonly indexers = new Map<string, IndexFunc<T>>();
   private readonly indexes = new Map<string, Map<string, Set<string>>>();

@@ -5,6 +5,7 @@
 // and deletes that were missed). Handlers run in event order.
 import type { Logger } from 'pino';
 import { StatusError } from '../api/errors.ts';
+import type { KubeObject } from '../api/object.ts';
 import type { ResourceType } from '../api/resource-type.ts';
 import { realClock, type Clock } from '../clock/clock.ts';
 import type { KubeClient, WatchEvent } from '../client/kube-client.ts';
@@ -33,8 +34,13 @@ export interface InformerOptions {
 const BACKOFF_INITIAL_MS = 800;
 const BACKOFF_MAX_MS = 30_000;
 
-/** See the file comment. */
-export class Informer<T extends { metadata?: any } = any> {
+/**
+ * See the file comment. `new Informer<Pod>(client, pods)` hands `Pod`s to its
+ * handlers and keeps them in a `Cache<Pod>`; the caller vouches that `T` is
+ * the resource's kind. Without a type argument objects are untyped (`any`),
+ * as before the class was generic: kept until every caller names its type.
+ */
+export class Informer<T extends KubeObject = any> {
   readonly cache = new Cache<T>();
   private readonly handlers: EventHandlers<T>[] = [];
   private resourceVersion = '';
@@ -131,7 +137,7 @@ export class Informer<T extends { metadata?: any } = any> {
     let rv = '';
     const fresh: T[] = [];
     do {
-      const page: any = await this.client.list(this.resource, {
+      const page = await this.client.list<KubeObject>(this.resource, {
         namespace: this.opts.namespace,
         labelSelector: this.opts.labelSelector,
         fieldSelector: this.opts.fieldSelector,
@@ -145,7 +151,7 @@ export class Informer<T extends { metadata?: any } = any> {
       for (const item of page.items ?? []) {
         item.apiVersion ??= apiVersion;
         item.kind ??= kind;
-        fresh.push(item);
+        fresh.push(item as T);
       }
     } while (cont);
     for (const obj of fresh) {
@@ -168,8 +174,9 @@ export class Informer<T extends { metadata?: any } = any> {
   }
 
   private async watchOnce(): Promise<void> {
-    let failure: unknown;
-    const handle = this.client.watch(
+    // Boxed, so that what apply() threw is rethrown as it is.
+    let failure: { err: unknown } | undefined;
+    const handle = this.client.watch<T>(
       this.resource,
       {
         namespace: this.opts.namespace,
@@ -184,17 +191,17 @@ export class Informer<T extends { metadata?: any } = any> {
         try {
           this.apply(ev);
         } catch (err) {
-          failure = err;
+          failure = { err };
           handle.stop();
         }
       },
     );
     this.current = handle;
     await handle.done;
-    if (failure) throw failure;
+    if (failure) throw failure.err;
   }
 
-  private apply(ev: WatchEvent<any>): void {
+  private apply(ev: WatchEvent<T>): void {
     if (ev.type === 'ERROR') {
       throw StatusError.fromStatus(ev.object ?? {}, ev.object?.code ?? 500);
     }
@@ -203,7 +210,7 @@ export class Informer<T extends { metadata?: any } = any> {
       if (rv) this.resourceVersion = rv;
       return;
     }
-    const obj = ev.object as T;
+    const obj = ev.object;
     if (ev.type === 'DELETED') {
       const old = this.cache.remove(keyOf(obj));
       this.emit('delete', old ?? obj);

@@ -41,7 +41,7 @@ class Parser {
         try {
           r = this.parseRequirement();
         } catch (err) {
-          throw new Error(`unable to parse requirement: ${(err as Error).message}`);
+          throw new Error(`unable to parse requirement: ${(err as Error).message}`, { cause: err });
         }
         requirements.push(r);
         const next = this.consume('values');

@@ -88,7 +88,7 @@ export function newRequirement(
 /** Whether one requirement holds for a label set (a missing key satisfies only notin, != and !). */
 export function requirementMatches(r: Requirement, labels: Readonly<Record<string, string>> | undefined): boolean {
   const has = labels !== undefined && Object.prototype.hasOwnProperty.call(labels, r.key);
-  const value = has ? labels![r.key] : undefined;
+  const value = has ? labels[r.key] : undefined;
   switch (r.operator) {
     case 'in':
     case '=':

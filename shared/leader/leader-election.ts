@@ -2,6 +2,7 @@
 // timings (lease 15 s, renew deadline 10 s, retry 2 s) and its rule that a
 // lease is judged expired by when this candidate last saw it change, not by
 // the holder's clock. Losing the lease stops the work at once.
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Logger } from 'pino';
 import { StatusError } from '../api/errors.ts';
 import { findResource } from '../api/resources.ts';
@@ -97,9 +98,9 @@ export class LeaderElector {
   private async tryAcquireOrRenew(): Promise<boolean> {
     const { namespace, name, identity } = this.opts;
     const now = this.clock.now();
-    let lease: any;
+    let lease: Lease;
     try {
-      lease = await this.client.get(leases, namespace, name);
+      lease = await this.client.get<Lease>(leases, namespace, name);
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 404)) throw err;
       await this.client.create(leases, namespace, {
@@ -126,7 +127,7 @@ export class LeaderElector {
       if (this.leading) this.loseLeadership(`lease taken by ${holder}`);
       return false;
     }
-    const next = {
+    const next: Lease = {
       ...lease,
       spec: {
         ...spec,
@@ -137,8 +138,8 @@ export class LeaderElector {
         leaseTransitions: holder === identity ? (spec.leaseTransitions ?? 0) : (spec.leaseTransitions ?? 0) + (holder ? 1 : 0),
       },
     };
-    const updated = await this.client.update(leases, next);
-    this.observe(JSON.stringify([updated.spec.holderIdentity, updated.spec.renewTime, updated.spec.leaseTransitions]), now);
+    const updated = await this.client.update<Lease>(leases, next);
+    this.observe(JSON.stringify([updated.spec!.holderIdentity, updated.spec!.renewTime, updated.spec!.leaseTransitions]), now);
     return true;
   }
 
@@ -154,9 +155,9 @@ export class LeaderElector {
     if (!this.leading) return;
     this.leading = false;
     try {
-      const lease = await this.client.get(leases, this.opts.namespace, this.opts.name);
+      const lease = await this.client.get<Lease>(leases, this.opts.namespace, this.opts.name);
       if (lease.spec?.holderIdentity === this.opts.identity) {
-        await this.client.update(leases, {
+        await this.client.update<Lease>(leases, {
           ...lease,
           spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(this.clock.now()) },
         });

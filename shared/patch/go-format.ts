@@ -70,7 +70,9 @@ export function goValue(v: unknown): string {
     return `map[${keys.map((k) => `${k}:${goValue(v[k])}`).join(' ')}]`;
   }
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFloat(v);
-  return String(v);
+  if (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  // Decoded JSON holds nothing else.
+  return typeof v;
 }
 
 const goEscapes: Record<string, string> = {

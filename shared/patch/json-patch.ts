@@ -45,7 +45,7 @@ function add(c: Container, key: string, value: unknown): void {
   try {
     idx = atoi(key);
   } catch (err) {
-    throw new Error(`value was not a proper array index: '${key}': ${(err as Error).message}`);
+    throw new Error(`value was not a proper array index: '${key}': ${(err as Error).message}`, { cause: err });
   }
   const size = c.length + 1;
   if (idx >= size) throw invalidIndex(idx);
@@ -270,7 +270,7 @@ export function applyJsonPatch<T>(doc: T, ops: unknown, options: JsonPatchOption
   }
   if (!isContainer(doc))
     throw new PatchError(`json: cannot unmarshal ${jsonTypeName(doc)} into Go value of type jsonpatch.partialDoc`, 500);
-  const state: Doc = { root: cloneJson(doc) as Container, copied: 0, maxCopyBytes: options.maxCopyBytes ?? 0 };
+  const state: Doc = { root: cloneJson(doc), copied: 0, maxCopyBytes: options.maxCopyBytes ?? 0 };
   for (const raw of ops as (Op | null)[]) {
     const op: Op = raw ?? {};
     const kind = typeof op.op === 'string' ? op.op : 'unknown';

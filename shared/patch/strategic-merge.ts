@@ -216,7 +216,7 @@ export function applyStrategicMergePatch<T>(original: T, patch: unknown, schema:
   if (original !== null && !isObject(original)) throw new PatchError('invalid JSON document', 400);
   if (patch !== null && !isObject(patch)) throw new PatchError('invalid JSON document', 400);
   const doc = (original === null ? {} : cloneJson(original)) as JsonObject;
-  const p = (patch === null ? {} : cloneJson(patch)) as JsonObject;
+  const p = patch === null ? {} : cloneJson(patch);
   const result = new Merger(schema).mergeMap(doc, p, []);
   if (schema) stripDirectiveKeys(result);
   return result as T;

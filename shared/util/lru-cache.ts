@@ -48,7 +48,7 @@ export class LruCache<V> {
     this.oldest ??= added;
     this.entries.set(key, added);
     if (this.entries.size > this.capacity) {
-      const evicted = this.oldest!;
+      const evicted = this.oldest;
       this.unlink(evicted);
       this.entries.delete(evicted.key);
     }

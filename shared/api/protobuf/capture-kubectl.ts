@@ -214,8 +214,8 @@ current-context: c
       const p = spawn(kubectl, ['--kubeconfig', kubeconfig, ...args], { env: { HOME: home, PATH: process.env.PATH ?? '' } });
       let stdout = '';
       let stderr = '';
-      p.stdout.on('data', (d: Buffer) => (stdout += d));
-      p.stderr.on('data', (d: Buffer) => (stderr += d));
+      p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       p.on('close', (status) => resolve({ status, stdout, stderr }));
     });
 
@@ -272,7 +272,7 @@ export interface KubectlFixture {
   /** The request body, base64 (protobuf, or JSON for the commands that still send JSON). */
   body: string;
   /** What kubectl printed for the same command with --dry-run=client -o json. */
-  dryRunJson?: any;
+  dryRunJson?: unknown;
 }
 
 /** Bodies of kubectl ${gitVersion}. */

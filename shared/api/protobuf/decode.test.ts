@@ -2,8 +2,10 @@
 // bodies recorded from the real kubectl (kubectl-fixtures.ts) checked against
 // the JSON kubectl prints for the same object, and messages built by hand
 // from the field numbers in k8s.io/api's generated.proto files.
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { inspect } from 'node:util';
 import { decodeKubeProtobuf, encodeKubeProtobuf, KUBE_PROTOBUF_CONTENT_TYPE, ProtobufDecodeError } from './index.ts';
 import { KUBECTL_FIXTURES } from './kubectl-fixtures.ts';
 
@@ -28,7 +30,7 @@ const decodeError = (b: Uint8Array, message: RegExp | string): void => {
   assert.throws(
     () => decodeKubeProtobuf(b),
     (e: unknown) => {
-      assert.ok(e instanceof ProtobufDecodeError, `not a ProtobufDecodeError: ${e}`);
+      assert.ok(e instanceof ProtobufDecodeError, `not a ProtobufDecodeError: ${inspect(e)}`);
       if (typeof message === 'string') assert.equal(e.message, message);
       else assert.match(e.message, message);
       return true;
@@ -235,10 +237,10 @@ test('repeated occurrences: messages merge, scalars take the last, repeated scal
     // spec.securityContext (14).supplementalGroups (4): one unpacked, then a packed run.
     msg(2, msg(14, int(4, 1), raw(4, [2, 3, ...varint(2 ** 40)]))),
   );
-  const o = decodeKubeProtobuf(b).object;
+  const o = decodeKubeProtobuf(b).object as Pod;
   assert.deepEqual(o.metadata, { name: 'p', namespace: 'ns' });
-  assert.deepEqual(o.spec.securityContext, { supplementalGroups: [1, 2, 3, 2 ** 40] });
-  assert.deepEqual(o.spec.containers, null);
+  assert.deepEqual(o.spec!.securityContext, { supplementalGroups: [1, 2, 3, 2 ** 40] });
+  assert.deepEqual(o.spec!.containers, null);
 });
 
 test('RawExtension: embedded JSON, and embedded protobuf objects', () => {

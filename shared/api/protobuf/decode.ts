@@ -44,7 +44,7 @@ export const KUBE_PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
 export interface DecodedKubeObject {
   apiVersion: string;
   kind: string;
-  object: any;
+  object: { [key: string]: unknown };
 }
 
 /** Messages (and embedded protobuf objects) may nest this deep; deeper input is rejected, not recursed into. */
@@ -459,11 +459,11 @@ function decodeMessage(t: SchemaType, buf: Uint8Array, start: number, end: numbe
       return formatDuration((scalar('duration', true) as bigint | undefined) ?? 0n);
     case 'Quantity':
       // Go's zero Quantity writes "0"; the canonical string is what Go clients send.
-      return (scalar('string') as string | undefined) ?? '0';
+      return scalar('string') ?? '0';
     case 'IntOrString': {
       const type = (scalar('type', true) as bigint | undefined) ?? 0n;
-      if (type === 0n) return (scalar('intVal') as number | undefined) ?? 0;
-      if (type === 1n) return (scalar('strVal') as string | undefined) ?? '';
+      if (type === 0n) return scalar('intVal') ?? 0;
+      if (type === 1n) return scalar('strVal') ?? '';
       throw new ProtobufDecodeError(`impossible IntOrString.Type ${type}`, path);
     }
     case 'RawExtension':
@@ -558,7 +558,7 @@ function isEmpty(v: unknown, f: SchemaField): boolean {
     case 'slice':
       return v === null || (Array.isArray(v) && v.length === 0);
     case 'map':
-      return v === null || (typeof v === 'object' && Object.keys(v as object).length === 0);
+      return v === null || (typeof v === 'object' && Object.keys(v).length === 0);
     case 'struct':
       return false;
   }

@@ -14,7 +14,7 @@ import { WIRE_BYTES, WIRE_FIXED32, WIRE_FIXED64, WIRE_VARINT, Writer } from './w
  * Encodes an object with apiVersion and kind as a kube protobuf body.
  * Throws ProtobufEncodeError for an unknown kind or a value of the wrong type.
  */
-export function encodeKubeProtobuf(obj: any): Buffer {
+export function encodeKubeProtobuf(obj: unknown): Buffer {
   if (!isObject(obj)) throw new ProtobufEncodeError('not an object');
   const { apiVersion, kind } = obj;
   if (typeof kind !== 'string' || !kind) throw new ProtobufEncodeError("Object 'Kind' is missing");
@@ -35,14 +35,14 @@ export function encodeKubeProtobuf(obj: any): Buffer {
   return Buffer.from(out.buffer, out.byteOffset, out.length);
 }
 
-function isObject(v: unknown): v is Record<string, any> {
+function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function encodeStruct(t: SchemaType, o: unknown, path: string): Uint8Array {
   if (o !== undefined && o !== null && !isObject(o)) throw new ProtobufEncodeError(`expected an object, got ${describe(o)}`, path);
   const goFields = new Map<string, GoField>((t.proto ? goFieldsOf(t.proto) : undefined)?.map((g) => [g.name, g]) ?? []);
-  return encodeFrame(t, (o ?? {}) as Record<string, unknown>, [], goFields, path);
+  return encodeFrame(t, o ?? {}, [], goFields, path);
 }
 
 /** One message frame of a struct: its own fields at this `via`, and the embedded structs there. */
@@ -258,5 +258,8 @@ function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
-  return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' || v === undefined) return `${typeof v} ${String(v)}`;
+  // Decoded JSON holds nothing else.
+  return typeof v;
 }

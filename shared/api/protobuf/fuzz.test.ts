@@ -4,6 +4,7 @@
 // anything else, and never hang. Seeded, so a failure can be replayed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { inspect } from 'node:util';
 import { decodeKubeProtobuf, encodeKubeProtobuf, KUBE_PROTOBUF_CONTENT_TYPE, ProtobufDecodeError } from './index.ts';
 import { KUBECTL_FIXTURES } from './kubectl-fixtures.ts';
 
@@ -28,7 +29,7 @@ function tryDecode(b: Uint8Array, what: string): boolean {
     return true;
   } catch (e) {
     if (e instanceof ProtobufDecodeError) return false;
-    assert.fail(`${what}: ${Buffer.from(b).toString('hex')} threw ${(e as Error)?.stack ?? e}`);
+    assert.fail(`${what}: ${Buffer.from(b).toString('hex')} threw ${e instanceof Error ? (e.stack ?? e.message) : inspect(e)}`);
   }
 }
 

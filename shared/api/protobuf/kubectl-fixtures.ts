@@ -13,7 +13,7 @@ export interface KubectlFixture {
   /** The request body, base64 (protobuf, or JSON for the commands that still send JSON). */
   body: string;
   /** What kubectl printed for the same command with --dry-run=client -o json. */
-  dryRunJson?: any;
+  dryRunJson?: unknown;
 }
 
 /** Bodies of kubectl v1.35.2. */
