@@ -2,6 +2,9 @@
 // (expectedPods, desiredHealthy, currentHealthy, disruptionsAllowed, the
 // DisruptionAllowed condition, disruptedPods) up to date, which the
 // apiserver's eviction subresource relies on.
+import type { Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { PodDisruptionBudget, PodDisruptionBudgetStatus } from 'kubernetes-types/policy/v1.js';
 import { findResource } from '../../../shared/api/resources.ts';
 import { controllerOf } from '../../../shared/controller/owner-refs.ts';
 import { keyOf } from '../../../shared/informer/cache.ts';
@@ -25,38 +28,38 @@ const DISRUPTED_POD_TIMEOUT_MS = 2 * 60_000;
 export function disruptionController(ctx: ControllerContext): ControllerParts {
   const name = 'disruption';
   const queue = new WorkQueue({ clock: ctx.clock, metrics: queueMetrics(ctx.registry, name) });
-  const pdbInformer = ctx.informers.informerFor(pdbs);
-  const podInformer = ctx.informers.informerFor(pods);
-  const rsInformer = ctx.informers.informerFor(replicasets);
-  const dInformer = ctx.informers.informerFor(deployments);
-  const stsInformer = ctx.informers.informerFor(statefulsets);
+  const pdbInformer = ctx.informers.informerFor<PodDisruptionBudget>(pdbs);
+  const podInformer = ctx.informers.informerFor<Pod>(pods);
+  const rsInformer = ctx.informers.informerFor<ReplicaSet>(replicasets);
+  const dInformer = ctx.informers.informerFor<Deployment>(deployments);
+  const stsInformer = ctx.informers.informerFor<StatefulSet>(statefulsets);
 
-  const enqueueForPod = (pod: any) => {
-    for (const pdb of pdbInformer.cache.byIndex('namespace', pod.metadata.namespace)) {
-      if (pdb.spec?.selector && matchesLabels(selectorFromLabelSelector(pdb.spec.selector), pod.metadata.labels)) queue.add(keyOf(pdb));
+  const enqueueForPod = (pod: Pod) => {
+    for (const pdb of pdbInformer.cache.byIndex('namespace', pod.metadata!.namespace!)) {
+      if (pdb.spec?.selector && matchesLabels(selectorFromLabelSelector(pdb.spec.selector), pod.metadata!.labels)) queue.add(keyOf(pdb));
     }
   };
   pdbInformer.on({ add: (p) => queue.add(keyOf(p)), update: (_o, p) => queue.add(keyOf(p)), delete: () => {} });
   podInformer.on({ add: enqueueForPod, update: (_o, p) => enqueueForPod(p), delete: enqueueForPod });
 
   /** The summed replicas of the Pods' controllers (a Deployment's, when it owns the ReplicaSet). */
-  function controllerScale(matched: any[]): number | undefined {
+  function controllerScale(matched: Pod[]): number | undefined {
     const seen = new Map<string, number>();
     for (const pod of matched) {
       const ref = controllerOf(pod);
       if (!ref) return undefined;
-      const ns = pod.metadata.namespace;
+      const ns = pod.metadata!.namespace;
       if (ref.kind === 'ReplicaSet') {
         const rs = rsInformer.cache.get(`${ns}/${ref.name}`);
         if (!rs) return undefined;
         const dRef = controllerOf(rs);
         const d = dRef?.kind === 'Deployment' ? dInformer.cache.get(`${ns}/${dRef.name}`) : undefined;
         const owner = d ?? rs;
-        seen.set(owner.metadata.uid, owner.spec?.replicas ?? 1);
+        seen.set(owner.metadata!.uid!, owner.spec?.replicas ?? 1);
       } else if (ref.kind === 'StatefulSet') {
         const sts = stsInformer.cache.get(`${ns}/${ref.name}`);
         if (!sts) return undefined;
-        seen.set(sts.metadata.uid, sts.spec?.replicas ?? 1);
+        seen.set(sts.metadata!.uid!, sts.spec?.replicas ?? 1);
       } else return undefined;
     }
     return [...seen.values()].reduce((a, b) => a + b, 0);
@@ -67,36 +70,36 @@ export function disruptionController(ctx: ControllerContext): ControllerParts {
     if (!pdb) return;
     const selector = selectorFromLabelSelector(pdb.spec?.selector);
     const matched = podInformer.cache
-      .byIndex('namespace', pdb.metadata.namespace)
-      .filter((p) => matchesLabels(selector, p.metadata.labels));
+      .byIndex('namespace', pdb.metadata!.namespace!)
+      .filter((p) => matchesLabels(selector, p.metadata!.labels));
     const now = ctx.clock.now();
     // Evicted Pods stay "disrupted" until their deletion is seen, or for two minutes.
     const disruptedPods: Record<string, string> = {};
     let recheck: number | undefined;
     for (const [podName, at] of Object.entries<string>(pdb.status?.disruptedPods ?? {})) {
-      const pod = matched.find((p) => p.metadata.name === podName);
+      const pod = matched.find((p) => p.metadata!.name === podName);
       const age = now - Date.parse(at);
-      if (!pod || pod.metadata.deletionTimestamp || age > DISRUPTED_POD_TIMEOUT_MS) continue;
+      if (!pod || pod.metadata!.deletionTimestamp || age > DISRUPTED_POD_TIMEOUT_MS) continue;
       disruptedPods[podName] = at;
       recheck = Math.min(recheck ?? Infinity, DISRUPTED_POD_TIMEOUT_MS - age);
     }
     const b = budgetStatus(pdb, matched, controllerScale(matched), new Set(Object.keys(disruptedPods)));
     const allowed = b.disruptionsAllowed > 0;
-    const previous = pdb.status?.conditions?.find((c: any) => c.type === 'DisruptionAllowed');
-    const status: any = {
+    const previous = pdb.status?.conditions?.find((c) => c.type === 'DisruptionAllowed');
+    const status: PodDisruptionBudgetStatus = {
       ...(Object.keys(disruptedPods).length ? { disruptedPods } : {}),
       disruptionsAllowed: b.disruptionsAllowed,
       currentHealthy: b.currentHealthy,
       desiredHealthy: b.desiredHealthy,
       expectedPods: b.expectedPods,
-      observedGeneration: pdb.metadata.generation,
+      observedGeneration: pdb.metadata!.generation,
       conditions: [
         {
           type: 'DisruptionAllowed',
           status: allowed ? 'True' : 'False',
           reason: allowed ? 'SufficientPods' : 'InsufficientPods',
           message: '',
-          observedGeneration: pdb.metadata.generation,
+          observedGeneration: pdb.metadata!.generation,
           lastTransitionTime:
             previous && previous.status === (allowed ? 'True' : 'False')
               ? previous.lastTransitionTime
@@ -104,7 +107,8 @@ export function disruptionController(ctx: ControllerContext): ControllerParts {
         },
       ],
     };
-    if (!deepEqual(status, pdb.status ?? {})) await ctx.client.update(pdbs, { ...pdb, status }, 'status');
+    const next: PodDisruptionBudget = { ...pdb, status };
+    if (!deepEqual(status, pdb.status ?? {})) await ctx.client.update(pdbs, next, 'status');
     return recheck !== undefined ? { requeueAfterMs: recheck + 1000 } : undefined;
   }
 

@@ -94,12 +94,12 @@ export function endpointSliceController(ctx: ControllerContext): ControllerParts
       // No new slices for a Service being deleted: the garbage collector would race them.
       if (!svc.metadata?.deletionTimestamp) {
         for (const slice of plan.create) {
-          const saved = await ctx.client.create(endpointslices, namespace, withTriggerTime(slice, trigger));
+          const saved = await ctx.client.create<EndpointSlice>(endpointslices, namespace, withTriggerTime(slice, trigger));
           written.wrote(key, saved);
         }
       }
       for (const slice of plan.update) {
-        const saved = await ctx.client.update(endpointslices, withTriggerTime(slice, trigger));
+        const saved = await ctx.client.update<EndpointSlice>(endpointslices, withTriggerTime(slice, trigger));
         written.wrote(key, saved);
       }
       for (const slice of plan.delete) await deleteSlice(key, slice);

@@ -4,6 +4,7 @@
 // Service port's targetPort in one Pod, and which Pod changes matter.
 import { isIP } from 'node:net';
 import type { Pod, Service, ServicePort } from 'kubernetes-types/core/v1.js';
+import type { EventHandlers } from '../../../shared/informer/informer.ts';
 import { matchesLabels, selectorFromSet } from '../../../shared/labels/label-selector.ts';
 
 /** The annotation both controllers set to the time of the change that caused a write. */
@@ -121,9 +122,9 @@ export function formatRFC3339Nano(ms: number): string {
  */
 export function queueServicesForPods(
   queue: { add(key: string): void },
-  svcInformer: { cache: { byIndex(index: string, value: string): Service[] }; on(h: any): void },
-  podInformer: { on(h: any): void },
-  keyOf: (obj: any) => string,
+  svcInformer: { cache: { byIndex(index: string, value: string): Service[] }; on(h: EventHandlers<Service>): void },
+  podInformer: { on(h: EventHandlers<Pod>): void },
+  keyOf: (obj: Service) => string,
 ): (pod: Pod) => string[] {
   const servicesOf = (pod: Pod): string[] =>
     svcInformer.cache

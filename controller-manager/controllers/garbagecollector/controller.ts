@@ -6,6 +6,7 @@
 // owner with the orphan finalizer has its references removed from its
 // dependents, then loses the finalizer. Queue keys are "delete/UID" and
 // "orphan/UID"; decisions come from plan.ts.
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { StatusError } from '../../../shared/api/errors.ts';
 import { findResourceByKind, RESOURCES } from '../../../shared/api/resources.ts';
 import { apiVersionOf, type ResourceType } from '../../../shared/api/resource-type.ts';
@@ -31,6 +32,7 @@ import {
   groupOf,
   removeFinalizerPatch,
   unblockOwnerRefsPatch,
+  type AnyObject,
   type RefClass,
 } from './plan.ts';
 
@@ -62,8 +64,8 @@ export function garbageCollectorController(ctx: ControllerContext): ControllerPa
 
   // Only stored resources can own or be owned: the create-only reviews are computed, never listed.
   const informers = RESOURCES.filter((rt) => !UNWATCHED.has(rt.plural) && rt.verbs.includes('watch')).map((rt) => {
-    const inf = ctx.informers.informerFor(rt);
-    const observed = (obj: any): ObservedObject => ({
+    const inf = ctx.informers.informerFor<AnyObject>(rt);
+    const observed = (obj: AnyObject): ObservedObject => ({
       identity: identityOf(rt, obj),
       owners: obj.metadata?.ownerReferences ?? [],
       deletionTimestamp: obj.metadata?.deletionTimestamp,
@@ -78,9 +80,9 @@ export function garbageCollectorController(ctx: ControllerContext): ControllerPa
   });
 
   /** GETs the object at `id`; undefined when it is not there (404, or another object under that name). */
-  async function getLive(rt: ResourceType, id: Identity): Promise<any | undefined> {
+  async function getLive(rt: ResourceType, id: Identity): Promise<AnyObject | undefined> {
     try {
-      const obj = await ctx.client.get(rt, rt.namespaced ? id.namespace : undefined, id.name);
+      const obj = await ctx.client.get<AnyObject>(rt, rt.namespaced ? id.namespace : undefined, id.name);
       return obj?.metadata?.uid === id.uid ? obj : undefined;
     } catch (err) {
       if (isNotFound(err)) return undefined;
@@ -193,7 +195,7 @@ export function garbageCollectorController(ctx: ControllerContext): ControllerPa
       await processDeletingDependents(node);
       return true;
     }
-    const refs: OwnerReference[] = latest.metadata.ownerReferences ?? [];
+    const refs: OwnerReference[] = latest.metadata!.ownerReferences ?? [];
     if (refs.length === 0) return true;
     const classes = await classifyReferences(node, refs);
     if (!classes) return true;
@@ -256,8 +258,8 @@ export function garbageCollectorController(ctx: ControllerContext): ControllerPa
 }
 
 /** The identity of an object of `rt`. */
-export function identityOf(rt: ResourceType, obj: any): Identity {
-  const m = obj.metadata ?? {};
+export function identityOf(rt: ResourceType, obj: AnyObject): Identity {
+  const m: ObjectMeta = obj.metadata ?? {};
   return { apiVersion: apiVersionOf(rt), kind: rt.kind, namespace: m.namespace ?? '', name: m.name ?? '', uid: m.uid ?? '' };
 }
 

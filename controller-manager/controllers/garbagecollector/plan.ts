@@ -3,14 +3,22 @@
 // a foreground deletion), decide what to do with the object, and build the
 // patches that drop references and finalizers without clobbering others'
 // writes. Pure functions: controller.ts does the reading and writing.
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { OwnerReference } from '../../../shared/controller/owner-refs.ts';
 import { FOREGROUND, ORPHAN } from './graph.ts';
+
+/** An object of any kind, as the garbage collector reads it: only its metadata matters. */
+export interface AnyObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+}
 
 /** How an owner reference stands: its owner exists, does not (or is another object), or is being deleted in the foreground. */
 export type RefClass = 'solid' | 'dangling' | 'waiting';
 
 /** Classifies `ref` given the owner found by a live GET (undefined when it answered 404). */
-export function classifyOwner(ref: OwnerReference, owner: any | undefined): RefClass {
+export function classifyOwner(ref: OwnerReference, owner: AnyObject | undefined): RefClass {
   if (!owner || owner.metadata?.uid !== ref.uid) return 'dangling';
   if (owner.metadata.deletionTimestamp && (owner.metadata.finalizers ?? []).includes(FOREGROUND)) return 'waiting';
   return 'solid';
@@ -32,7 +40,7 @@ export type DependentAction =
  * whether any of its own dependents is itself deleting dependents.
  */
 export function decideForDependent(
-  latest: any,
+  latest: AnyObject,
   classes: Map<string, RefClass>,
   dependents: { count: number; anyDeletingDependents: boolean },
 ): DependentAction {
@@ -61,12 +69,12 @@ export function deleteOwnerRefsPatch(dependentUid: string, ownerUids: string[]):
 }
 
 /** A strategic merge patch turning every blockOwnerDeletion: true of `obj` to false. */
-export function unblockOwnerRefsPatch(obj: any): unknown {
+export function unblockOwnerRefsPatch(obj: AnyObject): unknown {
   const refs: OwnerReference[] = obj.metadata?.ownerReferences ?? [];
   return {
     metadata: {
       ownerReferences: refs.filter((r) => r.blockOwnerDeletion === true).map((r) => ({ ...r, blockOwnerDeletion: false })),
-      uid: obj.metadata.uid,
+      uid: obj.metadata!.uid,
     },
   };
 }
@@ -76,12 +84,12 @@ export function unblockOwnerRefsPatch(obj: any): unknown {
  * object (by uid) and its finalizers are still what we read; undefined when
  * there is nothing to remove.
  */
-export function removeFinalizerPatch(obj: any, finalizer: string): unknown[] | undefined {
+export function removeFinalizerPatch(obj: AnyObject, finalizer: string): unknown[] | undefined {
   const finalizers: string[] = obj.metadata?.finalizers ?? [];
   if (!finalizers.includes(finalizer)) return undefined;
   const rest = finalizers.filter((f) => f !== finalizer);
   return [
-    { op: 'test', path: '/metadata/uid', value: obj.metadata.uid },
+    { op: 'test', path: '/metadata/uid', value: obj.metadata!.uid },
     { op: 'test', path: '/metadata/finalizers', value: finalizers },
     // The last one out takes the field with it, as kube's patch (finalizers: null) does.
     rest.length > 0 ? { op: 'replace', path: '/metadata/finalizers', value: rest } : { op: 'remove', path: '/metadata/finalizers' },

@@ -5,6 +5,8 @@
 // NamespaceDeletion* / NamespaceContentRemaining / NamespaceFinalizersRemaining
 // conditions, and finally removes "kubernetes" from spec.finalizers through
 // /finalize so the apiserver removes the Namespace. Decisions in plan.ts.
+import type { Namespace, Pod } from 'kubernetes-types/core/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { StatusError } from '../../../shared/api/errors.ts';
 import { findResource, RESOURCES } from '../../../shared/api/resources.ts';
 import type { ResourceType } from '../../../shared/api/resource-type.ts';
@@ -40,17 +42,17 @@ export function namespaceController(ctx: ControllerContext): ControllerParts {
   // kube's nsControllerRateLimiter: retry a failing namespace at least every minute.
   const rateLimiter = new MaxOfLimiter(new ItemExponentialLimiter(5, 60_000), new BucketLimiter(10, 100, ctx.clock));
   const queue = new WorkQueue({ clock: ctx.clock, rateLimiter, metrics: queueMetrics(ctx.registry, name) });
-  const nsInformer = ctx.informers.informerFor(namespaces);
+  const nsInformer = ctx.informers.informerFor<Namespace>(namespaces);
   const content = RESOURCES.filter((rt) => rt.namespaced && rt !== pods && rt.verbs.includes('deletecollection'));
 
-  const enqueue = (ns: any) => {
+  const enqueue = (ns: Namespace) => {
     if (!ns.metadata?.deletionTimestamp) return;
-    queue.addAfter(ns.metadata.name, DELETION_GRACE_MS / ctx.speed);
+    queue.addAfter(ns.metadata.name!, DELETION_GRACE_MS / ctx.speed);
   };
   nsInformer.on({ add: enqueue, update: (_old, ns) => enqueue(ns) });
 
   /** Runs `write` on the latest Namespace, reading it again after a conflict; undefined once it is gone. */
-  async function retryOnConflict(ns: any, write: (ns: any) => Promise<any>): Promise<any | undefined> {
+  async function retryOnConflict(ns: Namespace, write: (ns: Namespace) => Promise<Namespace>): Promise<Namespace | undefined> {
     let current = ns;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -60,7 +62,7 @@ export function namespaceController(ctx: ControllerContext): ControllerParts {
         if (!isConflict(err) || attempt >= CONFLICT_ATTEMPTS) throw err;
       }
       try {
-        current = await ctx.client.get(namespaces, undefined, ns.metadata.name);
+        current = await ctx.client.get<Namespace>(namespaces, undefined, ns.metadata!.name!);
       } catch (err) {
         if (isNotFound(err)) return undefined;
         throw err;
@@ -74,14 +76,16 @@ export function namespaceController(ctx: ControllerContext): ControllerParts {
     try {
       if (rt === pods) {
         const list = await ctx.client.list(pods, { namespace });
-        estimate = estimatePodTermination(list.items ?? [], deletedAtMs, ctx.clock.now(), ctx.speed);
+        const items: Pod[] = list.items ?? [];
+        estimate = estimatePodTermination(items, deletedAtMs, ctx.clock.now(), ctx.speed);
       }
       // The namespace controller never forces: Pods keep their grace period and go when their kubelet confirms.
       await ctx.client.request('DELETE', KubeClient.path(rt, namespace), {
         body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' },
       });
       const left = await ctx.client.list(rt, { namespace });
-      return outcomeOf(rt, namespace, left.items ?? [], estimate);
+      const items: { metadata?: ObjectMeta }[] = left.items ?? [];
+      return outcomeOf(rt, namespace, items, estimate);
     } catch (err) {
       return {
         groupResource: `${rt.plural}.${rt.group}`,
@@ -93,22 +97,23 @@ export function namespaceController(ctx: ControllerContext): ControllerParts {
     }
   }
 
-  async function writeConditions(ns: any, outcomes: ResourceOutcome[], errors: string[], withTotals: boolean): Promise<void> {
+  async function writeConditions(ns: Namespace, outcomes: ResourceOutcome[], errors: string[], withTotals: boolean): Promise<void> {
     const now = timestamp(ctx.clock.now());
     const conditions = updateConditions(ns.status?.conditions, failureConditions(outcomes, errors, withTotals, now), now);
     if (!conditions) return;
     try {
-      await ctx.client.update(namespaces, { ...ns, status: { ...ns.status, conditions } }, 'status');
+      const next: Namespace = { ...ns, status: { ...ns.status, conditions } };
+      await ctx.client.update(namespaces, next, 'status');
     } catch (err) {
       // As kube: a condition that cannot be written does not stop the deletion.
-      log.warn({ namespace: ns.metadata.name, err: (err as Error).message }, 'could not update namespace conditions');
+      log.warn({ namespace: ns.metadata!.name, err: (err as Error).message }, 'could not update namespace conditions');
     }
   }
 
   /** kube's deleteAllContent: the longest estimate of what remains, and the errors met. */
-  async function deleteAllContent(ns: any): Promise<{ estimate: number; errors: string[] }> {
-    const namespace = ns.metadata.name;
-    const deletedAt = Date.parse(ns.metadata.deletionTimestamp);
+  async function deleteAllContent(ns: Namespace): Promise<{ estimate: number; errors: string[] }> {
+    const namespace = ns.metadata!.name!;
+    const deletedAt = Date.parse(ns.metadata!.deletionTimestamp!);
     const podOutcome = await deleteResource(pods, namespace, deletedAt);
     if (podOutcome.remaining > 0 || podOutcome.error) {
       // Nothing else goes while Pods remain: they may still need their ConfigMaps, Secrets, policies...
@@ -123,18 +128,19 @@ export function namespaceController(ctx: ControllerContext): ControllerParts {
   }
 
   async function reconcile(key: string) {
-    let ns: any;
+    let ns: Namespace | undefined;
     try {
-      ns = await ctx.client.get(namespaces, undefined, key);
+      ns = await ctx.client.get<Namespace>(namespaces, undefined, key);
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
     }
-    if (!ns.metadata.deletionTimestamp) return undefined;
+    if (!ns.metadata!.deletionTimestamp) return undefined;
     if (ns.status?.phase !== 'Terminating') {
-      ns = await retryOnConflict(ns, (cur) =>
-        ctx.client.update(namespaces, { ...cur, status: { ...cur.status, phase: 'Terminating' } }, 'status'),
-      );
+      ns = await retryOnConflict(ns, (cur) => {
+        const next: Namespace = { ...cur, status: { ...cur.status, phase: 'Terminating' } };
+        return ctx.client.update<Namespace>(namespaces, next, 'status');
+      });
       if (!ns) return undefined;
     }
     if (!(ns.spec?.finalizers ?? []).includes(KUBERNETES_FINALIZER)) return undefined;
@@ -144,13 +150,10 @@ export function namespaceController(ctx: ControllerContext): ControllerParts {
       log.debug({ namespace: key, estimate }, 'content remaining after deletion');
       return { requeueAfterMs: requeueAfterMs(estimate, ctx.speed) };
     }
-    const finalized = await retryOnConflict(ns, (cur) =>
-      ctx.client.update(
-        namespaces,
-        { ...cur, spec: { ...cur.spec, finalizers: finalizedSpecFinalizers(cur.spec?.finalizers) } },
-        'finalize',
-      ),
-    );
+    const finalized = await retryOnConflict(ns, (cur) => {
+      const next: Namespace = { ...cur, spec: { ...cur.spec, finalizers: finalizedSpecFinalizers(cur.spec?.finalizers) } };
+      return ctx.client.update<Namespace>(namespaces, next, 'finalize');
+    });
     if (finalized) log.info({ namespace: key }, 'namespace content removed; finalized');
     return undefined;
   }

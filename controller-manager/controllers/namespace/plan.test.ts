@@ -11,14 +11,18 @@ import {
   type NamespaceCondition,
   type ResourceOutcome,
 } from './plan.ts';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 const podsRt = { group: '', version: 'v1', plural: 'pods' };
 const deployRt = { group: 'apps', version: 'v1', plural: 'deployments' };
-const pod = (grace: number | undefined, phase = 'Running') => ({ spec: { terminationGracePeriodSeconds: grace }, status: { phase } });
+const pod = (grace: number | undefined, phase = 'Running'): Pod => ({
+  spec: { containers: [], terminationGracePeriodSeconds: grace },
+  status: { phase },
+});
 
 test('estimatePodTermination: the longest grace period of live Pods, 0 once it has passed', () => {
-  const cases: [string, any[], number, number, number][] = [
+  const cases: [string, Pod[], number, number, number][] = [
     ['no pods', [], 0, 1, 0],
     ['longest grace period', [pod(30), pod(60), pod(undefined)], 1_000, 1, 60],
     ['terminal pods do not count', [pod(30, 'Succeeded'), pod(90, 'Failed'), pod(10)], 0, 1, 10],

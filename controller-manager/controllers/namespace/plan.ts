@@ -3,6 +3,8 @@
 // still hold the namespace, what is left of one resource after its
 // deletecollection, the status conditions that say so, and when to look
 // again. Pure functions: controller.ts reads and writes.
+import type { NamespaceCondition as CoreNamespaceCondition, Pod } from 'kubernetes-types/core/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 
 /** The finalizer the namespace controller owns in spec.finalizers. */
 export const KUBERNETES_FINALIZER = 'kubernetes';
@@ -32,13 +34,7 @@ const OK: Record<(typeof CONDITION_TYPES)[number], { reason: string; message: st
 };
 
 /** A core/v1 NamespaceCondition. */
-export interface NamespaceCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
+export type NamespaceCondition = CoreNamespaceCondition;
 
 /** What deleting one resource's content in the namespace left behind. */
 export interface ResourceOutcome {
@@ -69,7 +65,7 @@ export function gvrString(rt: ResourceName): string {
  * seconds of simulated time, or 0 once that much has passed since the
  * namespace was deleted (elapsed real time times `speed`).
  */
-export function estimatePodTermination(pods: any[], deletedAtMs: number, nowMs: number, speed: number): number {
+export function estimatePodTermination(pods: Pod[], deletedAtMs: number, nowMs: number, speed: number): number {
   let estimate = 0;
   for (const pod of pods) {
     const phase = pod.status?.phase;
@@ -82,7 +78,12 @@ export function estimatePodTermination(pods: any[], deletedAtMs: number, nowMs: 
 }
 
 /** What is left of one resource after its deletecollection, listed again (`items`). */
-export function outcomeOf(rt: ResourceName, namespace: string, items: any[], estimateSeconds: number): ResourceOutcome {
+export function outcomeOf(
+  rt: ResourceName,
+  namespace: string,
+  items: { metadata?: ObjectMeta }[],
+  estimateSeconds: number,
+): ResourceOutcome {
   const groupResource = `${rt.plural}.${rt.group}`;
   if (items.length === 0) return { groupResource, estimateSeconds, remaining: 0, finalizers: {} };
   const finalizers: Record<string, number> = {};

@@ -4,6 +4,8 @@
 // are marked not ready, and it gets the unreachable NoSchedule and
 // NoExecute taints (not-ready ones for Ready=False); the taints go when it
 // comes back. Pods whose tolerations of a NoExecute taint run out are deleted.
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { StatusError } from '../../../shared/api/errors.ts';
 import { findResource } from '../../../shared/api/resources.ts';
 import { keyOf } from '../../../shared/informer/cache.ts';
@@ -20,25 +22,25 @@ const pods = findResource('', 'v1', 'pods')!;
 export function nodeLifecycleController(ctx: ControllerContext): ControllerParts {
   const name = 'node-lifecycle';
   const queue = new WorkQueue({ clock: ctx.clock, metrics: queueMetrics(ctx.registry, name) });
-  const nodeInformer = ctx.informers.informerFor(nodes);
-  const leaseInformer = ctx.informers.informerFor(leases, { namespace: 'kube-node-lease' });
-  const podInformer = ctx.informers.informerFor(pods);
+  const nodeInformer = ctx.informers.informerFor<Node>(nodes);
+  const leaseInformer = ctx.informers.informerFor<Lease>(leases, { namespace: 'kube-node-lease' });
+  const podInformer = ctx.informers.informerFor<Pod>(pods);
   podInformer.cache.addIndex('node', (p) => [p.spec?.nodeName ?? '']);
   const grace = NODE_MONITOR_GRACE_MS / ctx.speed;
 
   nodeInformer.on({ add: (n) => queue.add(keyOf(n)), update: (_o, n) => queue.add(keyOf(n)) });
-  leaseInformer.on({ update: (_o, l) => queue.add(l.metadata.name), add: (l) => queue.add(l.metadata.name) });
+  leaseInformer.on({ update: (_o, l) => queue.add(l.metadata!.name!), add: (l) => queue.add(l.metadata!.name!) });
 
   async function markPodsNotReady(nodeName: string, now: number): Promise<void> {
     const stamp = new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
     for (const pod of podInformer.cache.byIndex('node', nodeName)) {
-      const ready = pod.status?.conditions?.find((c: any) => c.type === 'Ready');
+      const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
       if (!ready || ready.status === 'False') continue;
-      const conditions = pod.status.conditions.map((c: any) =>
+      const conditions = pod.status!.conditions!.map((c) =>
         c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: stamp } : c,
       );
       try {
-        await ctx.client.patch(pods, pod.metadata.namespace, pod.metadata.name, 'strategic', { status: { conditions } }, 'status');
+        await ctx.client.patch(pods, pod.metadata!.namespace, pod.metadata!.name!, 'strategic', { status: { conditions } }, 'status');
       } catch (err) {
         if (!(err instanceof StatusError && err.code === 404)) throw err;
       }
@@ -54,7 +56,8 @@ export function nodeLifecycleController(ctx: ControllerContext): ControllerParts
     const conditions = staleConditions(node, lease, now, grace);
     if (conditions) {
       ctx.log.info({ controller: name, node: key }, 'node stopped posting status; marking it Ready=Unknown');
-      current = await ctx.client.update(nodes, { ...node, status: { ...node.status, conditions } }, 'status');
+      const next: Node = { ...node, status: { ...node.status, conditions } };
+      current = await ctx.client.update<Node>(nodes, next, 'status');
       ctx.events.event(node, 'Normal', 'NodeNotReady', `Node ${key} status is now: NodeNotReady`);
       await markPodsNotReady(key, now);
     }
@@ -74,11 +77,11 @@ export function nodeLifecycleController(ctx: ControllerContext): ControllerParts
 export function taintEvictionController(ctx: ControllerContext): ControllerParts {
   const name = 'taint-eviction-controller';
   const queue = new WorkQueue({ clock: ctx.clock, metrics: queueMetrics(ctx.registry, name) });
-  const nodeInformer = ctx.informers.informerFor(nodes);
-  const podInformer = ctx.informers.informerFor(pods);
+  const nodeInformer = ctx.informers.informerFor<Node>(nodes);
+  const podInformer = ctx.informers.informerFor<Pod>(pods);
   podInformer.cache.addIndex('node', (p) => [p.spec?.nodeName ?? '']);
-  const enqueueNode = (node: any) => {
-    for (const pod of podInformer.cache.byIndex('node', node.metadata.name)) queue.add(keyOf(pod));
+  const enqueueNode = (node: Node) => {
+    for (const pod of podInformer.cache.byIndex('node', node.metadata!.name!)) queue.add(keyOf(pod));
   };
   nodeInformer.on({
     add: enqueueNode,
@@ -91,7 +94,7 @@ export function taintEvictionController(ctx: ControllerContext): ControllerParts
 
   async function reconcile(key: string) {
     const pod = podInformer.cache.get(key);
-    if (!pod?.spec?.nodeName || pod.metadata.deletionTimestamp) return;
+    if (!pod?.spec?.nodeName || pod.metadata!.deletionTimestamp) return;
     const node = nodeInformer.cache.get(pod.spec.nodeName);
     if (!node) return;
     const delay = evictionDelay(pod, node.spec?.taints ?? [], ctx.clock.now(), ctx.speed);
@@ -99,7 +102,7 @@ export function taintEvictionController(ctx: ControllerContext): ControllerParts
     if (delay > 0) return { requeueAfterMs: delay };
     ctx.events.event(pod, 'Normal', 'TaintManagerEviction', `Marking for deletion Pod ${key}`);
     try {
-      await ctx.client.delete(pods, pod.metadata.namespace, pod.metadata.name);
+      await ctx.client.delete(pods, pod.metadata!.namespace, pod.metadata!.name!);
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 404)) throw err;
     }

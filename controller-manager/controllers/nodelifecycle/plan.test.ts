@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evictionDelay, reconcileTaints, staleConditions } from './plan.ts';
+import type { Pod, Toleration } from 'kubernetes-types/core/v1.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -42,7 +43,7 @@ test('taints follow readiness and keep their timeAdded', () => {
 
 test('NoExecute: untolerated goes at once, tolerationSeconds counts from timeAdded and divides by speed', () => {
   const taint = { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: iso(NOW - 100_000) };
-  const pod = (tolerations: any[]) => ({ spec: { tolerations } });
+  const pod = (tolerations: Toleration[]): Pod => ({ spec: { containers: [], tolerations } });
   const t300 = { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 };
   assert.equal(evictionDelay(pod([]), [taint], NOW, 1), 0);
   assert.equal(evictionDelay(pod([t300]), [taint], NOW, 1), 200_000);

@@ -1,6 +1,7 @@
 // The ServiceAccount controller: every active Namespace has a "default"
 // ServiceAccount, created when the Namespace appears and again whenever it
 // is deleted. Keys are Namespace names; the decision is in plan.ts.
+import type { Namespace, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import { StatusError } from '../../../shared/api/errors.ts';
 import { findResource } from '../../../shared/api/resources.ts';
 import { WorkQueue } from '../../../shared/workqueue/work-queue.ts';
@@ -16,13 +17,13 @@ export function serviceAccountController(ctx: ControllerContext): ControllerPart
   const name = 'serviceaccount';
   const log = ctx.log.child({ controller: name });
   const queue = new WorkQueue({ clock: ctx.clock, metrics: queueMetrics(ctx.registry, name) });
-  const nsInformer = ctx.informers.informerFor(namespaces);
-  const saInformer = ctx.informers.informerFor(serviceaccounts);
+  const nsInformer = ctx.informers.informerFor<Namespace>(namespaces);
+  const saInformer = ctx.informers.informerFor<ServiceAccount>(serviceaccounts);
 
-  nsInformer.on({ add: (ns) => queue.add(ns.metadata.name), update: (_old, ns) => queue.add(ns.metadata.name) });
+  nsInformer.on({ add: (ns) => queue.add(ns.metadata!.name!), update: (_old, ns) => queue.add(ns.metadata!.name!) });
   saInformer.on({
     delete: (sa) => {
-      if (SERVICE_ACCOUNTS_TO_ENSURE.includes(sa.metadata?.name)) queue.add(sa.metadata.namespace);
+      if (SERVICE_ACCOUNTS_TO_ENSURE.includes(sa.metadata?.name ?? '')) queue.add(sa.metadata!.namespace!);
     },
   });
 
@@ -33,7 +34,7 @@ export function serviceAccountController(ctx: ControllerContext): ControllerPart
     for (const sa of missing) {
       try {
         await ctx.client.create(serviceaccounts, key, sa);
-        log.debug({ namespace: key, serviceAccount: sa.metadata.name }, 'created service account');
+        log.debug({ namespace: key, serviceAccount: sa.metadata!.name }, 'created service account');
       } catch (err) {
         if (err instanceof StatusError && err.code === 409) continue;
         // A namespace that started terminating (or went) meanwhile needs nothing.

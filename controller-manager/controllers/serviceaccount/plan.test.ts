@@ -18,11 +18,11 @@ test('serviceAccountsToCreate: default in every active namespace that lacks it',
   for (const [why, namespace, existing, want] of cases) {
     const created = serviceAccountsToCreate(namespace, (n) => existing.includes(n));
     assert.deepEqual(
-      created.map((sa) => sa.metadata.name),
+      created.map((sa) => sa.metadata?.name),
       want,
       why,
     );
-    for (const sa of created) assert.equal(sa.metadata.namespace, 'team', why);
+    for (const sa of created) assert.equal(sa.metadata?.namespace, 'team', why);
   }
 });
 

@@ -1,17 +1,18 @@
 // The ServiceAccount controller's decision, as kube's makes it: an active
 // Namespace gets each ServiceAccount it should always have (just "default")
 // that it does not have yet; a terminating one gets nothing.
+import type { Namespace, ServiceAccount } from 'kubernetes-types/core/v1.js';
 
 /** The ServiceAccounts every namespace has (kube's --service-accounts-to-ensure default). */
 export const SERVICE_ACCOUNTS_TO_ENSURE = ['default'];
 
 /** The ServiceAccounts to create in `ns`, given the names that exist there. */
-export function serviceAccountsToCreate(ns: any | undefined, exists: (name: string) => boolean): any[] {
+export function serviceAccountsToCreate(ns: Namespace | undefined, exists: (name: string) => boolean): ServiceAccount[] {
   if (!ns || ns.status?.phase !== 'Active' || ns.metadata?.deletionTimestamp) return [];
-  return SERVICE_ACCOUNTS_TO_ENSURE.filter((name) => !exists(name)).map((name) => ({
+  return SERVICE_ACCOUNTS_TO_ENSURE.filter((name) => !exists(name)).map((name): ServiceAccount => ({
     apiVersion: 'v1',
     kind: 'ServiceAccount',
-    metadata: { name, namespace: ns.metadata.name },
+    metadata: { name, namespace: ns.metadata!.name },
   }));
 }
 
