@@ -6,6 +6,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { Deployment } from 'kubernetes-types/apps/v1.js';
+import type { Node } from 'kubernetes-types/core/v1.js';
 import { findResource } from '../shared/api/resources.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
 import { ksimNodeArgs, spawnTracked, tempDir, removeTempDir, writeKubeconfig, type TrackedProcess } from '../test/helpers/index.ts';
@@ -17,7 +19,7 @@ import type { BenchContext, Benchmark } from './report.ts';
 const deployments = findResource('apps', 'v1', 'deployments')!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function deployment(name: string, replicas: number, image: string): any {
+function deployment(name: string, replicas: number, image: string): Deployment {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -44,7 +46,7 @@ async function waitAvailable(
   const end = performance.now() + timeoutMs;
   let last = 0;
   while (performance.now() < end) {
-    const d: any = await client.get(deployments, 'default', name);
+    const d = await client.get<Deployment>(deployments, 'default', name);
     const s = d.status ?? {};
     if (
       (s.observedGeneration ?? 0) >= generation &&
@@ -101,11 +103,8 @@ export const deploymentBench: Benchmark = {
         try {
           // Wait for the nodes.
           for (;;) {
-            const list: any = await client.list(findResource('', 'v1', 'nodes')!);
-            if (
-              list.items.filter((n: any) => n.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True')).length >=
-              nodes
-            )
+            const list = await client.list<Node>(findResource('', 'v1', 'nodes')!);
+            if (list.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length >= nodes)
               break;
             await sleep(200);
           }

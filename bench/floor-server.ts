@@ -49,9 +49,10 @@ async function main(dir: string): Promise<void> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      let obj: any;
+      // The benchmark sends objects only; their metadata is all this server reads or writes.
+      let obj: { metadata?: { name?: string; resourceVersion?: string; creationTimestamp?: string } };
       try {
-        obj = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        obj = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof obj;
       } catch {
         res.writeHead(400).end();
         return;

@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { findResource } from '../shared/api/resources.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
 import { Informer } from '../shared/informer/informer.ts';
@@ -91,8 +92,8 @@ export const kubeletSim: Benchmark = {
         let ready = 0;
         let cont: string | undefined;
         do {
-          const page: any = await client.list(nodes, { limit: 1000, continue: cont });
-          ready += page.items.filter((n: any) => n.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True')).length;
+          const page = await client.list<Node>(nodes, { limit: 1000, continue: cont });
+          ready += page.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
           cont = page.metadata?.continue || undefined;
         } while (cont);
         const readyMs = performance.now() - t0;
@@ -137,14 +138,14 @@ export const kubeletSim: Benchmark = {
 
         ctx.progress(`creating ${podCount} Pods pinned to ${podNodes} nodes`);
         const pods = findResource('', 'v1', 'pods')!;
-        const informer = new Informer(client, pods, { namespace: 'default' });
+        const informer = new Informer<Pod>(client, pods, { namespace: 'default' });
         let running = 0;
         let allRunning: () => void = () => {};
         const done = new Promise<void>((r) => (allRunning = r));
         const seen = new Set<string>();
-        const check = (p: any) => {
-          if (p.status?.phase === 'Running' && !seen.has(p.metadata.name)) {
-            seen.add(p.metadata.name);
+        const check = (p: Pod) => {
+          if (p.status?.phase === 'Running' && !seen.has(p.metadata!.name!)) {
+            seen.add(p.metadata!.name!);
             if (++running === podCount) allRunning();
           }
         };

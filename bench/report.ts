@@ -28,8 +28,8 @@ export interface BenchContext {
   size<T>(full: T, quick: T): T;
   /** Records a figure (kept even if the benchmark fails later). */
   record(name: string, value: number | string, unit: string, extra?: { target?: Target; note?: string }): void;
-  /** Prints one progress line, prefixed with the benchmark's name. */
-  progress(message: string): void;
+  /** Prints one progress line, prefixed with the benchmark's name (a function: benchmarks pass it on as it is). */
+  progress: (message: string) => void;
   /** Values earlier benchmarks of this run shared (e.g. the raw put rate). */
   readonly shared: Map<string, number>;
 }

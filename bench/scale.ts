@@ -103,14 +103,14 @@ async function measureRestart(ctx: BenchContext, server: Apiserver, label = 'res
   ctx.record(`${label}: SIGTERM -> exit`, performance.now() - tStop, 'ms');
 
   const t0 = performance.now();
-  let restartError: unknown;
-  const restarting = server.restart().catch((err) => {
-    restartError = err;
+  let restartError: { err: unknown } | undefined;
+  const restarting = server.restart().catch((err: unknown) => {
+    restartError = { err };
   });
   let watch: WatchStream | undefined;
   let acceptedMs = NaN;
   while (!watch) {
-    if (restartError) throw restartError;
+    if (restartError) throw restartError.err;
     if (performance.now() - t0 > 120_000) throw new Error('the restarted apiserver did not accept a watch within 120 s');
     const w = new WatchStream(server.url, '/api/v1/pods');
     try {
@@ -144,7 +144,7 @@ async function measureRestart(ctx: BenchContext, server: Apiserver, label = 'res
     probeClient.close();
   }
   await restarting;
-  if (restartError) throw restartError;
+  if (restartError) throw restartError.err;
   // CPU is steadier than wall time on a shared machine (GC threads included); server.pid is the new process only now.
   ctx.record(`${label}: apiserver CPU, spawn to ready and first event`, cpuSecondsOf(server.pid) * 1000, 'ms');
 }

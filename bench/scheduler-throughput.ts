@@ -9,7 +9,7 @@ import { findResource } from '../shared/api/resources.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
 import { resolveConfig } from '../scheduler/config.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
-import { makeNode, makePod } from '../scheduler/testing/fixtures.ts';
+import { makeNode, makePod, type TestPod } from '../scheduler/testing/fixtures.ts';
 import { Samples } from './load.ts';
 import { withApiserver } from './server.ts';
 import type { BenchContext, Benchmark } from './report.ts';
@@ -26,7 +26,7 @@ async function pool(n: number, concurrency: number, fn: (i: number) => Promise<u
   );
 }
 
-function benchPod(i: number, nodeCount: number, anti: boolean): any {
+function benchPod(i: number, nodeCount: number, anti: boolean): TestPod {
   if (!anti) return makePod(`p-${i}`, { cpu: '10m', memory: '16Mi' });
   const group = `g-${Math.floor(i / nodeCount)}`;
   return makePod(`p-${i}`, {
