@@ -26,7 +26,7 @@ async function failingReadyChecks(endpoint: string): Promise<string[] | undefine
     const res = await fetch(`${endpoint}/readyz`, { signal: AbortSignal.timeout(2000) });
     const body = await res.text();
     if (res.ok) return undefined;
-    return [...body.matchAll(/^\[-\]([\w.\/-]+) failed/gm)].map((m) => m[1]);
+    return [...body.matchAll(/^\[-\]([\w./-]+) failed/gm)].map((m) => m[1]);
   } catch {
     return [];
   }

@@ -150,7 +150,7 @@ async function prepareDataDir(dataDir: string): Promise<void> {
       });
       await fs.promises.access(dir, fs.constants.W_OK);
     } catch (err) {
-      throw new Error(`cannot use data dir ${dataDir}: ${openFailureReason(dir, err)}`);
+      throw new Error(`cannot use data dir ${dataDir}: ${openFailureReason(dir, err)}`, { cause: err });
     }
   }
 }
@@ -231,7 +231,7 @@ export async function upMain(argv: string[]): Promise<void> {
     return;
   }
   save();
-  apiserver.exited.then(() => {
+  void apiserver.exited.then(() => {
     save();
     if (!stopping) process.stderr.write(`ksim: apiserver exited (code ${apiserver.state.exitCode}); see ${apiserver.state.log}\n`);
   });
@@ -247,7 +247,7 @@ export async function upMain(argv: string[]): Promise<void> {
       `http://127.0.0.1:${port}`,
     );
     children.push(child);
-    child.exited.then(() => {
+    void child.exited.then(() => {
       save();
       if (!stopping) process.stderr.write(`ksim: ${component.name} exited (code ${child.state.exitCode}); see ${child.state.log}\n`);
     });
