@@ -34,9 +34,6 @@ import { handleUpdate } from './handlers/update.ts';
 import { bookmarkObject, checkWatchParams, runWatch } from './handlers/watch.ts';
 import type { RequestMetrics } from './metrics.ts';
 
-/** Observes one finished request for metrics. */
-type Observe = (verb: string, resource: string, code: number, seconds: number) => void;
-
 async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | undefined> {
   const { verb, subresource, resource } = r.info;
   if (!subresource && !resource.verbs.includes(verb)) throw methodNotAllowed(verb, { group: resource.group, resource: resource.plural });

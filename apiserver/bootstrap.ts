@@ -8,6 +8,7 @@ import { objectKey } from './registry/keys.ts';
 import { prepareCreate } from './registry/lifecycle.ts';
 import { SYSTEM_PRIORITY_CLASSES } from './admission/pod-defaults.ts';
 import type { Store } from './storage/store.ts';
+import type { StoredObject } from './storage/types.ts';
 
 /** The namespaces kube-apiserver creates itself. */
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -21,23 +22,24 @@ interface BootstrapContext {
   newUid: () => string;
 }
 
-async function ensure(
+/** Stores `obj` unless an object of its name is there already and `replaceIf` (which reads it as `obj`'s kind) says to keep it. */
+async function ensure<T extends StoredObject & { apiVersion: string }>(
   ctx: BootstrapContext,
   group: string,
   plural: string,
   namespace: string,
-  obj: any,
-  replaceIf?: (cur: any) => boolean,
+  obj: T,
+  replaceIf?: (cur: T) => boolean,
 ): Promise<void> {
   const rt = findResource(group, group === '' ? 'v1' : obj.apiVersion.split('/')[1], plural)!;
-  const key = objectKey(rt, namespace, obj.metadata.name);
+  const key = objectKey(rt, namespace, obj.metadata.name!);
   const cur = ctx.store.get(key);
-  if (cur && !replaceIf?.(JSON.parse(cur.json))) return;
+  if (cur && !replaceIf?.(JSON.parse(cur.json) as T)) return;
   if (namespace) obj.metadata.namespace = namespace;
   prepareCreate(rt, obj, ctx.now(), ctx.newUid());
   await ctx.store.txn(key, (existing) => {
     if (!existing) return obj;
-    if (!replaceIf?.(existing)) return undefined;
+    if (!replaceIf?.(existing as T)) return undefined;
     return { ...obj, metadata: { ...existing.metadata } };
   });
 }

@@ -72,8 +72,8 @@ export function parseRequest(method: string, pathname: string, watchParam: boole
   }
   let namespace = '';
   let plural: string;
-  let name = '';
-  let subresource = '';
+  let name: string;
+  let subresource: string;
   // As kube's RequestInfoFactory: /namespaces/NAME/status and /finalize are subresources of the Namespace itself.
   const namespaceSubresource = rest[0] === 'namespaces' && rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize');
   if (rest[0] === 'namespaces' && rest.length >= 3 && !namespaceSubresource) {

@@ -2,17 +2,24 @@
 // ServiceAccount (spec.serviceAccountName defaults to "default"),
 // DefaultTolerationSeconds (300 s NoExecute tolerations for not-ready and
 // unreachable nodes) and Priority (spec.priority from the PriorityClass).
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { fieldError, forbidden, invalid } from '../../shared/api/errors.ts';
+import type { ObjectToStore } from '../storage/types.ts';
 import type { AdmissionPlugin } from './types.ts';
 import type { PriorityClassView } from './priority-classes.ts';
 
 const isPod = (rt: { group: string; plural: string }) => rt.group === '' && rt.plural === 'pods';
 
+/** The Pod a plugin looks at: the object itself, when `rt` is pods and it is being created. */
+const podCreated = (op: string, rt: { group: string; plural: string }, obj: ObjectToStore): Pod | undefined =>
+  op === 'CREATE' && isPod(rt) ? (obj as Pod) : undefined;
+
 /** ServiceAccount admission's defaulting (no token volume: ksim does not mount tokens). */
 export const serviceAccountDefault: AdmissionPlugin = {
   name: 'ServiceAccount',
-  admit(op, rt, pod) {
-    if (op !== 'CREATE' || !isPod(rt) || !pod.spec) return;
+  admit(op, rt, obj) {
+    const pod = podCreated(op, rt, obj);
+    if (!pod?.spec) return;
     pod.spec.serviceAccountName ||= pod.spec.serviceAccount || 'default';
     pod.spec.serviceAccount = pod.spec.serviceAccountName;
   },
@@ -21,9 +28,10 @@ export const serviceAccountDefault: AdmissionPlugin = {
 /** DefaultTolerationSeconds with kube's default of 300 seconds. */
 export const defaultTolerationSeconds: AdmissionPlugin = {
   name: 'DefaultTolerationSeconds',
-  admit(op, rt, pod) {
-    if (op !== 'CREATE' || !isPod(rt) || !pod.spec) return;
-    const tolerations: any[] = (pod.spec.tolerations ??= []);
+  admit(op, rt, obj) {
+    const pod = podCreated(op, rt, obj);
+    if (!pod?.spec) return;
+    const tolerations = (pod.spec.tolerations ??= []);
     for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
       const covered = tolerations.some(
         (t) => (t.key === key || (!t.key && t.operator === 'Exists')) && (!t.effect || t.effect === 'NoExecute'),
@@ -43,9 +51,10 @@ export const SYSTEM_PRIORITY_CLASSES: Record<string, number> = {
 export function priorityAdmission(classes: PriorityClassView): AdmissionPlugin {
   return {
     name: 'Priority',
-    admit(op, rt, pod) {
-      if (op !== 'CREATE' || !isPod(rt) || !pod.spec) return;
-      const name: string | undefined = pod.spec.priorityClassName;
+    admit(op, rt, obj) {
+      const pod = podCreated(op, rt, obj);
+      if (!pod?.spec) return;
+      const name = pod.spec.priorityClassName;
       const pc = name ? classes.lookup(name) : classes.globalDefault();
       if (name && !pc) {
         throw forbidden(`pods "${pod.metadata?.name ?? ''}" is forbidden: no PriorityClass with name ${name} was found`, { kind: 'pods' });
@@ -62,7 +71,7 @@ export function priorityAdmission(classes: PriorityClassView): AdmissionPlugin {
         ]);
       }
       pod.spec.priority = value;
-      if (pc) pod.spec.priorityClassName = pc.metadata.name;
+      if (pc) pod.spec.priorityClassName = pc.metadata!.name;
       pod.spec.preemptionPolicy ??= pc?.preemptionPolicy ?? 'PreemptLowerPriority';
     },
   };

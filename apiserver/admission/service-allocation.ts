@@ -2,6 +2,7 @@
 // kube's service registry does: a free IP from the service CIDR for each
 // ClusterIP Service, a free port in 30000-32767 for each NodePort /
 // LoadBalancer port, with user-chosen values checked against what is taken.
+import type { Service } from 'kubernetes-types/core/v1.js';
 import { fieldError, invalid } from '../../shared/api/errors.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { AdmissionPlugin, Operation } from './types.ts';
@@ -26,11 +27,11 @@ function intToIp(n: number): string {
   return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 }
 
-const needsClusterIP = (svc: any) => (svc.spec?.type ?? 'ClusterIP') !== 'ExternalName';
-const needsNodePorts = (svc: any) => ['NodePort', 'LoadBalancer'].includes(svc.spec?.type);
+const needsClusterIP = (svc: Service) => (svc.spec?.type ?? 'ClusterIP') !== 'ExternalName';
+const needsNodePorts = (svc: Service) => svc.spec?.type === 'NodePort' || svc.spec?.type === 'LoadBalancer';
 
 /** The allocation plugin; `existing` seeds what stored Services already hold. */
-export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<any>): AdmissionPlugin {
+export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<Service>): AdmissionPlugin {
   const [base, bits] = ranges.serviceCIDR.split('/');
   const first = ipToInt(base)!;
   const size = 2 ** (32 - Number(bits));
@@ -40,7 +41,7 @@ export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<any>
   let nextPort = ranges.nodePortMin;
   for (const svc of existing) hold(svc);
 
-  function hold(svc: any): void {
+  function hold(svc: Service): void {
     for (const ip of svc.spec?.clusterIPs ?? (svc.spec?.clusterIP ? [svc.spec.clusterIP] : [])) {
       const n = ipToInt(ip);
       if (n !== undefined) ips.add(n);
@@ -72,11 +73,11 @@ export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<any>
     return undefined;
   }
 
-  function allocate(op: Operation, rt: ResourceType, svc: any, old?: any): void {
+  function allocate(op: Operation, svc: Service, old?: Service): void {
     const name = svc.metadata?.name ?? '';
     const fail = (e: ReturnType<typeof fieldError.invalid>) => invalid('Service', '', name, [e]);
     const spec = (svc.spec ??= {});
-    const oldIPs: string[] = old?.spec?.clusterIPs ?? [];
+    const oldIPs = old?.spec?.clusterIPs ?? [];
     // ClusterIP: immutable once set, allocated when asked for and missing.
     if (op === 'UPDATE' && oldIPs.length && needsClusterIP(svc)) {
       if (spec.clusterIP && spec.clusterIP !== oldIPs[0]) {
@@ -85,7 +86,7 @@ export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<any>
       spec.clusterIP = oldIPs[0];
       spec.clusterIPs = oldIPs;
     } else if (needsClusterIP(svc)) {
-      const want: string | undefined = spec.clusterIP || spec.clusterIPs?.[0];
+      const want = spec.clusterIP || spec.clusterIPs?.[0];
       if (want === 'None') {
         spec.clusterIP = 'None';
         spec.clusterIPs = ['None'];
@@ -116,9 +117,9 @@ export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<any>
       spec.ipFamilyPolicy ??= 'SingleStack';
     }
     // NodePorts: kept when already held by this Service, checked when chosen, allocated when missing.
-    const held = new Set<number>((old?.spec?.ports ?? []).map((p: any) => p.nodePort).filter(Boolean));
+    const held = new Set((old?.spec?.ports ?? []).map((p) => p.nodePort).filter((n): n is number => Boolean(n)));
     if (needsNodePorts(svc)) {
-      (spec.ports ?? []).forEach((p: any, i: number) => {
+      (spec.ports ?? []).forEach((p, i) => {
         if (p.nodePort) {
           if (held.has(p.nodePort)) return;
           if (p.nodePort < ranges.nodePortMin || p.nodePort > ranges.nodePortMax) {
@@ -144,7 +145,7 @@ export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<any>
       for (const p of spec.ports ?? []) delete p.nodePort;
     }
     // Release what the old version held and the new one does not.
-    const nowPorts = new Set<number>((spec.ports ?? []).map((p: any) => p.nodePort).filter(Boolean));
+    const nowPorts = new Set((spec.ports ?? []).map((p) => p.nodePort).filter((n): n is number => Boolean(n)));
     for (const p of held) if (!nowPorts.has(p)) ports.delete(p);
     if (!needsClusterIP(svc)) for (const ip of oldIPs) ips.delete(ipToInt(ip)!);
   }
@@ -156,15 +157,16 @@ export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<any>
     transactional: true,
     appliesTo: isService,
     admit(op, rt, obj, old) {
-      if (isService(rt)) allocate(op, rt, obj, old);
+      if (isService(rt)) allocate(op, obj as Service, old as Service | undefined);
     },
     deleted(rt, obj) {
       if (!isService(rt)) return;
-      for (const ip of obj.spec?.clusterIPs ?? []) {
+      const svc = obj as Service;
+      for (const ip of svc.spec?.clusterIPs ?? []) {
         const n = ipToInt(ip);
         if (n !== undefined) ips.delete(n);
       }
-      for (const p of obj.spec?.ports ?? []) if (p.nodePort) ports.delete(p.nodePort);
+      for (const p of svc.spec?.ports ?? []) if (p.nodePort) ports.delete(p.nodePort);
     },
   };
 }

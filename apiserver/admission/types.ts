@@ -5,6 +5,7 @@
 // thread; a plugin that holds state which must change atomically with the
 // write (IP allocation) is `transactional` and runs inside the transaction.
 import type { ResourceType } from '../../shared/api/resource-type.ts';
+import type { ObjectToStore, StoredObject } from '../storage/types.ts';
 
 /** A write operation, as kube's admission names them. */
 export type Operation = 'CREATE' | 'UPDATE';
@@ -19,17 +20,17 @@ export interface AdmissionPlugin {
   transactional?: boolean;
   /** The resources the plugin acts on (all when absent). */
   appliesTo?(rt: ResourceType): boolean;
-  /** May mutate `obj`; throws a StatusError to refuse the write. */
-  admit?(op: Operation, rt: ResourceType, obj: any, old?: any): void;
+  /** May mutate `obj` (an object of `rt`'s kind); throws a StatusError to refuse the write. */
+  admit?(op: Operation, rt: ResourceType, obj: ObjectToStore, old?: StoredObject): void;
   /** Called once a delete has committed (to release what the object held). */
-  deleted?(rt: ResourceType, obj: any): void;
+  deleted?(rt: ResourceType, obj: StoredObject): void;
 }
 
 /** The chain every write goes through, in order. */
 export class AdmissionChain {
   constructor(private readonly plugins: AdmissionPlugin[]) {}
 
-  admit(op: Operation, rt: ResourceType, obj: any, old?: any, stage: AdmissionStage = 'all'): void {
+  admit(op: Operation, rt: ResourceType, obj: ObjectToStore, old?: StoredObject, stage: AdmissionStage = 'all'): void {
     for (const p of this.plugins) {
       if (stage !== 'all' && (stage === 'transaction') !== (p.transactional === true)) continue;
       p.admit?.(op, rt, obj, old);
@@ -41,7 +42,7 @@ export class AdmissionChain {
     return this.plugins.some((p) => p.transactional && (p.appliesTo?.(rt) ?? true));
   }
 
-  deleted(rt: ResourceType, obj: any): void {
+  deleted(rt: ResourceType, obj: StoredObject): void {
     for (const p of this.plugins) p.deleted?.(rt, obj);
   }
 }

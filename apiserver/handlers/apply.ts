@@ -9,10 +9,11 @@ import { applyStrategicMergePatch, mergeSchemaFor, PatchError } from '../../shar
 import { isStackExhausted } from '../http/nesting.ts';
 import { decodeYaml, YamlDecodeError } from '../http/yaml-decode.ts';
 import { objectKey } from '../registry/keys.ts';
-import { checkNamespace, checkTypeMeta, prepareCreate, prepareUpdate, readyToDelete } from '../registry/lifecycle.ts';
+import { checkNamespace, prepareCreate, prepareUpdate, readyToDelete } from '../registry/lifecycle.ts';
+import type { StoredObject } from '../storage/types.ts';
 import { admitNamespace } from './namespace-lifecycle.ts';
 import { commitWrite } from './commit-write.ts';
-import { checkPatched, checkPatchedSize } from './decode-object.ts';
+import { asObjectOf, checkPatched, checkPatchedSize } from './decode-object.ts';
 import { isDryRun } from './dry-run.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
@@ -22,7 +23,7 @@ import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
  * JSON skips that step and fails when it is unmarshalled with sigs.k8s.io/yaml:
  * "error decoding patch: error converting YAML to JSON: yaml: ...".
  */
-function readApplyPatch(body: Buffer): any {
+function readApplyPatch(body: Buffer): unknown {
   const text = body.toString('utf8');
   try {
     return decodeYaml(text);
@@ -40,8 +41,7 @@ export async function handleApply(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
     throw invalid('PatchOptions', 'meta.k8s.io', '', [fieldError.required('fieldManager', 'is required for apply patch')]);
   }
   if (subresource) throw badRequest(`server-side apply of the ${subresource} subresource is not supported by ksim yet`);
-  const applied = readApplyPatch(await r.body());
-  checkTypeMeta(rt, applied);
+  const applied = asObjectOf(rt, readApplyPatch(await r.body()));
   if (applied.metadata.name !== name) {
     throw badRequest(`the name of the object (${applied.metadata.name ?? ''}) does not match the name on the URL (${name})`);
   }
@@ -61,7 +61,7 @@ export async function handleApply(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
         if (!dryRun) ctx.admission.admit('CREATE', rt, obj);
         return obj;
       }
-      let merged: any;
+      let merged: StoredObject;
       try {
         merged = applyStrategicMergePatch(cur, config, mergeSchemaFor(rt.kind));
       } catch (err) {

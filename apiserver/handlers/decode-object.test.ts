@@ -23,7 +23,7 @@ test('protobuf envelopes kube refuses before reading them', () => {
   );
   refused('k8s\0', PB, 'the object provided is unrecognized (must be of type ConfigMap): empty body (6b387300)');
   const ok = encodeKubeProtobuf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: 'b' } });
-  assert.deepEqual(decodeBytes(ok, PB, null, CM).obj.data, { a: 'b' });
+  assert.deepEqual((decodeBytes(ok, PB, null, CM).obj as { data?: unknown }).data, { a: 'b' });
 });
 
 test("JSON syntax errors are encoding/json's, read while the kind is", () => {

@@ -4,6 +4,8 @@
 import { badRequest, tooLarge } from '../../shared/api/errors.ts';
 import { MAX_BODY_BYTES } from '../http/body.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
+import { checkTypeMeta } from '../registry/lifecycle.ts';
+import type { StoredObject } from '../storage/types.ts';
 import { hasKubeProtobufMagic, KUBE_PROTOBUF_CONTENT_TYPE, KUBE_PROTOBUF_MAGIC } from '../../shared/api/protobuf/index.ts';
 import { decodeBody, jsonSyntaxError, mediaType } from '../http/codec.ts';
 import { isStackExhausted, jsonNestingError } from '../http/nesting.ts';
@@ -13,8 +15,15 @@ import type { ApiRequest } from './context.ts';
 
 /** The decoded object and the warnings to send back. */
 export interface DecodedObject {
-  obj: any;
+  /** The body as decoding left it: JSON of any shape until checkTypeMeta (or the subresource's own checks) accepts it. */
+  obj: unknown;
   warnings: string[];
+}
+
+/** `body` as an object of `rt`: checkTypeMeta refuses anything else, and fills in apiVersion, kind and metadata. */
+export function asObjectOf(rt: ResourceType, body: unknown): StoredObject {
+  checkTypeMeta(rt, body);
+  return body;
 }
 
 /** The ?fieldValidation mode of a request (400 for an unknown value). */
@@ -47,7 +56,7 @@ export function decodeBytes(
 ): DecodedObject {
   const type = mediaType(contentType) || 'application/json';
   let text: string | undefined;
-  let obj: any;
+  let obj: unknown;
   if (type === 'application/json') {
     // A JSON body is turned into text once: the parse and the decode checks both read it.
     text = body.toString('utf8');
@@ -101,16 +110,16 @@ function withinStack<T>(kind: { kind: string }, fn: () => T): T {
   }
 }
 
-/** Checks an object produced by a patch (no raw text: duplicates cannot occur). */
-export function checkPatched(
+/** Checks an object produced by a patch (no raw text: duplicates cannot occur); it is pruned in place and comes back. */
+export function checkPatched<T extends object>(
   r: ApiRequest,
   rt: ResourceType,
-  obj: any,
+  obj: T,
   kind = { group: rt.group, version: rt.version, kind: rt.kind },
-): DecodedObject {
+): { obj: T; warnings: string[] } {
   const mode = validationMode(r.query);
-  const { object, warnings } = withinStack(kind, () => decodeChecks(kind, undefined, obj, mode));
-  return { obj: object, warnings };
+  const { warnings } = withinStack(kind, () => decodeChecks(kind, undefined, obj, mode));
+  return { obj, warnings };
 }
 
 /**

@@ -34,12 +34,16 @@ function fromQuery(query: URLSearchParams): DeleteOptions & { dryRun?: string[] 
 /** The options from a body; decoding errors are kube's 400s. */
 function fromBody(body: Buffer, contentType: string | undefined): DeleteOptions & { dryRun?: string[] } {
   // Delete bodies are decoded without field validation: unknown fields are dropped silently.
-  const b = decodeBytes(body, contentType, 'Ignore', { group: '', version: 'v1', kind: 'DeleteOptions' }).obj ?? {};
+  // The client's JSON, each field read only when it has the type DeleteOptions gives it.
+  const b = (decodeBytes(body, contentType, 'Ignore', { group: '', version: 'v1', kind: 'DeleteOptions' }).obj ?? {}) as Record<
+    string,
+    unknown
+  >;
   if (b.kind !== undefined && b.kind !== '' && b.kind !== 'DeleteOptions')
     throw badRequest('decoded object cannot be converted to DeleteOptions');
   const opts: DeleteOptions & { dryRun?: string[] } = {};
   if (typeof b.gracePeriodSeconds === 'number') opts.gracePeriodSeconds = b.gracePeriodSeconds;
-  if (typeof b.propagationPolicy === 'string') opts.propagationPolicy = b.propagationPolicy;
+  if (typeof b.propagationPolicy === 'string') opts.propagationPolicy = b.propagationPolicy as DeleteOptions['propagationPolicy'];
   if (typeof b.orphanDependents === 'boolean') opts.orphanDependents = b.orphanDependents;
   if (b.preconditions && typeof b.preconditions === 'object') opts.preconditions = b.preconditions;
   if (Array.isArray(b.dryRun) && b.dryRun.length) opts.dryRun = b.dryRun;

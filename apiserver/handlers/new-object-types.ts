@@ -3,6 +3,7 @@
 // the handlers' context names the preparer without importing what prepares.
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { SerializedObject } from '../storage/serialized-object.ts';
+import type { StoredObject } from '../storage/types.ts';
 
 /** What a create sends to be prepared. */
 export interface NewObjectRequest {
@@ -17,8 +18,8 @@ export interface NewObjectRequest {
 }
 
 /** A prepared object: parsed (prepared on this thread) or serialized but for its resourceVersion (on a create worker). */
-export interface PreparedCreate {
-  value: any | SerializedObject;
+export interface PreparedCreate<Value = StoredObject | SerializedObject> {
+  value: Value;
   name: string;
   /** The generateName the name was made from, when it was (a collision is retried with another suffix). */
   generateName?: string;

@@ -3,30 +3,30 @@
 // from generateName, server-set metadata, defaults, validation, and the
 // admission plugins that look at the object alone. It reads nothing from the
 // store, so it runs the same on the main thread and on a create worker.
-import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { AdmissionChain } from '../admission/types.ts';
-import { checkNamespace, checkTypeMeta, prepareCreate } from '../registry/lifecycle.ts';
+import { checkNamespace, prepareCreate } from '../registry/lifecycle.ts';
 import { generateNameFrom } from '../registry/names.ts';
-import { decodeBytes } from './decode-object.ts';
+import { asObjectOf, decodeBytes } from './decode-object.ts';
+import type { StoredObject } from '../storage/types.ts';
 import type { NewObjectRequest, PreparedCreate } from './new-object-types.ts';
 
 /** Prepares a create's object (parsed); throws the StatusError the client should get. */
-export function prepareNewObject(req: NewObjectRequest, admission: AdmissionChain): PreparedCreate {
+export function prepareNewObject(req: NewObjectRequest, admission: AdmissionChain): PreparedCreate<StoredObject> {
   const { rt } = req;
-  const { obj, warnings } = decodeBytes(req.body, req.contentType, req.fieldValidation, {
+  const { obj: body, warnings } = decodeBytes(req.body, req.contentType, req.fieldValidation, {
     group: rt.group,
     version: rt.version,
     kind: rt.kind,
   });
-  checkTypeMeta(rt, obj);
+  const obj = asObjectOf(rt, body);
   checkNamespace(rt, obj, req.namespace);
   const meta = obj.metadata;
-  const generateName =
-    !meta.name && typeof meta.generateName === 'string' && meta.generateName !== '' ? (meta.generateName as string) : undefined;
+  const generateName = !meta.name && typeof meta.generateName === 'string' && meta.generateName !== '' ? meta.generateName : undefined;
   // As kube's Store.Create: the name is generated first, so defaults (a Namespace's
   // kubernetes.io/metadata.name label) and validation see the name that is stored.
   if (generateName !== undefined) meta.name = generateNameFrom(generateName);
   prepareCreate(rt, obj, req.now, req.uid);
   admission.admit('CREATE', rt, obj, undefined, 'object');
-  return { value: obj, name: meta.name, generateName, warnings };
+  // prepareCreate refused an object without a name.
+  return { value: obj, name: meta.name!, generateName, warnings };
 }

@@ -15,6 +15,8 @@ import { checkPatched, checkPatchedSize, validationMode } from './decode-object.
 import { commitWrite } from './commit-write.ts';
 import { updateMutation } from './write-object.ts';
 import { approvalMutation } from './subresources/csr-approval.ts';
+import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
+import type { Mutate, ServerObjectMeta } from '../storage/types.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
 /** kube's answer to a JSON patch that does not apply: a 422 with the generic text (the library's reason is not sent). */
@@ -103,7 +105,7 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
   const overflowError = (into: string) => `json: cannot unmarshal number ${overflow} into ${into} of type float64`;
   const strictDecode = mode !== 'Ignore';
   const jsonPatch = type === 'application/json-patch+json';
-  let apply: (current: any) => any;
+  let apply: (current: unknown) => unknown;
   if (jsonPatch) {
     // null unmarshals into an empty list of operations: nothing changes.
     const ops = patch ?? [];
@@ -146,28 +148,29 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
     name,
     subresource: approval ? '' : subresource,
     incoming: (cur) => {
-      let out: any;
+      let patched: unknown;
       try {
-        out = apply(cur());
+        patched = apply(cur());
       } catch (err) {
         patchFailure(err, jsonPatch);
       }
-      if (out === null || typeof out !== 'object' || Array.isArray(out))
+      if (patched === null || typeof patched !== 'object' || Array.isArray(patched))
         throw new StatusError(422, 'Invalid', 'the patched object is not a JSON object');
       const checked = checkPatched(
         r,
         rt,
-        out,
+        patched,
         subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : undefined,
       );
-      out = checked.obj;
+      // A JSON object, its fields not yet known to be of their types (a patch can put anything anywhere).
+      const out = checked.obj as { metadata?: ServerObjectMeta };
       warnings.push(...checked.warnings);
       if (subresource !== 'scale') {
         out.metadata ??= {};
         if (out.metadata.name !== name)
           throw badRequest(`the name of the object (${out.metadata.name ?? ''}) does not match the name on the URL (${name})`);
       }
-      if (approval) requestedConditions = structuredClone(out.status?.conditions);
+      if (approval) requestedConditions = structuredClone((out as CertificateSigningRequest).status?.conditions);
       return out;
     },
     now: ctx.now(),
@@ -177,8 +180,8 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
   });
   const mutate = approval ? approvalMutation(rt, () => requestedConditions, ctx.now(), update) : update;
   // Last, after admission and validation, where kube meets etcd's limit on what it stores.
-  const sized: typeof mutate = (cur) => {
-    let next: ReturnType<typeof mutate>;
+  const sized: Mutate = (cur) => {
+    let next: ReturnType<Mutate>;
     try {
       next = mutate(cur);
       if (next) checkPatchedSize(next);

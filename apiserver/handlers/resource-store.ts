@@ -7,7 +7,7 @@ import type { ResourceType } from '../../shared/api/resource-type.ts';
 import { storageConversion, type StorageConversion } from '../registry/conversions.ts';
 import { SerializedObject } from '../storage/serialized-object.ts';
 import type { ListOptions, ListResult, Store } from '../storage/store.ts';
-import type { Entry, Mutate, TxnResult } from '../storage/types.ts';
+import type { Entry, Mutate, ObjectMatcher, TxnResult } from '../storage/types.ts';
 import type { WatchEvent, Watcher } from '../storage/watch-hub.ts';
 
 /** What the handlers use of the store for one resource's objects. */
@@ -29,7 +29,7 @@ class ConvertingStore implements ResourceStore {
     return JSON.stringify(this.conversion.fromStorage(JSON.parse(storedJson)));
   }
 
-  private matcher(matches: ((obj: any) => boolean) | undefined): ((obj: any) => boolean) | undefined {
+  private matcher(matches: ObjectMatcher | undefined): ObjectMatcher | undefined {
     return matches && ((stored) => matches(this.conversion.fromStorage(stored)));
   }
 

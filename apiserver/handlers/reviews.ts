@@ -19,7 +19,8 @@ export function isReview(group: string, plural: string): boolean {
 export async function handleReview(_ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
   const rt = r.info.resource;
   const { obj } = await decodeObject(r, rt);
-  const base = { kind: rt.kind, apiVersion: `${rt.group}/${rt.version}`, metadata: { creationTimestamp: null }, spec: obj?.spec ?? {} };
+  const spec = (obj as { spec?: unknown } | null | undefined)?.spec ?? {};
+  const base = { kind: rt.kind, apiVersion: `${rt.group}/${rt.version}`, metadata: { creationTimestamp: null }, spec };
   let status: object;
   if (rt.plural === 'selfsubjectaccessreviews') status = { allowed: true };
   else if (rt.plural === 'selfsubjectrulesreviews') {

@@ -2,12 +2,13 @@
 // fieldSelector parameters, refusing fields kube does not index for the kind.
 import { badRequest } from '../../shared/api/errors.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
+import type { ObjectMatcher, StoredObject } from '../storage/types.ts';
 import { matchesLabels, parseLabelSelector } from '../../shared/labels/label-selector.ts';
 import { exactMatch, fieldSelectorFields, matchesFields, parseFieldSelector } from '../../shared/labels/field-selector.ts';
 
 /** A parsed filter: the predicate, and what it pins exactly (for index use). */
 export interface ObjectFilter {
-  matches?: (obj: any) => boolean;
+  matches?: ObjectMatcher;
   /** Set when the field selector requires metadata.name=X. */
   name?: string;
   /** Set when the field selector requires metadata.namespace=X. */
@@ -18,7 +19,7 @@ export interface ObjectFilter {
 export function buildFilter(rt: ResourceType, query: URLSearchParams): ObjectFilter {
   const labelText = query.get('labelSelector') ?? '';
   const fieldText = query.get('fieldSelector') ?? '';
-  const tests: ((obj: any) => boolean)[] = [];
+  const tests: ObjectMatcher[] = [];
   const filter: ObjectFilter = {};
   if (labelText.trim()) {
     let sel;
@@ -43,7 +44,7 @@ export function buildFilter(rt: ResourceType, query: URLSearchParams): ObjectFil
     }
     filter.name = exactMatch(sel, 'metadata.name');
     filter.namespace = rt.namespaced ? exactMatch(sel, 'metadata.namespace') : undefined;
-    const get = (obj: any) => (field: string) => {
+    const get = (obj: StoredObject) => (field: string) => {
       if (field === 'metadata.name') return obj?.metadata?.name ?? '';
       if (field === 'metadata.namespace') return obj?.metadata?.namespace ?? '';
       return rt.selectableFields[field]?.(obj);

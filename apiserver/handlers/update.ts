@@ -1,8 +1,9 @@
 // PUT of an object or of its status, finalize, scale or (CSR) approval subresource.
 import { badRequest } from '../../shared/api/errors.ts';
-import { decodeObject } from './decode-object.ts';
+import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
+import { asObjectOf, decodeObject } from './decode-object.ts';
 import { objectKey } from '../registry/keys.ts';
-import { checkNamespace, checkTypeMeta } from '../registry/lifecycle.ts';
+import { checkNamespace } from '../registry/lifecycle.ts';
 import { toScale } from '../registry/scale.ts';
 import { isDryRun } from './dry-run.ts';
 import { commitWrite } from './commit-write.ts';
@@ -15,11 +16,12 @@ export async function handleUpdate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   const { resource: rt, namespace, name, subresource } = r.info;
   const scaleKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
   const { obj: body, warnings } = await decodeObject(r, rt, subresource === 'scale' ? scaleKind : undefined);
+  // A Scale is read by applyScale; anything else must be an object of `rt` (checked in place: `body` is `obj`).
   if (subresource !== 'scale') {
-    checkTypeMeta(rt, body);
-    checkNamespace(rt, body, namespace);
-    if (body.metadata.name !== name) {
-      throw badRequest(`the name of the object (${body.metadata.name ?? ''}) does not match the name on the URL (${name})`);
+    const obj = asObjectOf(rt, body);
+    checkNamespace(rt, obj, namespace);
+    if (obj.metadata.name !== name) {
+      throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`);
     }
   }
   const approval = subresource === 'approval';
@@ -34,7 +36,7 @@ export async function handleUpdate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     allowCreate: true,
     admission: isDryRun(r.query) ? undefined : ctx.admission,
   });
-  const conditions = approval ? structuredClone(body.status?.conditions) : undefined;
+  const conditions = approval ? structuredClone((body as CertificateSigningRequest).status?.conditions) : undefined;
   const mutate = approval ? approvalMutation(rt, () => conditions, ctx.now(), update) : update;
   const res = await commitWrite(ctx, rt, objectKey(rt, namespace, name), mutate, isDryRun(r.query), (json) =>
     subresource === 'scale' ? JSON.stringify(toScale(JSON.parse(json))) : json,

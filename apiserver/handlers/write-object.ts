@@ -7,13 +7,17 @@ import { checkTypeMeta, prepareCreate, prepareUpdate, readyToDelete } from '../r
 import { applyScale, toScale } from '../registry/scale.ts';
 import { strategyFor } from '../registry/strategy.ts';
 import type { AdmissionChain } from '../admission/types.ts';
+import type { Scale } from 'kubernetes-types/autoscaling/v1.js';
+import type { Mutate, StoredObject } from '../storage/types.ts';
 
 /**
- * What the request supplies: the client's new version of the object. A PUT
- * ignores `current`; a patch calls it for its own copy of the current object
- * (or of its Scale view) to patch, so that a PUT pays for no copy.
+ * What the request supplies: the client's new version of the object (with
+ * its metadata: checked by checkTypeMeta, or by the patch handler), or of
+ * its Scale view for the scale subresource. A PUT ignores `current`; a patch
+ * calls it for its own copy of the current object (or of its Scale view) to
+ * patch, so that a PUT pays for no copy.
  */
-export type Incoming = (current: () => any) => any;
+export type Incoming = (current: () => StoredObject | Scale | undefined) => unknown;
 
 /** Everything the transaction needs besides the store. */
 export interface WriteRequest {
@@ -29,26 +33,27 @@ export interface WriteRequest {
 }
 
 /** The store mutation for an update or patch: the object to store, null to delete, undefined for no change. */
-export function updateMutation(w: WriteRequest): (cur: any | undefined) => any | null | undefined {
+export function updateMutation(w: WriteRequest): Mutate {
   const gr = { group: w.rt.group, resource: w.rt.plural };
   return (cur) => {
     if (!cur) {
       if (!w.allowCreate || w.subresource || !strategyFor(w.rt).allowCreateOnUpdate) throw notFound(gr, w.name);
-      const obj = w.incoming(() => undefined);
+      const obj = w.incoming(() => undefined) as StoredObject;
       prepareCreate(w.rt, obj, w.now, w.newUid());
       w.admission?.admit('CREATE', w.rt, obj);
       return obj;
     }
-    let incoming: any;
+    let incoming: StoredObject;
     let sub = w.subresource;
     if (sub === 'scale') {
-      const scale = w.incoming(() => toScale(cur));
+      // Decoded and checked as an autoscaling/v1 Scale.
+      const scale = w.incoming(() => toScale(cur)) as Scale | null | undefined;
       const rv = scale?.metadata?.resourceVersion;
       if (rv && rv !== cur.metadata.resourceVersion) throw conflict(gr, w.name);
       incoming = applyScale(cur, scale);
       sub = '';
     } else {
-      incoming = w.incoming(() => structuredClone(cur));
+      incoming = w.incoming(() => structuredClone(cur)) as StoredObject;
       if (sub === '') checkTypeMeta(w.rt, incoming);
     }
     const next = prepareUpdate(

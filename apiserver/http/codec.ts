@@ -24,7 +24,7 @@ export function mediaType(header: string | undefined): string {
 }
 
 /** Decodes a create/update body; `contentType` must be JSON or YAML. */
-export function decodeBody(body: Buffer, contentType: string | undefined): any {
+export function decodeBody(body: Buffer, contentType: string | undefined): unknown {
   const type = mediaType(contentType) || 'application/json';
   if (type === 'application/json') return parseJson(body);
   if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') return parseYaml(body);
@@ -33,7 +33,7 @@ export function decodeBody(body: Buffer, contentType: string | undefined): any {
 }
 
 /** Decodes a Kubernetes protobuf body (the "k8s\0" envelope) into its JSON form, with a 400 on failure. */
-export function parseProtobuf(body: Buffer): any {
+export function parseProtobuf(body: Buffer): unknown {
   try {
     return decodeKubeProtobuf(body).object;
   } catch (err) {
@@ -43,7 +43,7 @@ export function parseProtobuf(body: Buffer): any {
 }
 
 /** Parses JSON with kube's 400 message on failure; nesting past kube's 10,000 levels is refused as Go refuses it. */
-export function parseJson(body: Buffer | string): any {
+export function parseJson(body: Buffer | string): unknown {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   let value: unknown;
   try {
@@ -62,7 +62,7 @@ export function jsonSyntaxError(body: Buffer | string, parseError: unknown): str
 }
 
 /** Parses YAML with a 400 on failure (go-yaml's limits: nesting, alias cycles and alias bombs). */
-export function parseYaml(body: Buffer | string): any {
+export function parseYaml(body: Buffer | string): unknown {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   try {
     return decodeYaml(text);

@@ -20,8 +20,9 @@ function isHex(c: number): boolean {
  * would throw a URIError that surfaced as a 500.
  */
 export function decodeSegment(segment: string): string {
-  // Node hands the request line over byte for byte as latin1: read it back as the bytes that were sent.
-  const raw = Buffer.from(segment, /[^\x00-\xff]/.test(segment) ? 'utf8' : 'latin1');
+  // Node hands the request line over byte for byte as latin1: read it back as the bytes that were sent
+  // (a code unit above 0xff means it was not, and the segment is plain UTF-16 text).
+  const raw = Buffer.from(segment, /[\u0100-\uffff]/.test(segment) ? 'utf8' : 'latin1');
   if (!raw.includes(0x25) && raw.every((b) => b < 0x80)) return segment;
   const bytes: number[] = [];
   for (let i = 0; i < raw.length; i++) {

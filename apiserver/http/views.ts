@@ -3,6 +3,7 @@
 // get` shows), or PartialObjectMetadata (what metadata informers read).
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import { tableFor } from '../printers/index.ts';
+import type { StoredObject } from '../storage/types.ts';
 import type { ResponseView } from './codec.ts';
 
 /** A list page as the list handler produced it. */
@@ -20,7 +21,7 @@ function includeObjectOf(query: URLSearchParams): IncludeObject {
   return v === 'None' || v === 'Object' ? v : 'Metadata';
 }
 
-function partial(obj: any): object {
+function partial(obj: StoredObject): object {
   return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
 }
 
@@ -34,7 +35,7 @@ function listMeta(page: ListPage): Record<string, unknown> {
 /** Renders one object in `view`. */
 export function renderObject(view: ResponseView, rt: ResourceType, json: string, query: URLSearchParams, now: Date): string {
   if (view === 'object') return json;
-  const obj = JSON.parse(json);
+  const obj = JSON.parse(json) as StoredObject;
   if (view === 'PartialObjectMetadata') return JSON.stringify(partial(obj));
   return JSON.stringify(
     tableFor(rt, [obj], { now, includeObject: includeObjectOf(query), listMeta: { resourceVersion: obj.metadata?.resourceVersion } }),
@@ -43,7 +44,7 @@ export function renderObject(view: ResponseView, rt: ResourceType, json: string,
 
 /** Renders a list page in `view` (the 'object' view is built by the list handler itself). */
 export function renderList(view: ResponseView, rt: ResourceType, page: ListPage, query: URLSearchParams, now: Date): string {
-  const objects = page.items.map((j) => JSON.parse(j));
+  const objects = page.items.map((j) => JSON.parse(j) as StoredObject);
   if (view === 'PartialObjectMetadata') {
     return JSON.stringify({
       kind: 'PartialObjectMetadataList',
@@ -61,8 +62,8 @@ export interface WatchView {
   plain?: boolean;
   /** Set when `object` depends on the object alone: every watcher with this key renders the same text, so encodings can be shared. */
   shareKey?: string;
-  object(json: string): string;
-  bookmark(rev: number, initialEventsEnd: boolean): string;
+  object: (json: string) => string;
+  bookmark: (rev: number, initialEventsEnd: boolean) => string;
 }
 
 /** The watch rendering for `view`; a Table watch sends column definitions with its first row only, as kube does. */
@@ -86,8 +87,8 @@ export function watchView(
   const includeObject = includeObjectOf(query);
   return {
     object(json) {
-      const obj = JSON.parse(json);
-      const table = tableFor(rt, [obj], { now: now(), includeObject, listMeta: { resourceVersion: obj.metadata?.resourceVersion } }) as any;
+      const obj = JSON.parse(json) as StoredObject;
+      const table = tableFor(rt, [obj], { now: now(), includeObject, listMeta: { resourceVersion: obj.metadata?.resourceVersion } });
       if (headersSent) table.columnDefinitions = [];
       headersSent = true;
       return JSON.stringify(table);

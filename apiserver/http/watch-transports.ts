@@ -8,7 +8,7 @@ import { httpFramed } from '../storage/watch-encoding.ts';
 
 /** The response's socket when nothing else is queued in front of our bytes, so they can go to it directly. */
 function directSocket(res: ServerResponse): Socket | undefined {
-  const socket = res.socket as (Socket & { _httpMessage?: unknown }) | null;
+  const socket: (Socket & { _httpMessage?: unknown }) | null = res.socket;
   const r = res as ServerResponse & { chunkedEncoding?: boolean; outputData?: unknown[] };
   if (!socket || socket._httpMessage !== res || !socket.writable || !r.chunkedEncoding || (r.outputData?.length ?? 0) > 0) return undefined;
   return socket;

@@ -5,7 +5,7 @@
 // package would build a circular object), an alias of no anchor, and alias
 // expansion past go-yaml's allowed ratio ("document contains excessive
 // aliasing", the billion-laughs guard), counted without expanding anything.
-import YAML, { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import YAML, { isAlias, isMap, isPair, isScalar, isSeq, type Document } from 'yaml';
 import { yamlNestingError } from './nesting.ts';
 
 /** A YAML body go-yaml would refuse; the message is go-yaml's, "yaml: " included. */
@@ -65,7 +65,7 @@ function checkAliases(doc: Document.Parsed): void {
     if (isMap(node) || isSeq(node) || isScalar(node)) expansion.set(node, size);
     return size;
   };
-  walk(doc.contents as Node | null);
+  walk(doc.contents);
 }
 
 /**

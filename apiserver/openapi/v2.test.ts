@@ -11,7 +11,7 @@ import { RESOURCES } from '../../shared/api/resources.ts';
 import { openapiV2Document, openapiV2ProtobufServed, openapiV2Served } from './v2.ts';
 
 type Json = Record<string, any>;
-const v2 = (): Json => openapiV2Document() as Json;
+const v2 = (): Json => openapiV2Document();
 
 test('a Swagger 2.0 document with every served kind', () => {
   const d = v2();

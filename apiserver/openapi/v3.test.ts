@@ -15,7 +15,7 @@ const S = (name: string): string => `#/components/schemas/${name}`;
 const doc = (gv: string): Json => {
   const d = openapiV3Document(gv);
   assert.ok(d, `no document for ${gv}`);
-  return d as Json;
+  return d;
 };
 const gvPath = (group: string, version: string): string => (group ? `apis/${group}/${version}` : `api/${version}`);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];

@@ -40,7 +40,7 @@ export function jobDuration(job: Job, now: Date): string {
 }
 
 /** batch/v1 Job: Name, Status, Completions, Duration, Age; wide Containers, Images, Selector. */
-export const jobPrinter: Printer = {
+export const jobPrinter: Printer<Job> = {
   columns: [
     nameColumn(),
     column('Status', 'string', 'The job status: Running, Complete, Failed, Suspended...'),
@@ -72,7 +72,7 @@ export const jobPrinter: Printer = {
 const boolPtr = (v: boolean | undefined | null): string => (v === undefined || v === null ? '<unset>' : v ? 'True' : 'False');
 
 /** batch/v1 CronJob: Name, Schedule, Timezone, Suspend, Active, Last Schedule, Age; wide Containers, Images, Selector. */
-export const cronJobPrinter: Printer = {
+export const cronJobPrinter: Printer<CronJob> = {
   columns: [
     nameColumn(),
     column('Schedule', 'string', 'The cron schedule.'),

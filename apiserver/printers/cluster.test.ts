@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import { csrPrinter, leasePrinter, podDisruptionBudgetPrinter } from './cluster.ts';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
@@ -64,10 +65,10 @@ test('csr: condition summary and requested duration', () => {
 });
 
 test('pdb: Min Available / Max Unavailable as numbers or percentages, N/A when unset', () => {
-  const min = {
+  const min: PodDisruptionBudget = {
     metadata: { name: 'web-pdb', creationTimestamp: ago(600) },
     spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } },
-    status: { disruptionsAllowed: 1 },
+    status: { disruptionsAllowed: 1, currentHealthy: 2, desiredHealthy: 2, expectedPods: 2 },
   };
   assert.deepEqual(podDisruptionBudgetPrinter.row(min, ctx).cells, ['web-pdb', '2', 'N/A', 1, '10m']);
   const max = { metadata: { name: 'db-pdb', creationTimestamp: ago(600) }, spec: { maxUnavailable: '25%' } };

@@ -10,7 +10,7 @@ import { ageColumn, column, nameColumn } from './types.ts';
 import type { PrintContext, PrintedRow, Printer } from './types.ts';
 
 /** coordination.k8s.io/v1 Lease: Name, Holder, Age. */
-export const leasePrinter: Printer = {
+export const leasePrinter: Printer<Lease> = {
   columns: [nameColumn(), column('Holder', 'string', 'The identity currently holding the lease.'), ageColumn()],
   row(lease: Lease, ctx: PrintContext): PrintedRow {
     return { cells: [lease.metadata?.name ?? '', lease.spec?.holderIdentity ?? '', since(lease.metadata?.creationTimestamp, ctx.now)] };
@@ -34,7 +34,7 @@ export function csrCondition(csr: CertificateSigningRequest): string {
 }
 
 /** certificates.k8s.io/v1 CertificateSigningRequest: Name, Age, SignerName, Requestor, RequestedDuration, Condition. */
-export const csrPrinter: Printer = {
+export const csrPrinter: Printer<CertificateSigningRequest> = {
   columns: [
     nameColumn(),
     ageColumn(),
@@ -59,7 +59,7 @@ export const csrPrinter: Printer = {
 };
 
 /** policy/v1 PodDisruptionBudget: Name, Min Available, Max Unavailable, Allowed Disruptions, Age. */
-export const podDisruptionBudgetPrinter: Printer = {
+export const podDisruptionBudgetPrinter: Printer<PodDisruptionBudget> = {
   columns: [
     nameColumn(),
     column('Min Available', 'string', 'Pods that must stay available (number or percentage).'),

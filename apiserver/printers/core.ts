@@ -11,7 +11,7 @@ import type { PrintContext, PrintedRow, Printer } from './types.ts';
 const age = (o: { metadata?: { creationTimestamp?: string } }, ctx: PrintContext) => since(o.metadata?.creationTimestamp, ctx.now);
 
 /** Namespace: Name, Status, Age. */
-export const namespacePrinter: Printer = {
+export const namespacePrinter: Printer<Namespace> = {
   columns: [nameColumn(), column('Status', 'string', 'The namespace phase: Active or Terminating.'), ageColumn()],
   row(ns: Namespace, ctx: PrintContext): PrintedRow {
     return { cells: [ns.metadata?.name ?? '', ns.status?.phase ?? '', age(ns, ctx)] };
@@ -19,7 +19,7 @@ export const namespacePrinter: Printer = {
 };
 
 /** ConfigMap: Name, Data, Age. */
-export const configMapPrinter: Printer = {
+export const configMapPrinter: Printer<ConfigMap> = {
   columns: [nameColumn(), column('Data', 'string', 'Number of keys in data and binaryData.'), ageColumn()],
   row(cm: ConfigMap, ctx: PrintContext): PrintedRow {
     const n = Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length;
@@ -28,7 +28,7 @@ export const configMapPrinter: Printer = {
 };
 
 /** Secret: Name, Type, Data, Age. */
-export const secretPrinter: Printer = {
+export const secretPrinter: Printer<Secret> = {
   columns: [
     nameColumn(),
     column('Type', 'string', 'The secret type, e.g. Opaque or kubernetes.io/tls.'),
@@ -43,7 +43,7 @@ export const secretPrinter: Printer = {
 };
 
 /** ServiceAccount: Name, Age. kube 1.35 dropped the Secrets count column, misleading since tokens stopped being secrets in 1.24. */
-export const serviceAccountPrinter: Printer = {
+export const serviceAccountPrinter: Printer<ServiceAccount> = {
   columns: [nameColumn(), ageColumn()],
   row(sa: ServiceAccount, ctx: PrintContext): PrintedRow {
     return { cells: [sa.metadata?.name ?? '', age(sa, ctx)] };
@@ -65,7 +65,7 @@ export function quotaColumns(rq: ResourceQuota): [string, string] {
 }
 
 /** ResourceQuota: Name, Request, Limit, Age. */
-export const resourceQuotaPrinter: Printer = {
+export const resourceQuotaPrinter: Printer<ResourceQuota> = {
   columns: [
     nameColumn(),
     column('Request', 'string', "Used/hard amounts of the quota's non-limit resources."),

@@ -3,7 +3,7 @@
 // creation time as an RFC 3339 date rather than an age.
 import { parseTime } from './duration.ts';
 import { column, nameColumn } from './types.ts';
-import type { PrintedRow, Printer } from './types.ts';
+import type { PrintableObject, PrintedRow, Printer } from './types.ts';
 
 /** Go's time.RFC3339 in UTC: second precision, "Z" suffix; the zero time for a missing timestamp. */
 function rfc3339(ts: unknown): string {
@@ -15,7 +15,7 @@ function rfc3339(ts: unknown): string {
 /** rest.DefaultTableConvertor: Name and Created At. */
 export const defaultPrinter: Printer = {
   columns: [nameColumn(), column('Created At', 'date', 'When the object was created (metadata.creationTimestamp).')],
-  row(obj: any): PrintedRow {
+  row(obj: PrintableObject | null | undefined): PrintedRow {
     return { cells: [obj?.metadata?.name ?? '', rfc3339(obj?.metadata?.creationTimestamp)] };
   },
 };

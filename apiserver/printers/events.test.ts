@@ -1,12 +1,16 @@
 // core/v1 and events.k8s.io/v1 Event rows as kubectl get events prints them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Event as CoreEvent } from 'kubernetes-types/core/v1.js';
+import type { Event as EventsV1Event } from 'kubernetes-types/events/v1.js';
 import { eventPrinter, eventsV1Printer } from './events.ts';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000).toISOString().replace('.000Z', 'Z');
 const micro = (seconds: number) => new Date(NOW.getTime() - seconds * 1000).toISOString().replace('Z', '000Z');
 const ctx = { now: NOW };
+/** An Event as kube serves it: a zero time is null there, where kubernetes-types only knows a missing field. */
+const kubeJson = <T>(obj: object): T => obj as T;
 
 test('event columns: default and wide, in kube order', () => {
   assert.deepEqual(
@@ -33,7 +37,7 @@ test('kubelet event recorded the old way, repeated 3 times', () => {
     reportingComponent: 'kubelet',
     reportingInstance: 'kind-worker',
   };
-  assert.deepEqual(eventPrinter.row(ev, ctx).cells, [
+  assert.deepEqual(eventPrinter.row(kubeJson<CoreEvent>(ev), ctx).cells, [
     '2m',
     'Normal',
     'Pulled',
@@ -64,7 +68,7 @@ test('scheduler event written through events.k8s.io, seen through core/v1', () =
     reportingComponent: 'default-scheduler',
     reportingInstance: 'default-scheduler-kind-control-plane',
   };
-  assert.deepEqual(eventPrinter.row(ev, ctx).cells, [
+  assert.deepEqual(eventPrinter.row(kubeJson<CoreEvent>(ev), ctx).cells, [
     '65s',
     'Normal',
     'Scheduled',
@@ -93,7 +97,7 @@ test('events.k8s.io/v1 event with a series, note trimmed', () => {
     note: 'Back-off restarting failed container web in pod web-0_default(uid)\n',
     type: 'Warning',
   };
-  assert.deepEqual(eventsV1Printer.row(ev, ctx).cells, [
+  assert.deepEqual(eventsV1Printer.row(ev as EventsV1Event, ctx).cells, [
     '30s',
     'Warning',
     'BackOff',
@@ -121,7 +125,7 @@ test('events.k8s.io/v1 event with deprecated fields and no time at all', () => {
     deprecatedLastTimestamp: ago(3600),
     deprecatedCount: 2,
   };
-  assert.deepEqual(eventsV1Printer.row(ev, ctx).cells, [
+  assert.deepEqual(eventsV1Printer.row(ev as EventsV1Event, ctx).cells, [
     '60m',
     'Normal',
     'NodeReady',

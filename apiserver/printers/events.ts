@@ -3,6 +3,7 @@
 // first mapped onto core's field names (regarding -> involvedObject, note ->
 // message, deprecated* -> the old timestamps and count).
 import type { Event as CoreEvent } from 'kubernetes-types/core/v1.js';
+import type { Event as EventsV1Event } from 'kubernetes-types/events/v1.js';
 import { parseTime, since } from './duration.ts';
 import { int } from './format.ts';
 import { column, wide } from './types.ts';
@@ -25,26 +26,27 @@ interface EventView {
   series?: { count?: number; lastObservedTime?: string };
 }
 
-/** Maps either API version of Event onto the internal core Event's fields. */
-export function eventView(obj: any, eventsV1: boolean): EventView {
-  if (eventsV1) {
-    return {
-      name: obj.metadata?.name ?? '',
-      involvedObject: obj.regarding ?? {},
-      type: obj.type ?? '',
-      reason: obj.reason ?? '',
-      message: obj.note ?? '',
-      source: obj.deprecatedSource ?? {},
-      reportingController: obj.reportingController ?? '',
-      reportingInstance: obj.reportingInstance ?? '',
-      firstTimestamp: obj.deprecatedFirstTimestamp,
-      lastTimestamp: obj.deprecatedLastTimestamp,
-      eventTime: obj.eventTime,
-      count: int(obj.deprecatedCount),
-      series: obj.series ?? undefined,
-    };
-  }
-  const ev = obj as CoreEvent;
+/** Maps an events.k8s.io/v1 Event onto the internal core Event's fields. */
+function eventsV1View(obj: EventsV1Event): EventView {
+  return {
+    name: obj.metadata?.name ?? '',
+    involvedObject: obj.regarding ?? {},
+    type: obj.type ?? '',
+    reason: obj.reason ?? '',
+    message: obj.note ?? '',
+    source: obj.deprecatedSource ?? {},
+    reportingController: obj.reportingController ?? '',
+    reportingInstance: obj.reportingInstance ?? '',
+    firstTimestamp: obj.deprecatedFirstTimestamp,
+    lastTimestamp: obj.deprecatedLastTimestamp,
+    eventTime: obj.eventTime,
+    count: int(obj.deprecatedCount),
+    series: obj.series ?? undefined,
+  };
+}
+
+/** A core/v1 Event's fields, as printEvent reads them. */
+function coreEventView(ev: CoreEvent): EventView {
   return {
     name: ev.metadata?.name ?? '',
     involvedObject: ev.involvedObject ?? {},
@@ -114,13 +116,13 @@ function eventRow(ev: EventView, ctx: PrintContext): PrintedRow {
 }
 
 /** core/v1 Event. */
-export const eventPrinter: Printer = {
+export const eventPrinter: Printer<CoreEvent> = {
   columns: eventColumns,
-  row: (obj: any, ctx: PrintContext) => eventRow(eventView(obj, false), ctx),
+  row: (ev: CoreEvent, ctx: PrintContext) => eventRow(coreEventView(ev), ctx),
 };
 
 /** events.k8s.io/v1 Event: the same table, read through the field mapping. */
-export const eventsV1Printer: Printer = {
+export const eventsV1Printer: Printer<EventsV1Event> = {
   columns: eventColumns,
-  row: (obj: any, ctx: PrintContext) => eventRow(eventView(obj, true), ctx),
+  row: (ev: EventsV1Event, ctx: PrintContext) => eventRow(eventsV1View(ev), ctx),
 };

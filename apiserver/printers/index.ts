@@ -14,10 +14,10 @@ import { nodePrinter } from './nodes.ts';
 import { podPrinter } from './pods.ts';
 import { clusterRoleBindingPrinter, roleBindingPrinter } from './rbac.ts';
 import { endpointsPrinter, servicePrinter } from './services.ts';
-import type { Printer, Table, TableListMeta, TableRow } from './types.ts';
+import type { PrintableObject, Printer, Table, TableListMeta, TableRow } from './types.ts';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from './workloads.ts';
 
-export type { Cell, Printer, Table, TableColumnDefinition, TableListMeta, TableRow, TableRowCondition } from './types.ts';
+export type { Cell, PrintableObject, Printer, Table, TableColumnDefinition, TableListMeta, TableRow, TableRowCondition } from './types.ts';
 /** kube's duration.HumanDuration / ShortHumanDuration, for other components that print ages. */
 export { humanDuration, shortHumanDuration } from './duration.ts';
 
@@ -74,7 +74,7 @@ export interface TableOptions {
  * The meta.k8s.io/v1 Table for `objects` of kind `rt` (one object for a GET
  * or a watch event, the items for a list), with kube's columns and cells.
  */
-export function tableFor(rt: ResourceType, objects: any[], opts: TableOptions): Table {
+export function tableFor(rt: ResourceType, objects: PrintableObject[], opts: TableOptions): Table {
   const printer = printerFor(rt);
   const ctx = { now: opts.now };
   const rows: TableRow[] = objects.map((obj) => {
@@ -94,7 +94,7 @@ export function tableFor(rt: ResourceType, objects: any[], opts: TableOptions): 
   };
 }
 
-function embed(rt: ResourceType, obj: any, include: IncludeObject): unknown {
+function embed(rt: ResourceType, obj: PrintableObject | null | undefined, include: IncludeObject): unknown {
   switch (include) {
     case 'None':
       return undefined;

@@ -43,7 +43,7 @@ function node(name: string, opts: { labels?: Record<string, string>; ready?: str
               systemUUID: '',
             },
     },
-  } as Node;
+  };
 }
 
 const cases: { name: string; node: Node; cells: (string | number)[] }[] = [

@@ -38,7 +38,7 @@ export function nodeStatus(node: Node): string {
 const address = (node: Node, type: string): string => (node.status?.addresses ?? []).find((a) => a.type === type)?.address ?? '<none>';
 
 /** Node: Name, Status, Roles, Age, Version; wide Internal-IP, External-IP, OS-Image, Kernel-Version, Container-Runtime. */
-export const nodePrinter: Printer = {
+export const nodePrinter: Printer<Node> = {
   columns: [
     nameColumn(),
     column('Status', 'string', 'Readiness of the node, and whether scheduling is disabled.'),

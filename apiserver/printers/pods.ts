@@ -25,7 +25,7 @@ const conditionTrue = (conditions: PodCondition[] | undefined, type: string): bo
 /** Go's isPodInitializedConditionTrue: the first Initialized condition decides. */
 const initializedTrue = (conditions: PodCondition[] | undefined): boolean => conditionTrue(conditions, 'Initialized');
 
-/** Go's hasPodReadyCondition: any Ready=True condition. */
+/** Go's hasPodReadyCondition: true when some condition is Ready=True. */
 const readyTrue = (conditions: PodCondition[] | undefined): boolean =>
   (conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 
@@ -152,7 +152,7 @@ function podIP(pod: Pod): string {
 }
 
 /** Pod: Name, Ready, Status, Restarts, Age; wide IP, Node, Nominated Node, Readiness Gates. Finished pods get a Completed row condition. */
-export const podPrinter: Printer = {
+export const podPrinter: Printer<Pod> = {
   columns: [
     nameColumn(),
     column('Ready', 'string', 'Ready containers out of all containers (restartable init containers included).'),

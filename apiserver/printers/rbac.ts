@@ -27,7 +27,7 @@ export function subjectsStrings(subjects: Subject[] | undefined): [string[], str
   return [users, groups, sas];
 }
 
-function bindingPrinter(what: string): Printer {
+function bindingPrinter(what: string): Printer<RoleBinding | ClusterRoleBinding> {
   return {
     columns: [
       nameColumn(),

@@ -46,7 +46,7 @@ export function servicePorts(svc: Service): string {
 }
 
 /** Service: Name, Type, Cluster-IP, External-IP, Port(s), Age; wide Selector. */
-export const servicePrinter: Printer = {
+export const servicePrinter: Printer<Service> = {
   columns: [
     nameColumn(),
     column('Type', 'string', 'How the service is exposed: ClusterIP, NodePort, LoadBalancer or ExternalName.'),
@@ -112,7 +112,7 @@ export function formatEndpoints(ep: Endpoints): string {
 }
 
 /** Endpoints: Name, Endpoints, Age. */
-export const endpointsPrinter: Printer = {
+export const endpointsPrinter: Printer<Endpoints> = {
   columns: [nameColumn(), column('Endpoints', 'string', 'Ready endpoint addresses (ip:port).'), ageColumn()],
   row(ep: Endpoints, ctx: PrintContext): PrintedRow {
     return { cells: [ep.metadata?.name ?? '', formatEndpoints(ep), since(ep.metadata?.creationTimestamp, ctx.now)] };

@@ -1,6 +1,7 @@
 // The meta.k8s.io/v1 Table shapes the apiserver returns for
 // `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`, and the small
 // Printer contract each kind's file implements.
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 
 /** One column of a Table, as kube serialises it: every field is always present. */
 export interface TableColumnDefinition {
@@ -59,14 +60,20 @@ export interface PrintedRow {
   conditions?: TableRowCondition[];
 }
 
+/** An object of any kind as a printer receives it: each kind's printer reads it as its own kind. */
+export interface PrintableObject {
+  metadata?: ObjectMeta;
+}
+
 /**
  * A kind's printer: its columns (all of them; kube's server-side printing is
  * always "wide" and kubectl hides priority-1 columns itself) and a function
- * producing one row's cells in the same order.
+ * producing one row's cells in the same order. `Kind` is the kubernetes-types
+ * type of the objects it prints.
  */
-export interface Printer {
+export interface Printer<Kind extends PrintableObject = PrintableObject> {
   columns: TableColumnDefinition[];
-  row(obj: any, ctx: PrintContext): PrintedRow;
+  row(obj: Kind, ctx: PrintContext): PrintedRow;
 }
 
 /** Builds a column definition; `name` columns get format "name". */

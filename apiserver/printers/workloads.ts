@@ -17,7 +17,7 @@ const imagesColumn = () => wide(column('Images', 'string', 'Images of the contai
 const selectorColumn = () => wide(column('Selector', 'string', 'The label selector of the pods it manages.'));
 
 /** Deployment: Name, Ready, Up-to-date, Available, Age; wide Containers, Images, Selector. */
-export const deploymentPrinter: Printer = {
+export const deploymentPrinter: Printer<Deployment> = {
   columns: [
     nameColumn(),
     column('Ready', 'string', 'Ready replicas out of desired replicas.'),
@@ -46,7 +46,7 @@ export const deploymentPrinter: Printer = {
 };
 
 /** ReplicaSet: Name, Desired, Current, Ready, Age; wide Containers, Images, Selector. */
-export const replicaSetPrinter: Printer = {
+export const replicaSetPrinter: Printer<ReplicaSet> = {
   columns: [
     nameColumn(),
     column('Desired', 'integer', 'Desired number of replicas.'),
@@ -75,7 +75,7 @@ export const replicaSetPrinter: Printer = {
 };
 
 /** DaemonSet: Name, Desired, Current, Ready, Up-to-date, Available, Node Selector, Age; wide Containers, Images, Selector. */
-export const daemonSetPrinter: Printer = {
+export const daemonSetPrinter: Printer<DaemonSet> = {
   columns: [
     nameColumn(),
     column('Desired', 'integer', 'Nodes that should run the daemon pod.'),
@@ -111,7 +111,7 @@ export const daemonSetPrinter: Printer = {
 };
 
 /** StatefulSet: Name, Ready, Age; wide Containers, Images. */
-export const statefulSetPrinter: Printer = {
+export const statefulSetPrinter: Printer<StatefulSet> = {
   columns: [
     nameColumn(),
     column('Ready', 'string', 'Ready replicas out of desired replicas.'),

@@ -61,7 +61,7 @@ test("a full disk refuses writes with kube's Status, reads go on, writes resume 
           (err) => (failure = err),
         );
     }
-    assert.ok(failure instanceof StatusError, `no write failed on a full disk: ${failure}`);
+    assert.ok(failure instanceof StatusError, `no write failed on a full disk: ${String(failure)}`);
     assert.deepEqual(JSON.parse(JSON.stringify(failure.toStatus())), {
       kind: 'Status',
       apiVersion: 'v1',

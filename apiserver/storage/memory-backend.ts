@@ -1,5 +1,6 @@
 // A PersistenceBackend that keeps everything in process memory: for unit
 // tests of the store and for benchmarks that separate disk cost from the rest.
+// Its methods do their work at once and answer with a settled promise.
 import type { ChangeEvent, PersistOp, PersistenceBackend } from './types.ts';
 
 /** Volatile persistence with the same contract as LevelBackend. */
@@ -10,22 +11,24 @@ export class MemoryBackend implements PersistenceBackend {
   compacted = 0;
   commits = 0;
 
-  async loadObjects(onObject: (key: string, rev: number, json: string) => void): Promise<void> {
+  loadObjects(onObject: (key: string, rev: number, json: string) => void): Promise<void> {
     for (const key of [...this.objects.keys()].sort()) {
       const o = this.objects.get(key)!;
       onObject(key, o.rev, o.json);
     }
+    return Promise.resolve();
   }
 
-  async loadLog(afterRev: number, onEvent: (event: ChangeEvent) => void): Promise<void> {
+  loadLog(afterRev: number, onEvent: (event: ChangeEvent) => void): Promise<void> {
     for (const e of this.log) if (e.rev > afterRev) onEvent({ rev: e.rev, type: e.type, key: e.key, json: e.json, prevRev: e.prevRev });
+    return Promise.resolve();
   }
 
-  async loadMeta(): Promise<{ rev: number; compacted: number }> {
-    return { rev: this.rev, compacted: this.compacted };
+  loadMeta(): Promise<{ rev: number; compacted: number }> {
+    return Promise.resolve({ rev: this.rev, compacted: this.compacted });
   }
 
-  async commit(ops: PersistOp[], rev: number): Promise<void> {
+  commit(ops: PersistOp[], rev: number): Promise<void> {
     this.commits++;
     for (const { event } of ops) {
       if (event.type === 'DELETED') this.objects.delete(event.key);
@@ -33,9 +36,10 @@ export class MemoryBackend implements PersistenceBackend {
       this.log.push(event);
     }
     this.rev = rev;
+    return Promise.resolve();
   }
 
-  async recover(failed: ChangeEvent[], rev: number): Promise<void> {
+  recover(failed: ChangeEvent[], rev: number): Promise<void> {
     // The newest first, so that a key written twice in the batch ends at its version before the batch.
     for (const event of [...failed].reverse()) {
       if (event.prevRev === 0) this.objects.delete(event.key);
@@ -44,17 +48,19 @@ export class MemoryBackend implements PersistenceBackend {
     const revs = new Set(failed.map((e) => e.rev));
     for (let i = this.log.length - 1; i >= 0; i--) if (revs.has(this.log[i].rev)) this.log.splice(i, 1);
     this.rev = rev;
+    return Promise.resolve();
   }
 
-  async compact(rev: number): Promise<void> {
+  compact(rev: number): Promise<void> {
     while (this.log.length > 0 && this.log[0].rev <= rev) this.log.shift();
     this.compacted = rev;
+    return Promise.resolve();
   }
 
-  async sizeBytes(): Promise<number> {
+  sizeBytes(): Promise<number> {
     let n = 0;
     for (const [k, v] of this.objects) n += k.length + v.json.length;
-    return n;
+    return Promise.resolve(n);
   }
 
   async close(): Promise<void> {}

@@ -3,12 +3,12 @@
 // reason (a lock, a read-only or full disk, a file in the way) in its cause.
 import fs from 'node:fs/promises';
 import nodePath from 'node:path';
+import { causeChain } from './storage-errors.ts';
 
 /** The OS or LevelDB failure at the bottom of `err`'s cause chain, with its code and message. */
 function causes(err: unknown): { code: string; message: string }[] {
   const out: { code: string; message: string }[] = [];
-  for (let e: any = err, depth = 0; e && depth < 10; e = e.cause, depth++)
-    out.push({ code: String(e.code ?? ''), message: String(e.message ?? e) });
+  for (const { value, error: e } of causeChain(err)) out.push({ code: String(e.code ?? ''), message: String(e.message ?? value) });
   return out;
 }
 

@@ -3,6 +3,7 @@
 // a placeholder there, and the store puts the revision in its place, so that
 // the main thread neither parses nor serializes the object again.
 import { randomBytes } from 'node:crypto';
+import type { StoredObject } from './types.ts';
 
 /**
  * The resourceVersion placeholder: random per process, so no client can
@@ -34,8 +35,9 @@ export class SerializedObject {
   }
 
   /** The object itself, with no resourceVersion (for a retry under a new name after a generateName collision). */
-  parse(): any {
-    const obj = JSON.parse(this.json);
+  parse(): StoredObject {
+    // The constructor found the placeholder: the metadata is there.
+    const obj = JSON.parse(this.json) as StoredObject;
     delete obj.metadata.resourceVersion;
     return obj;
   }

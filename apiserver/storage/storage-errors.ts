@@ -17,9 +17,26 @@ export const DATABASE_SPACE_EXCEEDED = 'etcdserver: mvcc: database space exceede
 /** The error codes and messages an out-of-space failure shows somewhere in its cause chain. */
 const NO_SPACE = /ENOSPC|No space left on device|EDQUOT|Disk quota exceeded/i;
 
+/** What a link of a cause chain is read for: Node's and level's errors carry a code besides their message. */
+export interface ErrorLike {
+  code?: string | number;
+  message?: string;
+  cause?: unknown;
+}
+
+/** `err` and its causes, outermost first, at most ten deep (a cause chain may loop); each may be any thrown value. */
+export function* causeChain(err: unknown): Generator<{ value: unknown; error: ErrorLike }> {
+  let e = err;
+  for (let depth = 0; e && depth < 10; depth++) {
+    const error = e as ErrorLike;
+    yield { value: e, error };
+    e = error.cause;
+  }
+}
+
 /** Classifies a backend failure by walking its cause chain (level wraps the OS error in IO errors). */
 export function classifyStorageFailure(err: unknown): StorageFailureKind {
-  for (let e: any = err, depth = 0; e && depth < 10; e = e.cause, depth++) {
+  for (const { error: e } of causeChain(err)) {
     if (NO_SPACE.test(String(e.code ?? '')) || NO_SPACE.test(String(e.message ?? ''))) return 'no-space';
   }
   return 'unavailable';
@@ -28,9 +45,10 @@ export function classifyStorageFailure(err: unknown): StorageFailureKind {
 /** One line naming a storage failure for logs and health checks, e.g. "LEVEL_IO_ERROR: IO error: ...: No space left on device". */
 export function describeStorageFailure(err: unknown): string {
   const parts: string[] = [];
-  for (let e: any = err, depth = 0; e && depth < 10; e = e.cause, depth++) {
+  for (const { error: e } of causeChain(err)) {
     const message = String(e.message ?? '');
-    const text = e.code && !message.startsWith(String(e.code)) ? `${e.code}: ${message}` : message;
+    const code = String(e.code);
+    const text = e.code && !message.startsWith(code) ? `${code}: ${message}` : message;
     if (text && !parts.some((p) => p.includes(text))) parts.push(text);
   }
   return parts.join(': ') || String(err);

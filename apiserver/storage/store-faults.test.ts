@@ -2,6 +2,7 @@
 // fault-injecting wrapper plays it): kube's Status for every write in the
 // batch and behind it, nothing of the batch visible anywhere, reads and
 // watches unaffected, and writes accepted again once storage recovers.
+import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -66,7 +67,7 @@ test("a commit that fails for lack of space answers its batch and the writes beh
   backend.fail(noSpaceError);
   // One batch: a create and an update of the kept object; a delete sequenced behind them reads the update.
   const batch = [put(store, 'new'), put(store, 'kept', 'v2')];
-  const behind = store.txn(key('kept'), (cur) => (cur.data.v === 'v2' ? null : undefined));
+  const behind = store.txn(key('kept'), (cur) => ((cur as ConfigMap).data!.v === 'v2' ? null : undefined));
   for (const p of [...batch, behind]) assert.deepEqual(await statusOf(p), NO_SPACE_STATUS);
   assert.equal(store.revision, rev);
   assert.equal(store.get(key('new')), undefined);
@@ -213,10 +214,13 @@ for (const kind of ['memory', 'level'] as const) {
         for (let i = 0; !stop; i++) {
           const k = (w + i) % KEYS;
           try {
-            await store.txn(key(`k${k}`), (cur) => ({ ...cm(`k${k}`), data: { n: String(Number(cur?.data.n ?? 0) + 1) } }));
+            await store.txn(key(`k${k}`), (cur) => ({
+              ...cm(`k${k}`),
+              data: { n: String(Number((cur as ConfigMap | undefined)?.data?.n ?? 0) + 1) },
+            }));
             acked[k]++;
           } catch (err) {
-            assert.ok(err instanceof StatusError && err.code === 500, `unexpected refusal: ${err}`);
+            assert.ok(err instanceof StatusError && err.code === 500, `unexpected refusal: ${String(err)}`);
             refused++;
             await new Promise((r) => setTimeout(r, 1));
           }

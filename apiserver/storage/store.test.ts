@@ -79,7 +79,7 @@ test('writes queued behind an uncommitted write see it', async () => {
   const store = await Store.open(new MemoryBackend());
   const first = put(store, 'a', 'one');
   const second = store.txn(`${B}/a/one`, (cur) => {
-    assert.equal(cur.metadata.resourceVersion, '1');
+    assert.equal(cur!.metadata.resourceVersion, '1');
     return { ...cur, data: { v: 'y' } };
   });
   assert.equal((await first).type, 'ADDED');

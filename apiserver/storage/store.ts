@@ -16,7 +16,17 @@ import { bucketOf, compareKeys, lowerBound, ObjectIndex } from './object-index.t
 import { WatchHub, viewOf, type WatchEvent, type Watcher } from './watch-hub.ts';
 import { SerializedObject } from './serialized-object.ts';
 import { classifyStorageFailure, storageWriteError, type StorageFailureKind, type WriteOperation } from './storage-errors.ts';
-import type { ChangeEvent, Entry, Mutate, PersistenceBackend, PersistOp, TxnResult } from './types.ts';
+import type {
+  ChangeEvent,
+  Entry,
+  Mutate,
+  ObjectMatcher,
+  ObjectToStore,
+  PersistenceBackend,
+  PersistOp,
+  StoredObject,
+  TxnResult,
+} from './types.ts';
 
 /** How long the change log is kept. */
 export interface CompactionPolicy {
@@ -42,7 +52,7 @@ export interface ListOptions {
   /** Serve the list as of this revision (must be inside the window); default the latest. */
   atRev?: number;
   limit?: number;
-  matches?: (obj: any) => boolean;
+  matches?: ObjectMatcher;
 }
 
 /** A page of a list. */
@@ -85,7 +95,7 @@ const OPERATION: Record<TxnResult['type'], WriteOperation> = { ADDED: 'create', 
 const DEFAULT_COMPACTION: CompactionPolicy = { intervalMs: 5 * 60_000, maxEvents: 200_000, restoreEvents: 20_000 };
 const DEFAULT_FAILURE: FailurePolicy = { retryIntervalMs: 1000, onFailure: () => {}, onRecovered: () => {}, onCompactionError: () => {} };
 
-function stampAndSerialize(obj: any, rev: number): string {
+function stampAndSerialize(obj: ObjectToStore, rev: number): string {
   obj.metadata ??= {};
   obj.metadata.resourceVersion = String(rev);
   return JSON.stringify(obj);
@@ -258,7 +268,7 @@ export class Store {
       } else if (next === null) {
         if (!current) throw new Error(`store: delete of missing key ${key}`);
         const rev = ++this.assignedRev;
-        const obj = JSON.parse(current.json);
+        const obj = JSON.parse(current.json) as StoredObject;
         obj.metadata.resourceVersion = String(rev);
         const json = JSON.stringify(obj);
         const event: ChangeEvent = { rev, type: 'DELETED', key, json, prevRev: current.rev, prev: current.json };

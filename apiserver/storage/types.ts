@@ -1,5 +1,28 @@
 // The vocabulary of the storage layer: stored entries, change events and the
 // persistence interface a backend (LevelDB today, etcd later) implements.
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import type { SerializedObject } from './serialized-object.ts';
+
+/** ObjectMeta as the server writes it: kubernetes-types marks what the server sets (uid, resourceVersion...) read-only, for clients. */
+export type ServerObjectMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
+
+/**
+ * An object of any kind with its metadata: what the store holds (it stamps
+ * resourceVersion there), and what a request body is once registry's
+ * checkTypeMeta has accepted it. The rest of the object is read by code
+ * that knows the kind, through kubernetes-types (`obj as Pod`).
+ */
+export interface StoredObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ServerObjectMeta;
+}
+
+/** An object to store: its metadata may still be missing (the store adds it). */
+export type ObjectToStore = Partial<StoredObject>;
+
+/** A predicate on stored objects: a list's or a watch's label and field selectors. */
+export type ObjectMatcher = (obj: StoredObject) => boolean;
 
 /** The kind of change a revision made to one key. */
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -30,7 +53,7 @@ export interface ChangeEvent {
  * (or a SerializedObject, already JSON but for its resourceVersion), null to
  * delete the key, or undefined to leave it as it is.
  */
-export type Mutate = (current: any | undefined) => any | null | undefined;
+export type Mutate = (current: StoredObject | undefined) => ObjectToStore | SerializedObject | null | undefined;
 
 /** What a committed transaction did. */
 export interface TxnResult {

@@ -7,7 +7,7 @@
 // array (and the same event objects), so that its encoding is made once
 // and held once however many watchers have it queued.
 import { bucketOf } from './object-index.ts';
-import type { ChangeEvent, EventType } from './types.ts';
+import type { ChangeEvent, EventType, ObjectMatcher, StoredObject } from './types.ts';
 
 /** One event as a watcher receives it. */
 export interface WatchEvent {
@@ -27,7 +27,7 @@ export interface Watcher {
   /** Exact key to match instead of a prefix (a metadata.name field selector). */
   exactKey?: string;
   /** Label and field selector test; absent means everything matches. */
-  matches?: (obj: any) => boolean;
+  matches?: ObjectMatcher;
   /** Receives the batch's events for this watcher, in revision order (an array possibly shared with other watchers: read-only). */
   deliver(events: WatchEvent[]): void;
 }
@@ -43,18 +43,18 @@ export function rangeKeyOf(w: Pick<Watcher, 'bucket' | 'keyPrefix' | 'exactKey'>
 
 /** What viewOf needs: parsed objects, and (optionally) one event object per event and type, shared by every watcher. */
 export interface ViewCache {
-  get(json: string): any;
+  get(json: string): StoredObject;
   variant?(ev: ChangeEvent, type: EventType): WatchEvent;
 }
 
 /** Parses each JSON at most once per dispatch, and makes each event's ADDED or DELETED form once, however many watchers look at it. */
 class DispatchCache implements ViewCache {
-  private readonly cache = new Map<string, any>();
+  private readonly cache = new Map<string, StoredObject>();
   private readonly variants = new Map<ChangeEvent, Partial<Record<EventType, WatchEvent>>>();
-  get(json: string): any {
+  get(json: string): StoredObject {
     let v = this.cache.get(json);
     if (v === undefined) {
-      v = JSON.parse(json);
+      v = JSON.parse(json) as StoredObject;
       this.cache.set(json, v);
     }
     return v;

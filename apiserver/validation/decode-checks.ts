@@ -16,7 +16,7 @@ export type FieldValidationMode = 'Strict' | 'Warn' | 'Ignore';
 /** What decoding let through: the pruned object, and warnings for Warn mode. */
 export interface DecodeChecksResult {
   /** The object with unknown fields removed and nulls resolved (the `obj` passed in, changed in place). */
-  object: any;
+  object: unknown;
   /** Warning texts (`unknown field "spec.foo"`), one Warning header each; empty unless mode is Warn. */
   warnings: string[];
 }
@@ -38,8 +38,14 @@ export function fieldValidationMode(value: string | null | undefined): FieldVali
   return value === 'Strict' || value === 'Ignore' ? value : 'Warn';
 }
 
-/** Go's unicode.IsControl: C0 controls, DEL and the C1 controls. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** Whether `text` holds a character of Go's unicode.IsControl: C0 controls, DEL and the C1 controls. */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 0x1f || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return false;
+}
 
 /**
  * The Warning header value kube's NewWarningHeader makes for a warning text
@@ -48,7 +54,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
  * warning recorder then leaves that warning out.
  */
 export function warningHeaderValue(text: string): string | undefined {
-  if (CONTROL.test(text)) return undefined;
+  if (hasControl(text)) return undefined;
   return `299 - "${text.replace(/["\\]/g, '\\$&')}"`;
 }
 
@@ -73,9 +79,9 @@ export function unrecognizedError(kind: string, why: string, body: Buffer): Stat
  * text has exactly the members the parse kept (no duplicates) and only number
  * spellings that round-trip.
  */
-function isCleanStruct(root: StructNode, raw: string | Buffer | undefined, obj: any): boolean {
+function isCleanStruct(root: StructNode, raw: string | Buffer | undefined, obj: unknown): obj is Record<string, unknown> {
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return false;
-  const walked = walkStruct(root, obj);
+  const walked = walkStruct(root, obj as Record<string, unknown>);
   if (walked < 0) return false;
   if (raw === undefined) return true;
   return countMembers(typeof raw === 'string' ? raw : raw.toString('utf8')) === walked;
@@ -113,7 +119,7 @@ function parseGroupVersion(gv: string): { group: string; version: string } | und
 export function decodeChecks(
   kind: GroupVersionKind,
   raw: string | Buffer | undefined,
-  obj: any,
+  obj: unknown,
   mode: FieldValidationMode,
 ): DecodeChecksResult {
   const type = typeForKind(kind.group, kind.version, kind.kind);

@@ -12,7 +12,7 @@ import { countMembers, walkStruct } from './decode-fast.ts';
 function root(group: string, version: string, kind: string): StructNode {
   const node = nodeForType(typeForKind(group, version, kind)!);
   assert.equal(node.kind, 'struct');
-  return node as StructNode;
+  return node;
 }
 
 const POD = root('', 'v1', 'Pod');

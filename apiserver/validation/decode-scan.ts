@@ -12,9 +12,7 @@ import { RFC3339, RFC3339_MICRO, base64DecodeError, goQuote, intFits, parseGoTim
 export class SyntaxProblem extends Error {}
 
 /** An error that ends decoding at once (from a type's own UnmarshalJSON). */
-class Fatal {
-  constructor(readonly message: string) {}
-}
+class Fatal extends Error {}
 
 /** What a scan found. */
 export interface ScanResult {

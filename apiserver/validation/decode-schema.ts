@@ -18,7 +18,7 @@ export type DecodeNode =
   | { kind: 'quantity'; go: string }
   | { kind: 'intOrString'; go: string }
   | { kind: 'time'; go: string; micro: boolean }
-  /** RawExtension, FieldsV1 and schemaless objects: any JSON value, kept as is. */
+  /** RawExtension, FieldsV1 and schemaless objects: whatever JSON value they hold, kept as is. */
   | { kind: 'raw'; go: string };
 
 /** A Go struct: its JSON fields, and its bare name (reflect Name) for error context. */
@@ -147,7 +147,7 @@ function fieldNode(f: SchemaField, names: string[] | undefined, depth: number): 
     case 'ref': {
       const node = nodeForDefinition(f.ref ?? '');
       // A named type keeps its decoding but prints the name this field declares.
-      return node.go === go ? node : ({ ...node, go } as DecodeNode);
+      return node.go === go ? node : { ...node, go };
     }
     case 'array':
       return { kind: 'slice', go, elem: f.items ? fieldNode(f.items, names, depth + 1) : { kind: 'raw', go: 'interface {}' } };

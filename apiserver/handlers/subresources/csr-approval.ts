@@ -9,8 +9,8 @@ import type { ResourceType } from '../../../shared/api/resource-type.ts';
 import { deepEqual } from '../../../shared/util/deep-equal.ts';
 import { applyApproval, validateCSRUpdate } from '../../registry/kinds/certificates.ts';
 import { timestamp } from '../../registry/lifecycle.ts';
-
-type Mutation = (cur: any | undefined) => any | null | undefined;
+import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
+import type { Mutate, StoredObject } from '../../storage/types.ts';
 
 /**
  * Wraps `mainUpdate` (the update of the object itself) into the approval
@@ -19,15 +19,17 @@ type Mutation = (cur: any | undefined) => any | null | undefined;
  * one, so the caller takes them before that (a PUT from its body up front; a
  * patch from the patched object, inside its `incoming`).
  */
-export function approvalMutation(rt: ResourceType, conditions: () => unknown, now: Date, mainUpdate: Mutation): Mutation {
+export function approvalMutation(rt: ResourceType, conditions: () => unknown, now: Date, mainUpdate: Mutate): Mutate {
   return (cur) => {
     // Preconditions, metadata rules, admission and a missing object (404) are the main update's.
     const base = mainUpdate(cur);
     if (base === null) return null;
+    // The main update threw for a missing object (a CSR is never created by an update), and hands back parsed objects only.
+    const old = cur as CertificateSigningRequest & StoredObject;
     const requested = { status: { conditions: conditions() } };
-    const next = applyApproval(base ?? structuredClone(cur), requested, cur, timestamp(now));
-    const errs = validateCSRUpdate(next, cur, { approval: true });
-    if (errs.length > 0) throw invalid(rt.kind, rt.group, cur.metadata.name, errs);
-    return deepEqual(next, cur) ? undefined : next;
+    const next = applyApproval((base as CertificateSigningRequest | undefined) ?? structuredClone(old), requested, old, timestamp(now));
+    const errs = validateCSRUpdate(next, old, { approval: true });
+    if (errs.length > 0) throw invalid(rt.kind, rt.group, old.metadata.name ?? '', errs);
+    return deepEqual(next, old) ? undefined : next;
   };
 }

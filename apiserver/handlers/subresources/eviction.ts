@@ -2,12 +2,15 @@
 // kube's eviction REST does (what `kubectl drain` uses). A Pod covered by a
 // budget with no disruptions left gets 429 TooManyRequests; otherwise the
 // budget's disruptionsAllowed is spent and the Pod is deleted gracefully.
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus } from 'kubernetes-types/policy/v1.js';
 import { notFound, StatusError } from '../../../shared/api/errors.ts';
 import { findResource } from '../../../shared/api/resources.ts';
 import { matchesLabels, selectorFromLabelSelector } from '../../../shared/labels/label-selector.ts';
 import { decodeBody } from '../../http/codec.ts';
 import { collectionPrefix, objectKey } from '../../registry/keys.ts';
 import { planDelete, timestamp, type DeleteOptions } from '../../registry/lifecycle.ts';
+import type { StoredObject } from '../../storage/types.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from '../context.ts';
 
 const PDBS = findResource('policy', 'v1', 'poddisruptionbudgets')!;
@@ -16,26 +19,30 @@ function tooManyRequests(message: string, cause: string): StatusError {
   return new StatusError(429, 'TooManyRequests', message, { causes: [{ reason: 'DisruptionBudget', message: cause }] });
 }
 
-function isReady(pod: any): boolean {
-  return pod.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True') ?? false;
+/** A stored PodDisruptionBudget, whose status the eviction spends (its fields may still be unset). */
+type StoredBudget = StoredObject & { spec?: PodDisruptionBudgetSpec; status?: Partial<PodDisruptionBudgetStatus> };
+
+function isReady(pod: Pod): boolean {
+  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 }
 
 /** Serves an eviction. */
 export async function handleEviction(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
   const { resource: rt, namespace, name } = r.info;
-  const eviction = decodeBody(await r.body(), r.contentType) ?? {};
+  // The client's policy/v1 Eviction: only its deleteOptions are read.
+  const eviction = (decodeBody(await r.body(), r.contentType) ?? {}) as { deleteOptions?: DeleteOptions };
   const options: DeleteOptions = eviction.deleteOptions ?? {};
   const podKey = objectKey(rt, namespace, name);
   const entry = ctx.store.get(podKey);
   if (!entry) throw notFound({ group: '', resource: 'pods' }, name);
-  const pod = JSON.parse(entry.json);
+  const pod = JSON.parse(entry.json) as Pod & StoredObject;
   const phase = pod.status?.phase;
   // Pods that are done, not yet running, or already going need no budget.
   const ignoreBudget = phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || !!pod.metadata.deletionTimestamp;
   if (!ignoreBudget) {
     const pdbs = ctx.store
       .list({ bucket: PDBS.storagePrefix, keyPrefix: collectionPrefix(PDBS, namespace) })
-      .items.map((j) => JSON.parse(j))
+      .items.map((j) => JSON.parse(j) as PodDisruptionBudget)
       .filter((pdb) => pdb.spec?.selector && matchesLabels(selectorFromLabelSelector(pdb.spec.selector), pod.metadata.labels));
     if (pdbs.length > 1) {
       throw new StatusError(
@@ -44,11 +51,12 @@ export async function handleEviction(ctx: ApiContext, r: ApiRequest): Promise<Ap
         'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
       );
     }
-    const pdb = pdbs[0];
+    const pdb = pdbs.at(0);
     const unhealthyMayGo = pdb?.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow' && !isReady(pod);
     if (pdb && !unhealthyMayGo) {
-      await ctx.store.txn(objectKey(PDBS, namespace, pdb.metadata.name), (cur) => {
-        if (!cur) return undefined;
+      await ctx.store.txn(objectKey(PDBS, namespace, pdb.metadata!.name!), (stored) => {
+        if (!stored) return undefined;
+        const cur = stored as StoredBudget;
         const status = cur.status ?? {};
         if ((status.observedGeneration ?? 0) < (cur.metadata.generation ?? 0)) {
           throw tooManyRequests(
@@ -56,13 +64,14 @@ export async function handleEviction(ctx: ApiContext, r: ApiRequest): Promise<Ap
             `The disruption budget ${cur.metadata.name} is still being processed by the server.`,
           );
         }
-        if ((status.disruptionsAllowed ?? 0) <= 0) {
+        const allowed = status.disruptionsAllowed ?? 0;
+        if (allowed <= 0) {
           throw tooManyRequests(
             "Cannot evict pod as it would violate the pod's disruption budget.",
             `The disruption budget ${cur.metadata.name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`,
           );
         }
-        status.disruptionsAllowed -= 1;
+        status.disruptionsAllowed = allowed - 1;
         status.disruptedPods = { ...status.disruptedPods, [name]: timestamp(ctx.now()) };
         cur.status = status;
         return cur;

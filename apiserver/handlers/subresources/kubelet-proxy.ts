@@ -4,6 +4,7 @@
 // simulated nodes the kubelet's address is the Node annotation
 // `ksim.dev/kubelet-endpoint` (the InternalIPs are simulated), else
 // 127.0.0.1 and status.daemonEndpoints.kubeletEndpoint.Port.
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { RequestUrl } from '../../http/request-url.ts';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -26,12 +27,12 @@ interface Target {
 export function kubeletTarget(store: Store, namespace: string, podName: string, container: string | null): Target {
   const entry = store.get(`/registry/core/pods/${namespace}/${podName}`);
   if (!entry) throw notFound({ group: '', resource: 'pods' }, podName);
-  const pod = JSON.parse(entry.json);
-  const names: string[] = (pod.spec?.containers ?? []).map((c: any) => c.name);
+  const pod = JSON.parse(entry.json) as Pod;
+  const names = (pod.spec?.containers ?? []).map((c) => c.name);
   const all = [
     ...names,
-    ...(pod.spec?.initContainers ?? []).map((c: any) => c.name),
-    ...(pod.spec?.ephemeralContainers ?? []).map((c: any) => c.name),
+    ...(pod.spec?.initContainers ?? []).map((c) => c.name),
+    ...(pod.spec?.ephemeralContainers ?? []).map((c) => c.name),
   ];
   let chosen = container ?? '';
   if (!chosen) {
@@ -46,7 +47,7 @@ export function kubeletTarget(store: Store, namespace: string, podName: string, 
   if (!nodeName) throw badRequest(`pod ${podName} does not have a host assigned`);
   const nodeEntry = store.get(`/registry/core/nodes/${nodeName}`);
   if (!nodeEntry) throw notFound({ group: '', resource: 'nodes' }, nodeName);
-  const node = JSON.parse(nodeEntry.json);
+  const node = JSON.parse(nodeEntry.json) as Node;
   const annotated = node.metadata?.annotations?.[ENDPOINT_ANNOTATION];
   const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
   const base = annotated ?? (port ? `http://127.0.0.1:${port}` : undefined);
