@@ -33,9 +33,14 @@ export interface ProfileFile {
 
 /** Reads a profile file (or none) into a node profile and scaled timings. */
 export function loadProfile(path: string, speed: number): { profile: NodeProfile; timings: Timings } {
-  const file: ProfileFile = path ? (YAML.parse(fs.readFileSync(path, 'utf8')) ?? {}) : {};
+  const file = path ? asProfileFile(YAML.parse(fs.readFileSync(path, 'utf8'))) : {};
   const profile: NodeProfile = { ...DEFAULT_PROFILE, ...(file.node ?? {}) };
   for (const k of ['cpu', 'memory', 'pods', 'ephemeralStorage'] as const) profile[k] = String(profile[k]);
   const timings = scaleTimings({ ...DEFAULT_TIMINGS, ...(file.timings ?? {}) }, speed);
   return { profile, timings };
+}
+
+/** A parsed profile file: an object as written; an empty file (or a scalar, which has no field) is no profile. */
+function asProfileFile(doc: unknown): ProfileFile {
+  return typeof doc === 'object' && doc !== null ? doc : {};
 }

@@ -398,15 +398,16 @@ export class Scheduler {
             );
           this.recorder.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${meta.namespace}/${meta.name} to ${node}`);
         },
-        (err) => {
+        (err: unknown) => {
           this.cache.forget(q.key);
           const code = err instanceof StatusError ? err.code : 0;
           this.metrics?.attempts.inc({ result: 'error', profile: profile.name });
+          const reason = (err as Error).message;
           // Gone, or already bound by someone else: the informer will tell the rest.
-          if (code === 404 || (code === 409 && /already assigned|being deleted/.test(err.message))) return;
-          this.log.warn({ pod: q.key, node, err: (err as Error).message }, 'binding rejected');
+          if (code === 404 || (code === 409 && /already assigned|being deleted/.test(reason))) return;
+          this.log.warn({ pod: q.key, node, err: reason }, 'binding rejected');
           this.queue.requeueAfterFailure(q, new Set(), true);
-          const message = `Binding rejected: ${(err as Error).message}`;
+          const message = `Binding rejected: ${reason}`;
           this.recorder.event(pod, 'Warning', 'FailedScheduling', message);
           void this.reportFailure(pod, 'SchedulerError', message, undefined, undefined);
         },

@@ -29,7 +29,7 @@ function secretData(s: ReturnType<ConfigSource['secret']>): Record<string, strin
 
 /** `$(VAR)` expansion as kubelet does for env values, command and args; `$$(VAR)` escapes. */
 export function expandRefs(s: string, vars: Map<string, string>): string {
-  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name) => (m === '$$' ? '$' : (vars.get(name) ?? m)));
+  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m: string, name: string) => (m === '$$' ? '$' : (vars.get(name) ?? m)));
 }
 
 /** Resolves a downward API fieldRef. */

@@ -53,7 +53,7 @@ export const CONTAINER_STAGES: readonly ContainerStage[] = [
 
 /** Fills {name} placeholders. */
 export function fill(template: string, vars: StageVars): string {
-  return template.replace(/\{(\w+)\}/g, (m, k) => vars[k] ?? m);
+  return template.replace(/\{(\w+)\}/g, (m: string, k: string) => vars[k] ?? m);
 }
 
 /** Go's time.Duration formatting for the Pulled message (e.g. 2s, 1.5s, 250ms). */
