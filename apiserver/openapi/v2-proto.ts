@@ -8,7 +8,75 @@
 import YAML from 'yaml';
 import { Writer, WIRE_BYTES, WIRE_VARINT } from '../../shared/api/protobuf/wire.ts';
 
-type Json = Record<string, any>;
+/** An object that may carry vendor extensions (x- keys). Leaf values go to Msg as they are: it writes only what has the right type. */
+interface Extensible {
+  [key: string]: unknown;
+}
+
+/** The parts of a Swagger 2.0 schema the encoder reads. */
+interface Schema extends Extensible {
+  $ref?: string;
+  format?: string;
+  description?: string;
+  default?: unknown;
+  required?: string[];
+  enum?: unknown[];
+  additionalProperties?: boolean | Schema;
+  type?: string | string[];
+  items?: Schema | Schema[];
+  properties?: Record<string, Schema>;
+}
+
+/** A body, query or path parameter. */
+interface Parameter {
+  in?: string;
+  name?: string;
+  description?: string;
+  required?: boolean;
+  /** Set on body parameters. */
+  schema?: Schema;
+  type?: string;
+  uniqueItems?: boolean;
+}
+
+interface Response {
+  description?: string;
+  schema?: Schema;
+}
+
+interface Operation extends Extensible {
+  tags?: string[];
+  description?: string;
+  operationId?: string;
+  produces?: string[];
+  consumes?: string[];
+  parameters?: Parameter[];
+  responses: Record<string, Response>;
+  schemes?: string[];
+}
+
+type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch';
+
+interface PathItem extends Extensible, Partial<Record<Method, Operation>> {
+  parameters?: Parameter[];
+}
+
+interface SecurityScheme extends Extensible {
+  type?: string;
+  name?: string;
+  in?: string;
+  description?: string;
+}
+
+/** The Swagger 2.0 document v2.ts builds, as far as the encoder reads it. */
+export interface SwaggerDocument extends Extensible {
+  swagger?: string;
+  info?: { title?: string; version?: string };
+  paths?: Record<string, PathItem>;
+  definitions?: Record<string, Schema>;
+  security?: Record<string, string[]>[];
+  securityDefinitions?: Record<string, SecurityScheme>;
+}
 
 /** A message under construction: fields appended in field-number order by the callers. */
 class Msg {
@@ -47,13 +115,13 @@ function any(value: unknown): Msg {
 }
 
 /** repeated NamedAny from the x- keys of an object. */
-function vendorExtensions(o: Json): Msg[] {
+function vendorExtensions(o: Extensible): Msg[] {
   return Object.keys(o)
     .filter((k) => k.startsWith('x-'))
     .map((k) => new Msg().str(1, k).msg(2, any(o[k])));
 }
 
-function schema(s: Json): Msg {
+function schema(s: Schema): Msg {
   const m = new Msg().str(1, s.$ref).str(2, s.format).str(4, s.description);
   if (s.default !== undefined) m.msg(5, any(s.default));
   m.strs(19, s.required);
@@ -71,7 +139,7 @@ function schema(s: Json): Msg {
       25,
       new Msg().msgs(
         1,
-        Object.entries(s.properties as Json).map(([k, v]) => new Msg().str(1, k).msg(2, schema(v))),
+        Object.entries(s.properties).map(([k, v]) => new Msg().str(1, k).msg(2, schema(v))),
       ),
     );
   }
@@ -79,10 +147,10 @@ function schema(s: Json): Msg {
 }
 
 /** ParametersItem{parameter = 1: Parameter{body_parameter = 1 | non_body_parameter = 2}}. */
-function parameter(p: Json): Msg {
+function parameter(p: Parameter): Msg {
   let param: Msg;
   if (p.in === 'body') {
-    param = new Msg().msg(1, new Msg().str(1, p.description).str(2, p.name).str(3, p.in).bool(4, p.required).msg(5, schema(p.schema)));
+    param = new Msg().msg(1, new Msg().str(1, p.description).str(2, p.name).str(3, p.in).bool(4, p.required).msg(5, schema(p.schema!)));
   } else {
     // Query (3) and path (4) sub-schemas share the first fields; type and uniqueItems sit at different numbers.
     const sub = new Msg().bool(1, p.required).str(2, p.in).str(3, p.description).str(4, p.name);
@@ -93,10 +161,10 @@ function parameter(p: Json): Msg {
   return new Msg().msg(1, param);
 }
 
-function operation(o: Json): Msg {
+function operation(o: Operation): Msg {
   const responses = new Msg().msgs(
     1,
-    Object.entries(o.responses as Json).map(([code, r]) => {
+    Object.entries(o.responses).map(([code, r]) => {
       const response = new Msg().str(1, r.description);
       if (r.schema) response.msg(2, new Msg().msg(1, schema(r.schema)));
       return new Msg().str(1, code).msg(2, new Msg().msg(1, response));
@@ -114,7 +182,7 @@ function operation(o: Json): Msg {
     .msgs(13, vendorExtensions(o));
 }
 
-const METHOD_FIELDS: [string, number][] = [
+const METHOD_FIELDS: [Method, number][] = [
   ['get', 2],
   ['put', 3],
   ['post', 4],
@@ -124,31 +192,34 @@ const METHOD_FIELDS: [string, number][] = [
   ['patch', 8],
 ];
 
-function pathItem(item: Json): Msg {
+function pathItem(item: PathItem): Msg {
   const m = new Msg();
-  for (const [method, n] of METHOD_FIELDS) if (item[method]) m.msg(n, operation(item[method]));
+  for (const [method, n] of METHOD_FIELDS) {
+    const op = item[method];
+    if (op) m.msg(n, operation(op));
+  }
   return m.msgs(9, (item.parameters ?? []).map(parameter)).msgs(10, vendorExtensions(item));
 }
 
 /** Encodes a Swagger 2.0 document (as v2.ts builds it) as an openapi.v2.Document message. */
-export function encodeOpenapiV2(doc: Json): Uint8Array {
+export function encodeOpenapiV2(doc: SwaggerDocument): Uint8Array {
   const d = new Msg().str(1, doc.swagger);
   if (doc.info) d.msg(2, new Msg().str(1, doc.info.title).str(2, doc.info.version));
   d.msg(
     8,
     new Msg().msgs(
       2,
-      Object.entries((doc.paths ?? {}) as Json).map(([p, item]) => new Msg().str(1, p).msg(2, pathItem(item))),
+      Object.entries(doc.paths ?? {}).map(([p, item]) => new Msg().str(1, p).msg(2, pathItem(item))),
     ),
   );
   d.msg(
     9,
     new Msg().msgs(
       1,
-      Object.entries((doc.definitions ?? {}) as Json).map(([name, s]) => new Msg().str(1, name).msg(2, schema(s))),
+      Object.entries(doc.definitions ?? {}).map(([name, s]) => new Msg().str(1, name).msg(2, schema(s))),
     ),
   );
-  for (const req of (doc.security ?? []) as Json[]) {
+  for (const req of doc.security ?? []) {
     d.msg(
       12,
       new Msg().msgs(
@@ -158,7 +229,7 @@ export function encodeOpenapiV2(doc: Json): Uint8Array {
     );
   }
   if (doc.securityDefinitions) {
-    const items = Object.entries(doc.securityDefinitions as Json).map(([name, s]) => {
+    const items = Object.entries(doc.securityDefinitions).map(([name, s]) => {
       // Only apiKey schemes occur in kube's document (SecurityDefinitionsItem.api_key_security = 2).
       const apiKey = new Msg().str(1, s.type).str(2, s.name).str(3, s.in).str(4, s.description).msgs(5, vendorExtensions(s));
       return new Msg().str(1, name).msg(2, new Msg().msg(2, apiKey));

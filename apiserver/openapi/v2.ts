@@ -16,7 +16,7 @@ import {
 } from './paths.ts';
 import { definitionsFor, gvkExtension, reachableDefinitions, refTo, type Json } from './schemas.ts';
 import { lazy, serveDocument, servedBytes, type ServedBytes, type ServedDocument } from './served-document.ts';
-import { encodeOpenapiV2 } from './v2-proto.ts';
+import { encodeOpenapiV2, type SwaggerDocument } from './v2-proto.ts';
 
 function parameter(p: ParamSpec): Json {
   return { description: p.description, in: p.in, name: p.name, ...(p.required ? { required: true } : {}), type: p.type, uniqueItems: true };
@@ -82,7 +82,7 @@ export function openapiV2Served(): ServedDocument {
 
 const protobuf = lazy((): ServedBytes => {
   const doc = served();
-  return servedBytes(Buffer.from(encodeOpenapiV2(doc.document as Json)), doc.hash, doc.builtAt);
+  return servedBytes(Buffer.from(encodeOpenapiV2(doc.document as SwaggerDocument)), doc.hash, doc.builtAt);
 });
 
 /** The same document as a protobuf openapi.v2.Document (gnostic), which kubectl asks for. */
