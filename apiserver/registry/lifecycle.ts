@@ -7,6 +7,10 @@ import { apiVersionOf, type ResourceType } from '../../shared/api/resource-type.
 import { deepEqual } from '../../shared/util/deep-equal.ts';
 import { validateObjectName } from './names.ts';
 import { strategyFor } from './strategy.ts';
+import { isObj, jsonText } from './kinds/field.ts';
+import type { KubeObject } from './object.ts';
+import type { NamespaceSpec, NamespaceStatus, Pod } from 'kubernetes-types/core/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 
 /** kube's RFC 3339 timestamps carry whole seconds. */
 export function timestamp(now: Date): string {
@@ -15,17 +19,21 @@ export function timestamp(now: Date): string {
 
 const GR = (rt: ResourceType) => ({ group: rt.group, resource: rt.plural });
 
-/** Checks the body's apiVersion/kind against the endpoint, filling them in when absent. */
-export function checkTypeMeta(rt: ResourceType, obj: any): void {
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+/**
+ * Checks the body's apiVersion/kind against the endpoint, filling them in
+ * when absent, and gives it metadata: from here on it is an object of the
+ * endpoint's kind (whose fields the kind's validation still checks).
+ */
+export function checkTypeMeta(rt: ResourceType, obj: unknown): asserts obj is KubeObject {
+  if (!isObj(obj)) {
     throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(obj)}'`);
   }
   const want = apiVersionOf(rt);
   if (obj.apiVersion !== undefined && obj.apiVersion !== want) {
-    throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${want})`);
+    throw badRequest(`the API version in the data (${jsonText(obj.apiVersion)}) does not match the expected API version (${want})`);
   }
   if (obj.kind !== undefined && obj.kind !== rt.kind) {
-    throw badRequest(`the kind in the data (${obj.kind}) does not match the expected kind (${rt.kind})`);
+    throw badRequest(`the kind in the data (${jsonText(obj.kind)}) does not match the expected kind (${rt.kind})`);
   }
   obj.apiVersion = want;
   obj.kind = rt.kind;
@@ -36,22 +44,24 @@ export function checkTypeMeta(rt: ResourceType, obj: any): void {
 }
 
 /** Reconciles the namespace in the body with the one in the path. */
-export function checkNamespace(rt: ResourceType, obj: any, pathNamespace: string): void {
+export function checkNamespace(rt: ResourceType, obj: KubeObject, pathNamespace: string): void {
+  const meta = obj.metadata;
   if (!rt.namespaced) {
-    delete obj.metadata.namespace;
+    delete meta.namespace;
     return;
   }
-  if (obj.metadata.namespace && obj.metadata.namespace !== pathNamespace) {
+  if (meta.namespace && meta.namespace !== pathNamespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  obj.metadata.namespace = pathNamespace;
+  meta.namespace = pathNamespace;
 }
 
-function validateMeta(rt: ResourceType, obj: any): FieldError[] {
-  const errs = validateObjectName(obj.metadata, strategyFor(rt).nameRule);
+function validateMeta(rt: ResourceType, obj: KubeObject): FieldError[] {
   const meta = obj.metadata;
+  const errs = validateObjectName(meta, strategyFor(rt).nameRule);
   for (const field of ['labels', 'annotations'] as const) {
-    const v = meta[field];
+    // The client's JSON, not yet known to be the maps ObjectMeta says they are.
+    const v: unknown = meta[field];
     if (v === undefined || v === null) continue;
     if (typeof v !== 'object' || Array.isArray(v)) {
       errs.push(fieldError.invalid(`metadata.${field}`, v, 'must be a map of string keys to string values'));
@@ -70,9 +80,9 @@ function validateMeta(rt: ResourceType, obj: any): FieldError[] {
 }
 
 /** Go's omitempty: empty metadata lists and maps are not stored. */
-function dropEmptyMetadata(meta: any): void {
-  for (const field of ['ownerReferences', 'finalizers', 'labels', 'annotations']) {
-    const v = meta[field];
+function dropEmptyMetadata(meta: ObjectMeta): void {
+  for (const field of ['ownerReferences', 'finalizers', 'labels', 'annotations'] as const) {
+    const v: unknown = meta[field];
     if (
       v === null ||
       (Array.isArray(v) && v.length === 0) ||
@@ -82,16 +92,17 @@ function dropEmptyMetadata(meta: any): void {
   }
 }
 
-function validateAll(rt: ResourceType, obj: any, old?: any): void {
-  dropEmptyMetadata(obj.metadata);
+function validateAll(rt: ResourceType, obj: KubeObject, old?: KubeObject): void {
+  const meta = obj.metadata;
+  dropEmptyMetadata(meta);
   const errs = validateMeta(rt, obj);
   const kindErrs = strategyFor(rt).validate?.(obj, old) ?? [];
   errs.push(...kindErrs);
-  if (errs.length > 0) throw invalid(rt.kind, rt.group, obj.metadata.name ?? obj.metadata.generateName ?? '', errs);
+  if (errs.length > 0) throw invalid(rt.kind, rt.group, meta.name ?? meta.generateName ?? '', errs);
 }
 
 /** Fills in what the server owns on create and validates the result. Mutates `obj`. */
-export function prepareCreate(rt: ResourceType, obj: any, now: Date, uid: string): void {
+export function prepareCreate(rt: ResourceType, obj: KubeObject, now: Date, uid: string): void {
   const s = strategyFor(rt);
   const meta = obj.metadata;
   if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
@@ -115,41 +126,41 @@ export function prepareCreate(rt: ResourceType, obj: any, now: Date, uid: string
  */
 export function prepareUpdate(
   rt: ResourceType,
-  incoming: any,
-  old: any,
+  incoming: KubeObject,
+  old: KubeObject,
   subresource: string,
-  admit?: (obj: any, old: any) => void,
-): any | undefined {
+  admit?: (obj: KubeObject, old: KubeObject) => void,
+): KubeObject | undefined {
   const s = strategyFor(rt);
-  const name = old.metadata.name;
+  const oldMeta = old.metadata;
+  const name = oldMeta.name;
   const rv = incoming.metadata?.resourceVersion;
-  if (rv && rv !== old.metadata.resourceVersion) throw conflict(GR(rt), name);
-  if (incoming.metadata.uid && incoming.metadata.uid !== old.metadata.uid) {
-    throw conflict(
-      GR(rt),
-      name,
-      `Precondition failed: UID in precondition: ${incoming.metadata.uid}, UID in object meta: ${old.metadata.uid}`,
-    );
+  if (rv && rv !== oldMeta.resourceVersion) throw conflict(GR(rt), name ?? '');
+  const inMeta = incoming.metadata;
+  if (inMeta.uid && inMeta.uid !== oldMeta.uid) {
+    throw conflict(GR(rt), name ?? '', `Precondition failed: UID in precondition: ${inMeta.uid}, UID in object meta: ${oldMeta.uid}`);
   }
-  let next: any;
+  let next: KubeObject;
   if (subresource === 'status') {
     // The status endpoint changes status only; everything else stays as stored.
     // `old` is this write's own parse of the stored object, so the new object
     // may share its untouched parts (and comparing them is then free); only
     // metadata, which is written below, gets its own copy.
-    next = { ...old, metadata: { ...old.metadata }, status: incoming.status };
+    next = { ...old, metadata: { ...oldMeta }, status: incoming.status };
   } else if (subresource === 'finalize') {
     // A Namespace's finalize endpoint changes spec.finalizers only.
-    next = { ...old, metadata: { ...old.metadata }, spec: { ...old.spec, finalizers: incoming.spec?.finalizers ?? [] } };
+    const spec = old.spec as NamespaceSpec | undefined;
+    const finalizers = (incoming.spec as NamespaceSpec | undefined)?.finalizers ?? [];
+    next = { ...old, metadata: { ...oldMeta }, spec: { ...spec, finalizers } };
   } else {
     next = incoming;
-    const meta = next.metadata;
-    meta.uid = old.metadata.uid;
-    meta.creationTimestamp = old.metadata.creationTimestamp;
-    meta.namespace = old.metadata.namespace;
-    if (old.metadata.deletionTimestamp) {
-      meta.deletionTimestamp = old.metadata.deletionTimestamp;
-      meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+    const meta = inMeta;
+    meta.uid = oldMeta.uid;
+    meta.creationTimestamp = oldMeta.creationTimestamp;
+    meta.namespace = oldMeta.namespace;
+    if (oldMeta.deletionTimestamp) {
+      meta.deletionTimestamp = oldMeta.deletionTimestamp;
+      meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
     } else {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
@@ -160,17 +171,18 @@ export function prepareUpdate(
     }
     s.defaults?.(next);
   }
+  const nextMeta = next.metadata;
   if (s.tracksGeneration) {
-    next.metadata.generation = old.metadata.generation ?? 1;
-    if (subresource === '' && !deepEqual(next.spec, old.spec)) next.metadata.generation++;
+    nextMeta.generation = oldMeta.generation ?? 1;
+    if (subresource === '' && !deepEqual(next.spec, old.spec)) nextMeta.generation++;
   }
-  if (next.metadata.name !== name) {
-    throw badRequest(`the name of the object (${next.metadata.name}) does not match the name on the URL (${name})`);
+  if (nextMeta.name !== name) {
+    throw badRequest(`the name of the object (${jsonText(nextMeta.name)}) does not match the name on the URL (${jsonText(name)})`);
   }
   const errs: FieldError[] = [];
-  if (old.metadata.deletionTimestamp) {
-    const before = new Set<string>(old.metadata.finalizers ?? []);
-    for (const f of next.metadata.finalizers ?? []) {
+  if (oldMeta.deletionTimestamp) {
+    const before = new Set<string>(oldMeta.finalizers ?? []);
+    for (const f of nextMeta.finalizers ?? []) {
       if (!before.has(f))
         errs.push(
           fieldError.forbidden(
@@ -180,20 +192,20 @@ export function prepareUpdate(
         );
     }
   }
-  if (errs.length > 0) throw invalid(rt.kind, rt.group, name, errs);
+  if (errs.length > 0) throw invalid(rt.kind, rt.group, name ?? '', errs);
   admit?.(next, old);
   if (subresource === '') s.prepareUpdate?.(next, old);
   validateAll(rt, next, old);
-  next.metadata.resourceVersion = old.metadata.resourceVersion;
+  next.metadata.resourceVersion = oldMeta.resourceVersion;
   if (deepEqual(next, old)) return undefined;
   return next;
 }
 
 /** True when an object being deleted has nothing left holding it. */
-export function readyToDelete(rt: ResourceType, obj: any): boolean {
+export function readyToDelete(rt: ResourceType, obj: KubeObject): boolean {
   const meta = obj.metadata;
   if (!meta.deletionTimestamp || (meta.finalizers?.length ?? 0) > 0) return false;
-  if (rt.plural === 'namespaces') return (obj.spec?.finalizers?.length ?? 0) === 0;
+  if (rt.plural === 'namespaces') return ((obj.spec as NamespaceSpec | undefined)?.finalizers?.length ?? 0) === 0;
   // A Pod with a grace period is removed by its kubelet (a delete with grace 0).
   return !(rt.group === '' && rt.plural === 'pods') || (meta.deletionGracePeriodSeconds ?? 0) === 0;
 }
@@ -207,20 +219,21 @@ export interface DeleteOptions {
 }
 
 /** What a DELETE does to `cur`: remove it now, or store it marked for deletion. */
-export type DeletePlan = { action: 'delete' } | { action: 'update'; obj: any };
+export type DeletePlan = { action: 'delete' } | { action: 'update'; obj: KubeObject };
 
 /** Decides a DELETE, as kube's generic registry does (BeforeDelete + finalizers + graceful pods). */
-export function planDelete(rt: ResourceType, cur: any, opts: DeleteOptions, now: Date): DeletePlan {
-  const name = cur.metadata.name;
+export function planDelete(rt: ResourceType, cur: KubeObject, opts: DeleteOptions, now: Date): DeletePlan {
+  const curMeta = cur.metadata;
+  const name = curMeta.name ?? '';
   const pre = opts.preconditions;
-  if (pre?.uid && pre.uid !== cur.metadata.uid) {
-    throw conflict(GR(rt), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cur.metadata.uid}`);
+  if (pre?.uid && pre.uid !== curMeta.uid) {
+    throw conflict(GR(rt), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${curMeta.uid}`);
   }
-  if (pre?.resourceVersion && pre.resourceVersion !== cur.metadata.resourceVersion) {
+  if (pre?.resourceVersion && pre.resourceVersion !== curMeta.resourceVersion) {
     throw conflict(
       GR(rt),
       name,
-      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${cur.metadata.resourceVersion}`,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${curMeta.resourceVersion}`,
     );
   }
   const next = structuredClone(cur);
@@ -243,12 +256,13 @@ export function planDelete(rt: ResourceType, cur: any, opts: DeleteOptions, now:
   if (meta.finalizers && meta.finalizers.length === 0) delete meta.finalizers;
 
   let grace = 0;
-  if (rt.group === '' && rt.plural === 'pods') grace = podGracePeriod(cur, opts);
+  if (rt.group === '' && rt.plural === 'pods') grace = podGracePeriod(cur as Pod, opts);
   if (rt.group === '' && rt.plural === 'namespaces') {
-    next.status = { ...next.status, phase: 'Terminating' };
+    next.status = { ...(next.status as NamespaceStatus | undefined), phase: 'Terminating' };
   }
   const hasFinalizers =
-    (meta.finalizers?.length ?? 0) > 0 || (rt.plural === 'namespaces' && rt.group === '' && (next.spec?.finalizers?.length ?? 0) > 0);
+    (meta.finalizers?.length ?? 0) > 0 ||
+    (rt.plural === 'namespaces' && rt.group === '' && ((next.spec as NamespaceSpec | undefined)?.finalizers?.length ?? 0) > 0);
   if (!hasFinalizers && grace === 0) return { action: 'delete' };
   if (meta.deletionTimestamp) {
     // Already terminating: a delete may only shorten the grace period.
@@ -262,7 +276,7 @@ export function planDelete(rt: ResourceType, cur: any, opts: DeleteOptions, now:
     meta.deletionTimestamp = timestamp(new Date(now.getTime() + grace * 1000));
     meta.deletionGracePeriodSeconds = grace;
   }
-  if (s(rt).tracksGeneration && !deepEqual(meta.deletionTimestamp, cur.metadata.deletionTimestamp)) {
+  if (s(rt).tracksGeneration && !deepEqual(meta.deletionTimestamp, curMeta.deletionTimestamp)) {
     meta.generation = (meta.generation ?? 1) + 1;
   }
   return { action: 'update', obj: next };
@@ -270,7 +284,7 @@ export function planDelete(rt: ResourceType, cur: any, opts: DeleteOptions, now:
 
 const s = strategyFor;
 
-function podGracePeriod(pod: any, opts: DeleteOptions): number {
+function podGracePeriod(pod: Pod, opts: DeleteOptions): number {
   // An unscheduled or finished Pod has no kubelet to wait for.
   if (!pod.spec?.nodeName) return 0;
   const phase = pod.status?.phase;

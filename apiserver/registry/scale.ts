@@ -2,9 +2,18 @@
 // replicas, and writing a Scale back into the workload.
 import { fieldError, invalid } from '../../shared/api/errors.ts';
 import { formatLabelSelector } from '../../shared/labels/label-selector.ts';
+import type { Scale } from 'kubernetes-types/autoscaling/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
+import type { KubeObject } from './object.ts';
+
+/** What a Deployment, ReplicaSet and StatefulSet share that a Scale shows. */
+interface Scalable extends KubeObject {
+  spec?: { replicas?: number; selector?: LabelSelector };
+  status?: { replicas?: number };
+}
 
 /** The Scale object kube serves for a Deployment, ReplicaSet or StatefulSet. */
-export function toScale(obj: any): any {
+export function toScale(obj: Scalable): Scale {
   const m = obj.metadata;
   return {
     kind: 'Scale',
@@ -22,10 +31,11 @@ export function toScale(obj: any): any {
 }
 
 /** Validates a Scale written by a client and returns its replica count. */
-export function replicasFromScale(scale: any): number {
-  const replicas = scale?.spec?.replicas ?? 0;
+export function replicasFromScale(scale: Scale | null | undefined): number {
+  // The client's JSON: spec.replicas may be anything.
+  const replicas: unknown = scale?.spec?.replicas ?? 0;
   const name = scale?.metadata?.name ?? '';
-  if (!Number.isInteger(replicas)) {
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas)) {
     throw invalid('Scale', 'autoscaling', name, [fieldError.invalid('spec.replicas', replicas, 'must be an integer')]);
   }
   if (replicas < 0) {
@@ -35,7 +45,7 @@ export function replicasFromScale(scale: any): number {
 }
 
 /** The workload `old` with spec.replicas from `scale` (a new object, ready for prepareUpdate). */
-export function applyScale(old: any, scale: any): any {
+export function applyScale(old: Scalable, scale: Scale | null | undefined): Scalable {
   const next = structuredClone(old);
   next.spec = { ...next.spec, replicas: replicasFromScale(scale) };
   return next;

@@ -4,10 +4,17 @@
 import type { FieldError } from '../../shared/api/errors.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { NameRule } from './names.ts';
+import type { KubeObject } from './object.ts';
+import type { Namespace, Service } from 'kubernetes-types/core/v1.js';
+import type { DaemonSet } from 'kubernetes-types/apps/v1.js';
+import type { Job } from 'kubernetes-types/batch/v1.js';
+import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import { kindRules, patchServiceAllocatedValues, prepareDaemonSetUpdate, prepareJobCreate } from './kinds/index.ts';
 import { prepareCSRCreate } from './kinds/certificates.ts';
 
-function chain(a?: (obj: any) => void, b?: (obj: any) => void): ((obj: any) => void) | undefined {
+type Hook = (obj: KubeObject) => void;
+
+function chain(a?: Hook, b?: Hook): Hook | undefined {
   if (!a || !b) return a ?? b;
   return (obj) => {
     a(obj);
@@ -25,15 +32,15 @@ export interface Strategy {
   /** DELETE answers with the object instead of a Success Status. */
   returnDeletedObject: boolean;
   /** The status a newly created object starts with (the client's status is dropped). */
-  initialStatus?: (obj: any) => unknown;
+  initialStatus?: (obj: KubeObject) => unknown;
   /** Kind-specific defaults, applied on create and update. */
-  defaults?: (obj: any) => void;
+  defaults?: Hook;
   /** Kind-specific validation; `old` is set on update. */
-  validate?: (obj: any, old?: any) => FieldError[];
+  validate?: (obj: KubeObject, old?: KubeObject) => FieldError[];
   /** Create-only preparation that needs the new uid (a Job's generated selector). */
-  prepareCreate?: (obj: any, uid: string) => void;
+  prepareCreate?: (obj: KubeObject, uid: string) => void;
   /** Update-only preparation before validation (keep allocated values, bump template generations). */
-  prepareUpdate?: (obj: any, old: any) => void;
+  prepareUpdate?: (obj: KubeObject, old: KubeObject) => void;
 }
 
 const base: Strategy = {
@@ -50,11 +57,13 @@ const overrides: Record<string, Partial<Strategy>> = {
     nameRule: 'label',
     returnDeletedObject: true,
     initialStatus: () => ({ phase: 'Active' }),
-    defaults: (ns) => {
+    defaults: (obj) => {
+      const ns = obj as Namespace;
       ns.spec ??= {};
       ns.spec.finalizers ??= ['kubernetes'];
       // As kube's SetDefaults_Namespace: only a named Namespace gets the label (a create generates the name first).
-      if (ns.metadata.name) ns.metadata.labels = { ...ns.metadata.labels, 'kubernetes.io/metadata.name': ns.metadata.name };
+      const meta = obj.metadata;
+      if (meta.name) meta.labels = { ...meta.labels, 'kubernetes.io/metadata.name': meta.name };
     },
   },
   '/pods': {
@@ -66,16 +75,16 @@ const overrides: Record<string, Partial<Strategy>> = {
     nameRule: 'dns1035',
     returnDeletedObject: true,
     initialStatus: () => ({ loadBalancer: {} }),
-    prepareUpdate: patchServiceAllocatedValues,
+    prepareUpdate: (next, old) => patchServiceAllocatedValues(next as Service, old as Service),
   },
   '/endpoints': { allowCreateOnUpdate: true },
   '/events': { allowCreateOnUpdate: true },
   'events.k8s.io/events': { allowCreateOnUpdate: true },
   'apps/deployments': workload,
   'apps/replicasets': workload,
-  'apps/daemonsets': { ...workload, prepareUpdate: prepareDaemonSetUpdate },
+  'apps/daemonsets': { ...workload, prepareUpdate: (next, old) => prepareDaemonSetUpdate(next as DaemonSet, old as DaemonSet) },
   'apps/statefulsets': { ...workload, nameRule: 'label' },
-  'batch/jobs': { ...workload, prepareCreate: prepareJobCreate },
+  'batch/jobs': { ...workload, prepareCreate: (job, uid) => prepareJobCreate(job as Job, uid) },
   'batch/cronjobs': workload,
   'policy/poddisruptionbudgets': workload,
   'rbac.authorization.k8s.io/roles': { nameRule: 'path-segment' },
@@ -87,7 +96,7 @@ const overrides: Record<string, Partial<Strategy>> = {
   'certificates.k8s.io/certificatesigningrequests': {
     nameRule: 'path-segment',
     initialStatus: () => ({}),
-    prepareCreate: prepareCSRCreate,
+    prepareCreate: (csr) => prepareCSRCreate(csr as CertificateSigningRequest),
     prepareUpdate: (csr, old) => (csr.spec = old.spec),
   },
   '/resourcequotas': { initialStatus: () => ({}) },
@@ -102,7 +111,7 @@ export function strategyFor(rt: ResourceType): Strategy {
     const key = `${rt.group}/${rt.plural}`;
     const own = overrides[key] ?? {};
     const rule = kindRules[key] ?? {};
-    s = { ...base, ...own, defaults: chain(own.defaults, rule.defaults), validate: rule.validate as Strategy['validate'] };
+    s = { ...base, ...own, defaults: chain(own.defaults, rule.defaults), validate: rule.validate };
     cache.set(rt, s);
   }
   return s;

@@ -138,7 +138,7 @@ test('approval keeps everything but the conditions; create drops a claimed ident
   const requested = { ...csr([approved], { certificate: 'b3RoZXI=' }), spec: { ...spec, usages: ['server auth'] } };
   const out = applyApproval({ ...old, metadata: { name: 'c', labels: { a: 'b' } } }, requested, old, '2026-01-01T00:00:00Z');
   assert.deepEqual(out.status, { conditions: [{ ...approved, lastTransitionTime: '2026-01-01T00:00:00Z' }], certificate: 'Y2VydA==' });
-  assert.deepEqual(out.metadata.labels, { a: 'b' });
+  assert.deepEqual(out.metadata?.labels, { a: 'b' });
   assert.equal(out.spec, spec);
   assert.equal(requested.status.conditions[0].lastTransitionTime, undefined, 'the request is not changed');
   const created: any = { spec: { ...spec, username: 'root', uid: '0', groups: ['system:masters'], extra: { a: ['b'] } } };

@@ -5,7 +5,12 @@
 // timestamps the server fills in, and what the approval subresource keeps.
 // The create-time checks of spec live in misc.ts (validateCSR).
 import { X509Certificate } from 'node:crypto';
-import { fe, index, semanticEqual, type FieldError } from './field.ts';
+import { fe, index, semanticEqual, zero, type FieldError } from './field.ts';
+import type {
+  CertificateSigningRequest as CSR,
+  CertificateSigningRequestCondition,
+  CertificateSigningRequestSpec,
+} from 'kubernetes-types/certificates/v1.js';
 import { validateCSR } from './misc.ts';
 
 const APPROVED = 'Approved';
@@ -28,8 +33,8 @@ const CALLER = { username: 'system:anonymous', groups: ['system:unauthenticated'
  * is the server's to fill in, never the client's (whatever it claims is
  * dropped), so a signer can trust spec.username and spec.groups.
  */
-export function prepareCSRCreate(csr: any): void {
-  const spec = (csr.spec ??= {});
+export function prepareCSRCreate(csr: CSR): void {
+  const spec = (csr.spec ??= zero<CertificateSigningRequestSpec>());
   delete spec.uid;
   delete spec.extra;
   spec.username = CALLER.username;
@@ -44,6 +49,7 @@ export interface CSRUpdatePath {
   certificate?: boolean;
 }
 
+/** A condition as a client may send it: type and status possibly missing, times possibly null. */
 type Condition = {
   type?: string;
   status?: string;
@@ -52,8 +58,14 @@ type Condition = {
   [k: string]: unknown;
 };
 
-const conditionsOf = (csr: any): Condition[] => (Array.isArray(csr?.status?.conditions) ? csr.status.conditions : []);
-const ofType = (csr: any, t: string) => conditionsOf(csr).filter((c) => c?.type === t);
+/** Whatever carries status.conditions: a CSR, or the conditions an approval request asks for. */
+type WithConditions = { status?: { conditions?: unknown } };
+
+function conditionsOf(csr: WithConditions | undefined): Condition[] {
+  const list = csr?.status?.conditions;
+  return Array.isArray(list) ? (list as Condition[]) : [];
+}
+const ofType = (csr: CSR, t: string) => conditionsOf(csr).filter((c) => c?.type === t);
 
 /** Bad data already stored is tolerated on update (kube's getValidationOptions). */
 interface Tolerated {
@@ -62,7 +74,7 @@ interface Tolerated {
   emptyType: boolean;
 }
 
-function tolerated(old: any): Tolerated {
+function tolerated(old: CSR): Tolerated {
   const types = conditionsOf(old).map((c) => c?.type ?? '');
   return {
     bothApprovedAndDenied: types.includes(APPROVED) && types.includes(DENIED),
@@ -72,7 +84,7 @@ function tolerated(old: any): Tolerated {
 }
 
 /** validateConditions: each has a type and a status; Approved and Denied exclude each other; a type appears once. */
-export function validateConditions(csr: any, old?: any): FieldError[] {
+export function validateConditions(csr: CSR, old?: CSR): FieldError[] {
   const allow = old ? tolerated(old) : { bothApprovedAndDenied: false, duplicateTypes: false, emptyType: false };
   const errs: FieldError[] = [];
   const seen = new Set<string>();
@@ -103,7 +115,7 @@ export function validateConditions(csr: any, old?: any): FieldError[] {
 }
 
 /** The PEM text of status.certificate (a base64 []byte on the wire), '' when unset. */
-function certificatePem(csr: any): string {
+function certificatePem(csr: CSR | undefined): string {
   const b64 = csr?.status?.certificate;
   return typeof b64 === 'string' && b64 !== '' ? Buffer.from(b64, 'base64').toString('latin1') : '';
 }
@@ -137,7 +149,7 @@ function conditionDiff(before: Condition[], after: Condition[]): string {
  * added or changed only through the approval path, status.certificate set
  * only through the status path and only once.
  */
-export function validateCSRUpdate(csr: any, old: any, path: CSRUpdatePath = {}): FieldError[] {
+export function validateCSRUpdate(csr: CSR, old: CSR, path: CSRUpdatePath = {}): FieldError[] {
   const errs: FieldError[] = semanticEqual(csr.spec, old.spec) ? [] : validateCSR(csr);
   errs.push(...validateConditions(csr, old));
   const certChanged = certificatePem(csr) !== certificatePem(old);
@@ -175,13 +187,13 @@ export function validateCSRUpdate(csr: any, old: any, path: CSRUpdatePath = {}):
  * status change seen here came through the status subresource, which may set
  * the certificate but not the approval conditions.
  */
-export function validateCSRWrite(csr: any, old?: any): FieldError[] {
+export function validateCSRWrite(csr: CSR, old?: CSR): FieldError[] {
   if (!old) return [...validateCSR(csr), ...validateConditions(csr)];
   return validateCSRUpdate(csr, old, { certificate: true });
 }
 
 /** populateConditionTimestamps: lastUpdateTime now when unset; lastTransitionTime kept from the same type and status, else now. */
-export function populateConditionTimestamps(csr: any, old: any, now: string): void {
+export function populateConditionTimestamps(csr: CSR, old: CSR, now: string): void {
   for (const c of conditionsOf(csr)) {
     if (!c || typeof c !== 'object') continue;
     if (!c.lastUpdateTime) c.lastUpdateTime = now;
@@ -198,8 +210,9 @@ export function populateConditionTimestamps(csr: any, old: any, now: string): vo
  * metadata) with the request's conditions, timestamps filled in. Only the
  * conditions come from `requested`; everything else in its status is ignored.
  */
-export function applyApproval(next: any, requested: any, old: any, now: string): any {
-  const conditions = structuredClone(conditionsOf(requested));
+export function applyApproval(next: CSR, requested: WithConditions, old: CSR, now: string): CSR {
+  // The client's conditions, checked by validateCSRUpdate afterwards.
+  const conditions = structuredClone(conditionsOf(requested)) as CertificateSigningRequestCondition[];
   const out = { ...next, status: { ...old.status } };
   if (conditions.length > 0) out.status.conditions = conditions;
   else delete out.status.conditions;

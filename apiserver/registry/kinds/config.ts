@@ -3,6 +3,7 @@
 // ValidateConfigMap with their update rules (type and immutable data).
 import { fe, index, isObj, semanticEqual, sortedKeys, type FieldError } from './field.ts';
 import { configMapKeyProblems } from './validators.ts';
+import type { ConfigMap, Secret } from 'kubernetes-types/core/v1.js';
 
 const MAX_SIZE = 1024 * 1024;
 const B64 = /^[A-Za-z0-9+/]$/;
@@ -58,7 +59,7 @@ function canonicalBase64(map: unknown): void {
 }
 
 /** SetDefaults_Secret, and the v1 conversion that folds stringData into data. */
-export function defaultSecret(secret: any): void {
+export function defaultSecret(secret: Secret): void {
   if (!secret.type) secret.type = 'Opaque';
   if (isObj(secret.stringData)) {
     const data = isObj(secret.data) ? secret.data : {};
@@ -104,7 +105,7 @@ function jsonProblem(b: Buffer): string | undefined {
 }
 
 /** ValidateSecret, or ValidateSecretUpdate with `old`. */
-export function validateSecret(secret: any, old?: any): FieldError[] {
+export function validateSecret(secret: Secret, old?: Secret): FieldError[] {
   const errs: FieldError[] = [];
   if (old) {
     if ((secret.type ?? '') !== (old.type ?? '')) errs.push(fe.invalid('type', secret.type ?? '', 'field is immutable'));
@@ -153,12 +154,12 @@ export function validateSecret(secret: any, old?: any): FieldError[] {
 }
 
 /** ConfigMap defaults: binaryData re-encoded as kube re-encodes []byte. */
-export function defaultConfigMap(cm: any): void {
+export function defaultConfigMap(cm: ConfigMap): void {
   canonicalBase64(cm.binaryData);
 }
 
 /** ValidateConfigMap, or ValidateConfigMapUpdate with `old`. */
-export function validateConfigMap(cm: any, old?: any): FieldError[] {
+export function validateConfigMap(cm: ConfigMap, old?: ConfigMap): FieldError[] {
   const errs: FieldError[] = [];
   if (old && old.immutable === true) {
     if (cm.immutable !== true) errs.push(fe.forbidden('immutable', 'field is immutable when `immutable` is set'));
@@ -169,7 +170,7 @@ export function validateConfigMap(cm: any, old?: any): FieldError[] {
   for (const k of sortedKeys(cm.data)) {
     for (const m of configMapKeyProblems(k)) errs.push(fe.invalid(index('data', k), k, m));
     if (isObj(cm.binaryData) && k in cm.binaryData) errs.push(fe.invalid(index('data', k), k, 'duplicate of key present in binaryData'));
-    size += Buffer.byteLength(String(cm.data[k] ?? ''), 'utf8');
+    size += Buffer.byteLength(String(cm.data?.[k] ?? ''), 'utf8');
   }
   for (const k of sortedKeys(cm.binaryData)) {
     for (const m of configMapKeyProblems(k)) errs.push(fe.invalid(index('binaryData', k), k, m));

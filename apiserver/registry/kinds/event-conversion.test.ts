@@ -1,11 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { coreToEventsV1, eventsV1ToCore } from './event-conversion.ts';
+import type { CoreEventJSON, EventsV1JSON } from './misc.ts';
 
 const metadata = { name: 'web.17f2', namespace: 'default', uid: 'u-1', resourceVersion: '42', creationTimestamp: '2026-11-30T10:00:00Z' };
 
 /** An old-style core Event, as a kubelet's EventRecorder writes it. */
-const legacyCore = {
+const legacyCore: CoreEventJSON = {
   kind: 'Event',
   apiVersion: 'v1',
   metadata,
@@ -23,7 +24,7 @@ const legacyCore = {
 };
 
 /** A new-style events.k8s.io/v1 Event, as client-go's events library writes it. */
-const newV1 = {
+const newV1: EventsV1JSON = {
   kind: 'Event',
   apiVersion: 'events.k8s.io/v1',
   metadata,
@@ -83,7 +84,7 @@ describe('Event conversion between core/v1 and events.k8s.io/v1', () => {
     const stored = { ...legacyCore, series: { count: 2, lastObservedTime: '2026-11-30T12:01:00+02:00' } };
     const before = structuredClone(stored);
     const served = coreToEventsV1(stored);
-    assert.equal(served.series.lastObservedTime, '2026-11-30T10:01:00.000000Z');
+    assert.equal(served.series?.lastObservedTime, '2026-11-30T10:01:00.000000Z');
     assert.deepEqual(stored, before);
   });
 

@@ -6,7 +6,10 @@
 // reportingController; metadata, eventTime, series, action, reason, related,
 // type and reportingInstance keep their names. Each result gets the zero
 // values its own API always serializes.
-import { defaultCoreEvent, defaultEventsV1 } from './misc.ts';
+import { defaultCoreEvent, defaultEventsV1, type CoreEventJSON as CoreEvent, type EventsV1JSON as EventsV1Event } from './misc.ts';
+
+/** An Event as JSON fields, which the conversion moves by name. */
+type Fields = Record<string, unknown>;
 
 /** Field names that differ: [core/v1, events.k8s.io/v1]. */
 const RENAMED: readonly [string, string][] = [
@@ -20,32 +23,35 @@ const RENAMED: readonly [string, string][] = [
 ];
 const SAME = ['metadata', 'eventTime', 'series', 'action', 'reason', 'related', 'type', 'reportingInstance'];
 
-function copyFields(from: any, to: any, pairs: readonly [string, string][]): void {
+function copyFields(from: Fields, to: Fields, pairs: readonly [string, string][]): void {
   for (const [a, b] of pairs) if (from[a] !== undefined) to[b] = from[a];
   for (const f of SAME) if (from[f] !== undefined) to[f] = from[f];
   // The defaults rewrite series.lastObservedTime: never in an object the caller still holds.
-  if (to.series && typeof to.series === 'object') to.series = { ...to.series };
+  const series = to.series;
+  if (series && typeof series === 'object') to.series = { ...series };
 }
 
 /** The events.k8s.io/v1 view of a stored core/v1 Event. */
-export function coreToEventsV1(core: any): any {
-  const out: any = { kind: 'Event', apiVersion: 'events.k8s.io/v1' };
+export function coreToEventsV1(core: CoreEvent): EventsV1Event {
+  const out: Fields = { kind: 'Event', apiVersion: 'events.k8s.io/v1' };
   copyFields(core, out, RENAMED);
   // Empty strings and a zero count are omitted by events.k8s.io/v1 (omitempty), kept by core.
   for (const f of ['note', 'reportingController', 'reportingInstance', 'action', 'reason', 'type']) if (out[f] === '') delete out[f];
   if (out.deprecatedCount === 0) delete out.deprecatedCount;
-  defaultEventsV1(out);
-  return out;
+  const ev = out as unknown as EventsV1Event;
+  defaultEventsV1(ev);
+  return ev;
 }
 
 /** The core/v1 Event stored for an events.k8s.io/v1 one. */
-export function eventsV1ToCore(ev: any): any {
-  const out: any = { kind: 'Event', apiVersion: 'v1' };
+export function eventsV1ToCore(ev: EventsV1Event): CoreEvent {
+  const out: Fields = { kind: 'Event', apiVersion: 'v1' };
   copyFields(
     ev,
     out,
     RENAMED.map(([a, b]) => [b, a]),
   );
-  defaultCoreEvent(out);
-  return out;
+  const core = out as unknown as CoreEvent;
+  defaultCoreEvent(core);
+  return core;
 }

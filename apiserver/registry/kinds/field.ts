@@ -4,6 +4,7 @@
 // path building, and the semantic equality kube's update checks use.
 import { fieldError, type FieldError } from '../../../shared/api/errors.ts';
 import { goQuote } from '../../../shared/patch/go-format.ts';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 
 export { fieldError, type FieldError };
 
@@ -22,8 +23,8 @@ export function show(value: unknown): string {
 
 /** Builders on top of errors.ts's `fieldError`, with Go-faithful value printing. */
 export const fe = {
-  required: fieldError.required,
-  forbidden: fieldError.forbidden,
+  required: (field: string, detail = ''): FieldError => fieldError.required(field, detail),
+  forbidden: (field: string, detail: string): FieldError => fieldError.forbidden(field, detail),
   /** `<field>: Invalid value: <value>: <detail>`, strings quoted as Go's %q does. */
   invalid(field: string, value: unknown, detail: string): FieldError {
     return fe.invalidShown(field, show(value), detail);
@@ -87,12 +88,12 @@ export function goBytes(b: Uint8Array | null | undefined): string {
 }
 
 /** Go's `%#v` of a metav1.LabelSelector (what "Invalid value" shows for selectors). */
-export function goLabelSelector(sel: any): string {
+export function goLabelSelector(sel: LabelSelector | null | undefined): string {
   if (sel === null || sel === undefined) return 'null';
   const exprs = Array.isArray(sel.matchExpressions)
     ? `[]v1.LabelSelectorRequirement{${sel.matchExpressions
         .map(
-          (e: any) =>
+          (e) =>
             `v1.LabelSelectorRequirement{Key:${goQuote(String(e?.key ?? ''))}, Operator:${goQuote(String(e?.operator ?? ''))}, Values:${goStringSlice(e?.values)}}`,
         )
         .join(', ')}}`
@@ -100,16 +101,28 @@ export function goLabelSelector(sel: any): string {
   return `v1.LabelSelector{MatchLabels:${goStringMap(sel.matchLabels)}, MatchExpressions:${exprs}}`;
 }
 
+/**
+ * `String(v)` of a decoded JSON value, spelled out: a value that should have
+ * been a string may be anything a client sent (an object prints as
+ * "[object Object]", an array as its joined elements).
+ */
+export function jsonText(v: unknown): string {
+  if (v === null || v === undefined || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint')
+    return String(v);
+  if (Array.isArray(v)) return v.map((x: unknown) => (x === null || x === undefined ? '' : jsonText(x))).join(',');
+  return '[object Object]';
+}
+
 /** Go's `%#v` of an intstr.IntOrString. */
 export function goIntOrString(v: unknown): string {
   if (typeof v === 'number') return `intstr.IntOrString{Type:0, IntVal:${v}, StrVal:""}`;
-  return `intstr.IntOrString{Type:1, IntVal:0, StrVal:${goQuote(String(v ?? ''))}}`;
+  return `intstr.IntOrString{Type:1, IntVal:0, StrVal:${goQuote(jsonText(v ?? ''))}}`;
 }
 
 function isZeroish(v: unknown): boolean {
   if (v === undefined || v === null || v === '' || v === 0 || v === false) return true;
   if (Array.isArray(v)) return v.length === 0;
-  if (typeof v === 'object') return Object.values(v as object).every(isZeroish);
+  if (typeof v === 'object') return Object.values(v).every(isZeroish);
   return false;
 }
 
@@ -133,9 +146,22 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** A plain object (not null, not an array). */
-export function isObj(v: unknown): v is Record<string, any> {
+/**
+ * A plain object (not null, not an array). A value typed as a kind's field
+ * keeps its type (the checks guard JSON that may not match it); an `unknown`
+ * one becomes a map of unknowns.
+ */
+export function isObj<T>(v: T): v is T & Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Go's zero value of a struct as JSON: an empty object, although
+ * kubernetes-types marks some of its fields required (validation then
+ * reports them missing, as kube does).
+ */
+export function zero<T extends object>(): T {
+  return {} as T;
 }
 
 /** Keys of a map in Go's sorted order (kube iterates maps randomly; sorted keeps messages stable). */

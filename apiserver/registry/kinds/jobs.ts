@@ -2,14 +2,16 @@
 // selector and labels the Job registry generates on create, and validation
 // (pkg/apis/batch/validation).
 import { matchesLabels, selectorFromLabelSelector } from '../../../shared/labels/index.ts';
-import { child, fe, goLabelSelector, goStringMap, isObj, nonNegative, semanticEqual, type FieldError } from './field.ts';
+import { child, fe, goLabelSelector, goStringMap, isObj, jsonText, nonNegative, semanticEqual, zero, type FieldError } from './field.ts';
 import { cronProblem, validTimeZone } from './cron.ts';
-import { defaultPodTemplateSpec, validatePodTemplateSpec } from './pod-spec.ts';
+import { defaultPodTemplateSpec, validatePodTemplateSpec, type PodTemplateJSON } from './pod-spec.ts';
+import type { CronJob, CronJobSpec, Job, JobSpec } from 'kubernetes-types/batch/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { validateLabelSelector, qualifiedName } from './validators.ts';
 import { nameProblems } from '../names.ts';
 import { selectorMismatch } from './workloads.ts';
 
-const unset = (v: unknown) => v === undefined || v === null;
+const unset = (v: unknown): v is null | undefined => v === undefined || v === null;
 
 /** The labels the Job registry puts on a Job's pods (and selects them by). */
 export const JOB_LABELS = {
@@ -20,8 +22,8 @@ export const JOB_LABELS = {
 } as const;
 
 /** SetDefaults_Job. */
-export function defaultJob(job: any): void {
-  if (!isObj(job.spec)) job.spec = {};
+export function defaultJob(job: Job): void {
+  if (!isObj(job.spec)) job.spec = zero<JobSpec>();
   const spec = job.spec;
   if (unset(spec.completions) && unset(spec.parallelism)) {
     spec.completions = 1;
@@ -51,8 +53,8 @@ export function defaultJob(job: any): void {
  * legacy ones); then, as the defaulting of the stored object does, give a
  * Job without labels its template's labels. Mutates `job`.
  */
-export function prepareJobCreate(job: any, uid: string): void {
-  if (!isObj(job.spec)) job.spec = {};
+export function prepareJobCreate(job: Job, uid: string): void {
+  if (!isObj(job.spec)) job.spec = zero<JobSpec>();
   const spec = job.spec;
   // In kube, defaulting makes the Job's labels the very map of its template's
   // labels, so the generated template labels show on the Job too.
@@ -61,7 +63,7 @@ export function prepareJobCreate(job: any, uid: string): void {
   if (spec.manualSelector !== true) {
     if (!isObj(spec.template)) spec.template = {};
     if (!isObj(spec.template.metadata)) spec.template.metadata = {};
-    const labels = isObj(spec.template.metadata.labels) ? spec.template.metadata.labels : {};
+    const labels: Record<string, string> = isObj(spec.template.metadata.labels) ? spec.template.metadata.labels : {};
     const name = job.metadata?.name ?? '';
     for (const k of [JOB_LABELS.legacyJobName, JOB_LABELS.jobName]) if (!(k in labels)) labels[k] = name;
     for (const k of [JOB_LABELS.legacyControllerUid, JOB_LABELS.controllerUid]) if (!(k in labels)) labels[k] = uid;
@@ -77,15 +79,15 @@ export function prepareJobCreate(job: any, uid: string): void {
   }
 }
 
-function asSelector(sel: unknown) {
+function asSelector(sel: LabelSelector | null | undefined) {
   try {
-    return selectorFromLabelSelector(sel as any);
+    return selectorFromLabelSelector(sel);
   } catch {
     return undefined;
   }
 }
 
-function hasLabel(labels: any, key: string, want: string, path: string): FieldError[] {
+function hasLabel(labels: Record<string, string> | undefined, key: string, want: string, path: string): FieldError[] {
   const p = `${path}[${key}]`;
   if (!isObj(labels) || !(key in labels)) return [fe.required(p, `must be '${want}'`)];
   if (labels[key] !== want) return [fe.invalidShown(p, goStringMap(labels), `must be '${want}'`)];
@@ -93,8 +95,8 @@ function hasLabel(labels: any, key: string, want: string, path: string): FieldEr
 }
 
 /** `validateGeneratedSelector`. */
-function validateGeneratedSelector(job: any, requirePrefixed: boolean): FieldError[] {
-  const spec = job.spec ?? {};
+function validateGeneratedSelector(job: Job, requirePrefixed: boolean): FieldError[] {
+  const spec: Partial<JobSpec> = job.spec ?? {};
   if (spec.manualSelector === true || unset(spec.selector)) return [];
   const errs: FieldError[] = [];
   const uid = String(job.metadata?.uid ?? '');
@@ -120,7 +122,7 @@ function validateGeneratedSelector(job: any, requirePrefixed: boolean): FieldErr
 }
 
 /** `validateJobSpec` (the part Jobs and CronJob job templates share). */
-function validateJobSpecCommon(spec: any, path: string): FieldError[] {
+function validateJobSpecCommon(spec: Partial<JobSpec>, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const p = (f: string) => child(path, f);
   for (const f of [
@@ -130,7 +132,7 @@ function validateJobSpecCommon(spec: any, path: string): FieldError[] {
     'backoffLimit',
     'ttlSecondsAfterFinished',
     'backoffLimitPerIndex',
-  ]) {
+  ] as const) {
     if (!unset(spec[f])) errs.push(...nonNegative(spec[f], p(f)));
   }
   if (!unset(spec.maxFailedIndexes)) {
@@ -175,9 +177,11 @@ function validateJobSpecCommon(spec: any, path: string): FieldError[] {
   return errs;
 }
 
-function validatePodFailurePolicy(spec: any, path: string): FieldError[] {
+function validatePodFailurePolicy(spec: Partial<JobSpec>, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const rules: any[] = Array.isArray(spec.podFailurePolicy.rules) ? spec.podFailurePolicy.rules : [];
+  // The caller checked that spec.podFailurePolicy is an object.
+  const given = spec.podFailurePolicy?.rules;
+  const rules = Array.isArray(given) ? given : [];
   const rulesPath = child(path, 'rules');
   if (rules.length > 20) errs.push(fe.tooMany(rulesPath, rules.length, 20));
   const actions = ['Count', 'FailIndex', 'FailJob', 'Ignore'];
@@ -187,18 +191,20 @@ function validatePodFailurePolicy(spec: any, path: string): FieldError[] {
     else if (rule.action === 'FailIndex' && unset(spec.backoffLimitPerIndex))
       errs.push(fe.invalid(child(rp, 'action'), rule.action, 'requires the backoffLimitPerIndex to be set'));
     else if (!actions.includes(rule.action)) errs.push(fe.notSupported(child(rp, 'action'), rule.action, actions));
-    const hasExit = isObj(rule?.onExitCodes);
-    const hasCond = Array.isArray(rule?.onPodConditions) && rule.onPodConditions.length > 0;
+    const exit = rule?.onExitCodes;
+    const conditions = rule?.onPodConditions;
+    const hasExit = isObj(exit);
+    const hasCond = Array.isArray(conditions) && conditions.length > 0;
     if (hasExit) {
-      const op = rule.onExitCodes.operator;
+      const op = exit.operator;
       const ep = child(rp, 'onExitCodes');
       if (!op) errs.push(fe.required(child(ep, 'operator'), 'valid values: ["In" "NotIn"]'));
       else if (op !== 'In' && op !== 'NotIn') errs.push(fe.notSupported(child(ep, 'operator'), op, ['In', 'NotIn']));
-      const values: number[] = Array.isArray(rule.onExitCodes.values) ? rule.onExitCodes.values : [];
+      const values: number[] = Array.isArray(exit.values) ? exit.values : [];
       if (values.length === 0) errs.push(fe.invalidShown(child(ep, 'values'), '[]int32(nil)', 'at least one value is required'));
     }
     if (hasCond) {
-      rule.onPodConditions.forEach((c: any, j: number) => {
+      conditions.forEach((c, j) => {
         const cp = `${child(rp, 'onPodConditions')}[${j}]`;
         errs.push(...qualifiedName(String(c?.type ?? ''), child(cp, 'type')));
         if (!['True', 'False', 'Unknown'].includes(c?.status))
@@ -216,8 +222,8 @@ function immutable(next: unknown, old: unknown, path: string, shown: string): Fi
 }
 
 /** ValidateJob on create, ValidateJob + ValidateJobUpdate with `old`. */
-export function validateJob(job: any, old?: any): FieldError[] {
-  const spec = job.spec ?? {};
+export function validateJob(job: Job, old?: Job): FieldError[] {
+  const spec: Partial<JobSpec> = job.spec ?? {};
   const requirePrefixed = !old || JOB_LABELS.jobName in (old.spec?.template?.metadata?.labels ?? {});
   const errs = validateGeneratedSelector(job, requirePrefixed);
   errs.push(...validateJobSpecCommon(spec, 'spec'));
@@ -237,9 +243,9 @@ export function validateJob(job: any, old?: any): FieldError[] {
   return errs;
 }
 
-function validateJobUpdate(job: any, old: any): FieldError[] {
-  const spec = job.spec ?? {};
-  const oldSpec = old.spec ?? {};
+function validateJobUpdate(job: Job, old: Job): FieldError[] {
+  const spec: Partial<JobSpec> = job.spec ?? {};
+  const oldSpec: Partial<JobSpec> = old.spec ?? {};
   const errs: FieldError[] = [];
   if (!semanticEqual(spec.completions, oldSpec.completions)) {
     if (spec.completionMode !== 'Indexed') errs.push(fe.invalid('spec.completions', spec.completions ?? null, 'field is immutable'));
@@ -249,7 +255,7 @@ function validateJobUpdate(job: any, old: any): FieldError[] {
   }
   errs.push(...immutable(spec.selector, oldSpec.selector, 'spec.selector', goLabelSelector(spec.selector)));
   // A suspended Job that never ran may still change its pods' scheduling directives.
-  let oldTpl = oldSpec.template;
+  let oldTpl: PodTemplateJSON | undefined = oldSpec.template;
   const tpl = spec.template;
   if (oldSpec.suspend === true && unset(old.status?.startTime) && isObj(oldTpl) && isObj(tpl)) {
     oldTpl = structuredClone(oldTpl);
@@ -266,7 +272,7 @@ function validateJobUpdate(job: any, old: any): FieldError[] {
     };
   }
   errs.push(...immutable(tpl, oldTpl, 'spec.template', 'core.PodTemplateSpec{...}'));
-  for (const f of ['completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy']) {
+  for (const f of ['completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'] as const) {
     const v = spec[f];
     const shown = typeof v === 'string' || typeof v === 'number' ? JSON.stringify(v) : unset(v) ? 'null' : JSON.stringify(v);
     errs.push(...immutable(v, oldSpec[f], `spec.${f}`, shown));
@@ -275,8 +281,8 @@ function validateJobUpdate(job: any, old: any): FieldError[] {
 }
 
 /** SetDefaults_CronJob, plus the PodSpec defaults of its job template. */
-export function defaultCronJob(cj: any): void {
-  if (!isObj(cj.spec)) cj.spec = {};
+export function defaultCronJob(cj: CronJob): void {
+  if (!isObj(cj.spec)) cj.spec = zero<CronJobSpec>();
   const spec = cj.spec;
   if (!spec.concurrencyPolicy) spec.concurrencyPolicy = 'Allow';
   if (unset(spec.suspend)) spec.suspend = false;
@@ -285,13 +291,13 @@ export function defaultCronJob(cj: any): void {
   if (!isObj(spec.jobTemplate)) spec.jobTemplate = {};
   // Go's zero-value JobTemplateSpec serializes its metadata and spec.
   if (!isObj(spec.jobTemplate.metadata)) spec.jobTemplate.metadata = {};
-  if (!isObj(spec.jobTemplate.spec)) spec.jobTemplate.spec = {};
+  if (!isObj(spec.jobTemplate.spec)) spec.jobTemplate.spec = zero<JobSpec>();
   if (!isObj(spec.jobTemplate.spec.template)) spec.jobTemplate.spec.template = {};
   defaultPodTemplateSpec(spec.jobTemplate.spec.template);
 }
 
 /** validateScheduleFormat / validateTimeZone messages for a CronJob's spec. */
-function validateSchedule(spec: any, oldSpec: any): FieldError[] {
+function validateSchedule(spec: Partial<CronJobSpec>, oldSpec: Partial<CronJobSpec> | undefined): FieldError[] {
   const errs: FieldError[] = [];
   const schedule = spec.schedule;
   if (!schedule) return [fe.required('spec.schedule')];
@@ -308,7 +314,7 @@ function validateSchedule(spec: any, oldSpec: any): FieldError[] {
 
 function validateTimeZoneField(tz: unknown): FieldError[] {
   if (unset(tz)) return [];
-  const v = String(tz);
+  const v = jsonText(tz);
   const p = 'spec.timeZone';
   if (v.length === 0) return [fe.invalid(p, v, 'timeZone must be nil or non-empty string')];
   for (const part of v.split('/')) {
@@ -323,8 +329,8 @@ function validateTimeZoneField(tz: unknown): FieldError[] {
 }
 
 /** ValidateCronJobCreate, or ValidateCronJobUpdate with `old`. */
-export function validateCronJob(cj: any, old?: any): FieldError[] {
-  const spec = cj.spec ?? {};
+export function validateCronJob(cj: CronJob, old?: CronJob): FieldError[] {
+  const spec: Partial<CronJobSpec> = cj.spec ?? {};
   const oldSpec = old?.spec;
   const errs = validateSchedule(spec, oldSpec);
   if (!unset(spec.startingDeadlineSeconds)) errs.push(...nonNegative(spec.startingDeadlineSeconds, 'spec.startingDeadlineSeconds'));
@@ -333,7 +339,7 @@ export function validateCronJob(cj: any, old?: any): FieldError[] {
   if (!cp) errs.push(fe.required('spec.concurrencyPolicy'));
   else if (!['Allow', 'Forbid', 'Replace'].includes(cp))
     errs.push(fe.notSupported('spec.concurrencyPolicy', cp, ['Allow', 'Forbid', 'Replace']));
-  const jts = spec.jobTemplate?.spec ?? {};
+  const jts: Partial<JobSpec> = spec.jobTemplate?.spec ?? {};
   errs.push(...validateJobSpecCommon(jts, 'spec.jobTemplate.spec'));
   if (!unset(jts.selector))
     errs.push(fe.invalidShown('spec.jobTemplate.spec.selector', goLabelSelector(jts.selector), '`selector` will be auto-generated'));

@@ -26,18 +26,35 @@ import { dns1123Label, portNumProblems, qualifiedName, validCIDR, validIP, valid
 import { base64Problem } from './config.ts';
 import { isLabelValue } from '../../../shared/labels/index.ts';
 import { nameProblems } from '../names.ts';
+import type { Endpoints, Event as CoreV1Event, EventSource, LimitRange, Namespace, Node, ResourceQuota } from 'kubernetes-types/core/v1.js';
+import type { Event as EventsV1Event } from 'kubernetes-types/events/v1.js';
+import type { Lease, LeaseSpec } from 'kubernetes-types/coordination/v1.js';
+import type { PodDisruptionBudget, PodDisruptionBudgetSpec } from 'kubernetes-types/policy/v1.js';
+import type { CertificateSigningRequest, CertificateSigningRequestSpec } from 'kubernetes-types/certificates/v1.js';
 
-const unset = (v: unknown) => v === undefined || v === null;
+const unset = (v: unknown): v is null | undefined => v === undefined || v === null;
+
+/** `T` with fields `K` that may be null: Go serializes a nil metav1.Time so, which kubernetes-types has no room for. */
+type NullTimes<T, K extends keyof T> = Omit<T, K> & { [P in K]?: T[P] | null };
+
+/** A core/v1 Event as stored and served. */
+export type CoreEventJSON = NullTimes<CoreV1Event, 'firstTimestamp' | 'lastTimestamp' | 'eventTime'>;
+
+/** An events.k8s.io/v1 Event as served. */
+export type EventsV1JSON = NullTimes<EventsV1Event, 'deprecatedFirstTimestamp' | 'deprecatedLastTimestamp' | 'eventTime'>;
+
+/** A Lease spec with the coordinated leader election fields (Kubernetes 1.31), newer than kubernetes-types. */
+type LeaseSpecJSON = LeaseSpec & { strategy?: string; preferredHolder?: string };
 
 // ------------------------------------------------------------------ time
 
 /** metav1.MicroTime as kube serializes it: UTC with six fractional digits. */
-export function canonicalMicroTime(v: unknown): unknown {
+export function canonicalMicroTime<T>(v: T): T | string {
   return canonicalTime(v, 6);
 }
 
 /** metav1.Time as kube serializes it: UTC, whole seconds. */
-export function canonicalTime(v: unknown, digits = 0): unknown {
+export function canonicalTime<T>(v: T, digits = 0): T | string {
   if (typeof v !== 'string') return v;
   const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|z|[+-]\d{2}:\d{2})$/.exec(v);
   if (!m) return v;
@@ -53,7 +70,7 @@ export function canonicalTime(v: unknown, digits = 0): unknown {
 const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
 
 /** Namespace defaults: the kubernetes finalizer and the kubernetes.io/metadata.name label. */
-export function defaultNamespace(ns: any): void {
+export function defaultNamespace(ns: Namespace): void {
   if (!isObj(ns.spec)) ns.spec = {};
   ns.spec.finalizers ??= ['kubernetes'];
   if (isObj(ns.metadata) && ns.metadata.name) {
@@ -62,7 +79,7 @@ export function defaultNamespace(ns: any): void {
 }
 
 /** ValidateNamespace: spec.finalizers are qualified and, unprefixed, standard. */
-export function validateNamespace(ns: any): FieldError[] {
+export function validateNamespace(ns: Namespace): FieldError[] {
   const errs: FieldError[] = [];
   for (const f of Array.isArray(ns.spec?.finalizers) ? ns.spec.finalizers : []) {
     const v = String(f);
@@ -76,7 +93,7 @@ export function validateNamespace(ns: any): FieldError[] {
 // ------------------------------------------------------------------ Node
 
 /** Node defaults: podCIDR/podCIDRs kept in step, quantities canonical, allocatable from capacity. */
-export function defaultNode(node: any): void {
+export function defaultNode(node: Node): void {
   const spec = isObj(node.spec) ? node.spec : (node.spec = {});
   if (spec.podCIDR && !(Array.isArray(spec.podCIDRs) && spec.podCIDRs.length > 0)) spec.podCIDRs = [spec.podCIDR];
   if (!spec.podCIDR && Array.isArray(spec.podCIDRs) && spec.podCIDRs.length > 0) spec.podCIDR = spec.podCIDRs[0];
@@ -88,10 +105,10 @@ export function defaultNode(node: any): void {
 }
 
 /** ValidateNode / ValidateNodeUpdate. */
-export function validateNode(node: any, old?: any): FieldError[] {
+export function validateNode(node: Node, old?: Node): FieldError[] {
   const errs: FieldError[] = [];
   const spec = node.spec ?? {};
-  const taints: any[] = Array.isArray(spec.taints) ? spec.taints : [];
+  const taints = Array.isArray(spec.taints) ? spec.taints : [];
   const seen = new Set<string>();
   taints.forEach((t, i) => {
     // kube reports node taints under metadata.taints.
@@ -126,7 +143,8 @@ export function validateNode(node: any, old?: any): FieldError[] {
       errs.push(fe.invalidShown('spec.podCIDRs', goStringSlice(cidrs), 'may specify no more than one CIDR for each IP family'));
   }
   if (old) {
-    const oldCidrs: string[] = Array.isArray(old.spec?.podCIDRs) ? old.spec.podCIDRs : [];
+    const oldList = old.spec?.podCIDRs;
+    const oldCidrs: string[] = Array.isArray(oldList) ? oldList : [];
     if (oldCidrs.length > 0 && (oldCidrs.length !== cidrs.length || oldCidrs.some((c, i) => c !== cidrs[i]))) {
       errs.push(fe.forbidden('spec.podCIDRs', 'node updates may not change podCIDR except from "" to valid'));
     }
@@ -140,25 +158,27 @@ export function validateNode(node: any, old?: any): FieldError[] {
 // ------------------------------------------------------------------ Endpoints
 
 /** SetDefaults_Endpoints: ports default to TCP. */
-export function defaultEndpoints(ep: any): void {
+export function defaultEndpoints(ep: Endpoints): void {
   for (const s of Array.isArray(ep.subsets) ? ep.subsets : []) {
     for (const p of Array.isArray(s?.ports) ? s.ports : []) if (isObj(p) && !p.protocol) p.protocol = 'TCP';
   }
 }
 
 /** ValidateEndpoints (addresses and ports of each subset). */
-export function validateEndpoints(ep: any): FieldError[] {
+export function validateEndpoints(ep: Endpoints): FieldError[] {
   const errs: FieldError[] = [];
-  (Array.isArray(ep.subsets) ? ep.subsets : []).forEach((s: any, i: number) => {
+  (Array.isArray(ep.subsets) ? ep.subsets : []).forEach((s, i) => {
     const sp = index('subsets', i);
-    for (const key of ['addresses', 'notReadyAddresses']) {
-      (Array.isArray(s?.[key]) ? s[key] : []).forEach((a: any, j: number) => {
+    for (const key of ['addresses', 'notReadyAddresses'] as const) {
+      const list = s?.[key];
+      (Array.isArray(list) ? list : []).forEach((a, j) => {
         const ap = index(child(sp, key), j);
         errs.push(...validIP(String(a?.ip ?? ''), child(ap, 'ip')));
         if (a?.hostname) errs.push(...dns1123Label(String(a.hostname), child(ap, 'hostname')));
       });
     }
-    const ports: any[] = Array.isArray(s?.ports) ? s.ports : [];
+    const given = s?.ports;
+    const ports = Array.isArray(given) ? given : [];
     ports.forEach((p, j) => {
       const pp = index(child(sp, 'ports'), j);
       if (ports.length > 1 && !p?.name) errs.push(fe.required(child(pp, 'name')));
@@ -175,14 +195,18 @@ export function validateEndpoints(ep: any): FieldError[] {
 // ------------------------------------------------------------------ Lease
 
 /** Lease defaults: MicroTimes in kube's canonical form. */
-export function defaultLease(lease: any): void {
-  if (!isObj(lease.spec)) return;
-  for (const f of ['acquireTime', 'renewTime']) if (!unset(lease.spec[f])) lease.spec[f] = canonicalMicroTime(lease.spec[f]);
+export function defaultLease(lease: Lease): void {
+  const spec = lease.spec;
+  if (!isObj(spec)) return;
+  for (const f of ['acquireTime', 'renewTime'] as const) {
+    const v = spec[f];
+    if (!unset(v)) spec[f] = canonicalMicroTime(v);
+  }
 }
 
 /** ValidateLease. */
-export function validateLease(lease: any): FieldError[] {
-  const spec = lease.spec ?? {};
+export function validateLease(lease: Lease): FieldError[] {
+  const spec: LeaseSpecJSON = lease.spec ?? {};
   const errs: FieldError[] = [];
   if (typeof spec.leaseDurationSeconds === 'number' && spec.leaseDurationSeconds <= 0) {
     errs.push(fe.invalid('spec.leaseDurationSeconds', spec.leaseDurationSeconds, 'must be greater than 0'));
@@ -206,7 +230,7 @@ export function validateLease(lease: any): FieldError[] {
 // ------------------------------------------------------------------ Events
 
 /** Core v1 Event defaults: the zero-valued structs and strings kube always serializes. */
-export function defaultCoreEvent(ev: any): void {
+export function defaultCoreEvent(ev: CoreEventJSON): void {
   if (!isObj(ev.involvedObject)) ev.involvedObject = {};
   if (!isObj(ev.source)) ev.source = {};
   ev.firstTimestamp = unset(ev.firstTimestamp) ? null : canonicalTime(ev.firstTimestamp);
@@ -218,7 +242,7 @@ export function defaultCoreEvent(ev: any): void {
 }
 
 /** events.k8s.io/v1 Event defaults (the same zero values under that API's names). */
-export function defaultEventsV1(ev: any): void {
+export function defaultEventsV1(ev: EventsV1JSON): void {
   ev.eventTime = unset(ev.eventTime) ? null : canonicalMicroTime(ev.eventTime);
   if (!isObj(ev.regarding)) ev.regarding = {};
   if (!isObj(ev.deprecatedSource)) ev.deprecatedSource = {};
@@ -241,8 +265,8 @@ interface CoreEvent {
   firstTimestamp: unknown;
   lastTimestamp: unknown;
   count: number;
-  source: any;
-  series: any;
+  source: EventSource | undefined;
+  series: unknown;
 }
 
 function legacyValidateEvent(e: CoreEvent, reportingField: string): FieldError[] {
@@ -272,7 +296,7 @@ function legacyValidateEvent(e: CoreEvent, reportingField: string): FieldError[]
   return errs;
 }
 
-function fromCore(ev: any): CoreEvent {
+function fromCore(ev: CoreEventJSON): CoreEvent {
   return {
     namespace: String(ev.metadata?.namespace ?? ''),
     involvedNamespace: String(ev.involvedObject?.namespace ?? ''),
@@ -291,7 +315,7 @@ function fromCore(ev: any): CoreEvent {
   };
 }
 
-function fromEventsV1(ev: any): CoreEvent {
+function fromEventsV1(ev: EventsV1JSON): CoreEvent {
   return {
     namespace: String(ev.metadata?.namespace ?? ''),
     involvedNamespace: String(ev.regarding?.namespace ?? ''),
@@ -311,15 +335,15 @@ function fromEventsV1(ev: any): CoreEvent {
 }
 
 /** ValidateEventCreate/Update for the core v1 API: the legacy rules only. */
-export function validateCoreEvent(ev: any): FieldError[] {
+export function validateCoreEvent(ev: CoreEventJSON): FieldError[] {
   return legacyValidateEvent(fromCore(ev), 'reportingComponent');
 }
 
 /** ValidateEventCreate/Update for events.k8s.io/v1: legacy plus the strict rules. */
-export function validateEventsV1(ev: any, old?: any): FieldError[] {
+export function validateEventsV1(ev: EventsV1JSON, old?: EventsV1JSON): FieldError[] {
   const e = fromEventsV1(ev);
   const errs = legacyValidateEvent(e, 'reportingController');
-  const series = (s: any): FieldError[] => {
+  const series = (s: unknown): FieldError[] => {
     if (!isObj(s)) return [];
     const out: FieldError[] = [];
     if (!(Number(s.count ?? 0) >= 2)) out.push(fe.invalid('series.count', '', 'should be at least 2'));
@@ -337,7 +361,7 @@ export function validateEventsV1(ev: any, old?: any): FieldError[] {
     return errs;
   }
   if (!semanticEqual(ev.series, old.series)) errs.push(...series(e.series));
-  const pairs: [string, string][] = [
+  const pairs: [string, keyof EventsV1JSON][] = [
     ['involvedObject', 'regarding'],
     ['reason', 'reason'],
     ['message', 'note'],
@@ -361,13 +385,14 @@ export function validateEventsV1(ev: any, old?: any): FieldError[] {
 // ------------------------------------------------------------------ PodDisruptionBudget
 
 /** PDB defaults: the status counters kube always serializes. */
-export function defaultPDB(pdb: any): void {
-  if (!isObj(pdb.status)) return;
-  for (const f of ['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods']) if (unset(pdb.status[f])) pdb.status[f] = 0;
+export function defaultPDB(pdb: PodDisruptionBudget): void {
+  const status = pdb.status;
+  if (!isObj(status)) return;
+  for (const f of ['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods']) if (unset(status[f])) status[f] = 0;
 }
 
 /** An approximation of Go's `%#v` of a PodDisruptionBudgetSpec (kube's shows pointer addresses). */
-function goPDBSpec(spec: any): string {
+function goPDBSpec(spec: PodDisruptionBudgetSpec): string {
   const ptr = (v: unknown) => (unset(v) ? '(*intstr.IntOrString)(nil)' : `&${goIntOrString(v)}`);
   const sel = unset(spec.selector) ? '(*v1.LabelSelector)(nil)' : `&${goLabelSelector(spec.selector)}`;
   const policy = unset(spec.unhealthyPodEvictionPolicy)
@@ -377,13 +402,13 @@ function goPDBSpec(spec: any): string {
 }
 
 /** ValidatePodDisruptionBudget (policy/v1). */
-export function validatePDB(pdb: any): FieldError[] {
-  const spec = pdb.spec ?? {};
+export function validatePDB(pdb: PodDisruptionBudget): FieldError[] {
+  const spec: PodDisruptionBudgetSpec = pdb.spec ?? {};
   const errs: FieldError[] = [];
   if (!unset(spec.minAvailable) && !unset(spec.maxUnavailable)) {
     errs.push(fe.invalidShown('spec', goPDBSpec(spec), 'minAvailable and maxUnavailable cannot be both set'));
   }
-  for (const f of ['minAvailable', 'maxUnavailable']) {
+  for (const f of ['minAvailable', 'maxUnavailable'] as const) {
     if (unset(spec[f])) continue;
     errs.push(...positiveIntOrPercent(spec[f], `spec.${f}`));
     errs.push(...notMoreThan100Percent(spec[f], `spec.${f}`));
@@ -408,23 +433,25 @@ const QUOTA_SCOPES = [
 ];
 
 /** ResourceQuota defaults: quantities in canonical form. */
-export function defaultResourceQuota(q: any): void {
+export function defaultResourceQuota(q: ResourceQuota): void {
   canonicalizeResourceList(q.spec?.hard);
   canonicalizeResourceList(q.status?.hard);
   canonicalizeResourceList(q.status?.used);
 }
 
 /** ValidateResourceQuota. */
-export function validateResourceQuota(q: any): FieldError[] {
+export function validateResourceQuota(q: ResourceQuota): FieldError[] {
   const errs: FieldError[] = [];
   validateResourceList(q.spec?.hard, 'spec.hard', validateQuotaResourceName, errs);
-  const scopes: string[] = Array.isArray(q.spec?.scopes) ? q.spec.scopes : [];
+  const givenScopes = q.spec?.scopes;
+  const scopes: string[] = Array.isArray(givenScopes) ? givenScopes : [];
   const shownScopes = `[]core.ResourceQuotaScope{${scopes.map((s) => JSON.stringify(s)).join(', ')}}`;
   for (const s of scopes) if (!QUOTA_SCOPES.includes(s)) errs.push(fe.invalidShown('spec.scopes', shownScopes, 'unsupported scope'));
   const has = (a: string, b: string) => scopes.includes(a) && scopes.includes(b);
   if (has('BestEffort', 'NotBestEffort') || has('Terminating', 'NotTerminating'))
     errs.push(fe.invalidShown('spec.scopes', shownScopes, 'conflicting scopes'));
-  (Array.isArray(q.spec?.scopeSelector?.matchExpressions) ? q.spec.scopeSelector.matchExpressions : []).forEach((req: any) => {
+  const exprs = q.spec?.scopeSelector?.matchExpressions;
+  (Array.isArray(exprs) ? exprs : []).forEach((req) => {
     const p = 'spec.scopeSelector.matchExpressions';
     if (!QUOTA_SCOPES.includes(req?.scopeName)) errs.push(fe.invalid(`${p}.scopeName`, req?.scopeName ?? '', 'unsupported scope'));
     const values: unknown[] = Array.isArray(req?.values) ? req.values : [];
@@ -457,24 +484,30 @@ export function validateResourceQuota(q: any): FieldError[] {
 // ------------------------------------------------------------------ LimitRange
 
 /** SetDefaults_LimitRangeItem (Container items) and canonical quantities. */
-export function defaultLimitRange(lr: any): void {
-  for (const item of Array.isArray(lr.spec?.limits) ? lr.spec.limits : []) {
+export function defaultLimitRange(lr: LimitRange): void {
+  const limits = lr.spec?.limits;
+  for (const item of Array.isArray(limits) ? limits : []) {
     if (!isObj(item)) continue;
-    for (const k of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']) canonicalizeResourceList(item[k]);
+    for (const k of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'] as const) canonicalizeResourceList(item[k]);
     if (item.type !== 'Container') continue;
     if (!isObj(item.default)) item.default = {};
     if (!isObj(item.defaultRequest)) item.defaultRequest = {};
-    for (const k of Object.keys(item.max ?? {})) if (!(k in item.default)) item.default[k] = item.max[k];
-    for (const k of Object.keys(item.default)) if (!(k in item.defaultRequest)) item.defaultRequest[k] = item.default[k];
-    for (const k of Object.keys(item.min ?? {})) if (!(k in item.defaultRequest)) item.defaultRequest[k] = item.min[k];
+    const def = item.default;
+    const defReq = item.defaultRequest;
+    const max = item.max ?? {};
+    const min = item.min ?? {};
+    for (const k of Object.keys(max)) if (!(k in def)) def[k] = max[k];
+    for (const k of Object.keys(def)) if (!(k in defReq)) defReq[k] = def[k];
+    for (const k of Object.keys(min)) if (!(k in defReq)) defReq[k] = min[k];
   }
 }
 
 /** ValidateLimitRange. */
-export function validateLimitRange(lr: any): FieldError[] {
+export function validateLimitRange(lr: LimitRange): FieldError[] {
   const errs: FieldError[] = [];
   const types = new Set<string>();
-  (Array.isArray(lr.spec?.limits) ? lr.spec.limits : []).forEach((item: any, i: number) => {
+  const limits = lr.spec?.limits;
+  (Array.isArray(limits) ? limits : []).forEach((item, i) => {
     const p = index('spec.limits', i);
     const type = String(item?.type ?? '');
     const typeErrs = qualifiedName(type, child(p, 'type'));
@@ -487,7 +520,7 @@ export function validateLimitRange(lr: any): FieldError[] {
     const nameCheck = type === 'Pod' || type === 'Container' ? validateContainerResourceName : validateResourceName;
     const noValue = () => [] as FieldError[];
     const lists: Record<string, Map<string, Quantity>> = {};
-    const parse = (k: string) => {
+    const parse = (k: 'max' | 'min' | 'default' | 'defaultRequest' | 'maxLimitRequestRatio') => {
       const local: FieldError[] = [];
       lists[k] = validateResourceList(item?.[k], child(p, k), nameCheck, local);
       // kube checks only the names here; quantities meet only the comparisons below.
@@ -603,8 +636,8 @@ function validateSignerName(name: string, path: string): FieldError[] {
 }
 
 /** ValidateCertificateSigningRequestCreate (the request must be a PEM CERTIFICATE REQUEST; its signature is not checked). */
-export function validateCSR(csr: any): FieldError[] {
-  const spec = csr.spec ?? {};
+export function validateCSR(csr: CertificateSigningRequest): FieldError[] {
+  const spec: Partial<CertificateSigningRequestSpec> = csr.spec ?? {};
   const errs: FieldError[] = [];
   let bytes: Buffer | undefined;
   if (typeof spec.request === 'string') {

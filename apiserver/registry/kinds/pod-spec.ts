@@ -19,6 +19,45 @@ import {
 } from './validators.ts';
 import { isLabelValue } from '../../../shared/labels/index.ts';
 import { nameProblems } from '../names.ts';
+import type {
+  ConfigMapKeySelector,
+  Container,
+  ContainerPort,
+  DownwardAPIVolumeFile,
+  EnvFromSource,
+  EnvVar,
+  EphemeralContainer,
+  HTTPGetAction,
+  KeyToPath,
+  LifecycleHandler,
+  ObjectFieldSelector,
+  Pod,
+  PodDNSConfig,
+  PodSpec,
+  PodTemplateSpec,
+  Probe,
+  ResourceFieldSelector,
+  ResourceRequirements,
+  SecretKeySelector,
+  Toleration,
+  Volume,
+  VolumeMount,
+} from 'kubernetes-types/core/v1.js';
+
+/** A Volume with the image source (Kubernetes 1.31), newer than kubernetes-types' Volume. */
+export type VolumeJSON = Volume & { image?: { reference?: string; pullPolicy?: string } };
+
+/** A PodSpec with the fields newer than kubernetes-types' PodSpec: pod-level resources (1.32) and image volumes. */
+export type PodSpecJSON = Partial<Omit<PodSpec, 'volumes'>> & { volumes?: VolumeJSON[]; resources?: ResourceRequirements };
+
+/** A PodTemplateSpec whose spec may be a partial one (as decoded JSON may be). */
+export type PodTemplateJSON = Omit<PodTemplateSpec, 'spec'> & { spec?: PodSpecJSON };
+
+/** A Pod whose spec may be a partial one (as decoded JSON may be). */
+export type PodJSON = Omit<Pod, 'spec'> & { spec?: PodSpecJSON };
+
+/** A container of any of a PodSpec's three lists. */
+type AnyContainer = Container | EphemeralContainer;
 
 // ---------------------------------------------------------------- defaulting
 
@@ -42,13 +81,13 @@ export function defaultPullPolicy(image: unknown): string {
   return typeof image === 'string' && imageTag(image) === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
-function defaultHTTPGet(h: any): void {
+function defaultHTTPGet(h: HTTPGetAction | undefined): void {
   if (!isObj(h)) return;
   if (!h.path) h.path = '/';
   if (!h.scheme) h.scheme = 'HTTP';
 }
 
-function defaultProbe(p: any): void {
+function defaultProbe(p: Probe | undefined): void {
   if (!isObj(p)) return;
   if (!p.timeoutSeconds) p.timeoutSeconds = 1;
   if (!p.periodSeconds) p.periodSeconds = 10;
@@ -57,18 +96,18 @@ function defaultProbe(p: any): void {
   defaultHTTPGet(p.httpGet);
 }
 
-function defaultFieldRef(ref: any): void {
+function defaultFieldRef(ref: ObjectFieldSelector | undefined): void {
   if (isObj(ref) && !ref.apiVersion) ref.apiVersion = 'v1';
 }
 
-function defaultResourceFieldRef(ref: any): void {
+function defaultResourceFieldRef(ref: ResourceFieldSelector | undefined): void {
   if (!isObj(ref)) return;
   // Quantity is a struct, so a missing divisor is serialized as "0".
   ref.divisor = ref.divisor === undefined || ref.divisor === null ? '0' : canonicalQuantity(ref.divisor);
 }
 
 /** SetDefaults_Container plus the generated defaults of its sub-structures. */
-export function defaultContainer(c: any): void {
+export function defaultContainer(c: AnyContainer | undefined): void {
   if (!isObj(c)) return;
   if (!c.imagePullPolicy) c.imagePullPolicy = defaultPullPolicy(c.image);
   if (!c.terminationMessagePath) c.terminationMessagePath = '/dev/termination-log';
@@ -88,7 +127,7 @@ export function defaultContainer(c: any): void {
   defaultHTTPGet(c.lifecycle?.preStop?.httpGet);
 }
 
-const VOLUME_SOURCES = [
+const VOLUME_SOURCES: (keyof VolumeJSON)[] = [
   'emptyDir',
   'hostPath',
   'gitRepo',
@@ -121,7 +160,7 @@ const VOLUME_SOURCES = [
   'image',
 ];
 
-function defaultDownwardAPIItems(items: unknown): void {
+function defaultDownwardAPIItems(items: DownwardAPIVolumeFile[] | undefined): void {
   for (const it of Array.isArray(items) ? items : []) {
     defaultFieldRef(it?.fieldRef);
     defaultResourceFieldRef(it?.resourceFieldRef);
@@ -129,13 +168,14 @@ function defaultDownwardAPIItems(items: unknown): void {
 }
 
 /** SetDefaults_Volume and the defaults of each volume source. */
-export function defaultVolume(v: any): void {
+export function defaultVolume(v: VolumeJSON | undefined): void {
   if (!isObj(v)) return;
   if (!VOLUME_SOURCES.some((k) => v[k] !== undefined && v[k] !== null)) v.emptyDir = {};
   if (isObj(v.emptyDir) && v.emptyDir.sizeLimit !== undefined) v.emptyDir.sizeLimit = canonicalQuantity(v.emptyDir.sizeLimit);
   if (isObj(v.hostPath) && v.hostPath.type === undefined) v.hostPath.type = '';
-  for (const k of ['secret', 'configMap', 'downwardAPI', 'projected']) {
-    if (isObj(v[k]) && (v[k].defaultMode === undefined || v[k].defaultMode === null)) v[k].defaultMode = 420;
+  for (const k of ['secret', 'configMap', 'downwardAPI', 'projected'] as const) {
+    const src = v[k];
+    if (isObj(src) && (src.defaultMode === undefined || src.defaultMode === null)) src.defaultMode = 420;
   }
   if (isObj(v.downwardAPI)) defaultDownwardAPIItems(v.downwardAPI.items);
   for (const s of Array.isArray(v.projected?.sources) ? v.projected.sources : []) {
@@ -152,7 +192,7 @@ export function defaultVolume(v: any): void {
 }
 
 /** SetDefaults_PodSpec plus the generated defaults of containers and volumes. */
-export function defaultPodSpec(spec: any): void {
+export function defaultPodSpec(spec: PodSpecJSON | undefined): void {
   if (!isObj(spec)) return;
   if (!spec.dnsPolicy) spec.dnsPolicy = 'ClusterFirst';
   if (!spec.restartPolicy) spec.restartPolicy = 'Always';
@@ -160,8 +200,9 @@ export function defaultPodSpec(spec: any): void {
   if (spec.terminationGracePeriodSeconds === undefined || spec.terminationGracePeriodSeconds === null)
     spec.terminationGracePeriodSeconds = 30;
   if (!spec.schedulerName) spec.schedulerName = 'default-scheduler';
-  for (const key of ['containers', 'initContainers', 'ephemeralContainers']) {
-    for (const c of Array.isArray(spec[key]) ? spec[key] : []) defaultContainer(c);
+  for (const key of ['containers', 'initContainers', 'ephemeralContainers'] as const) {
+    const list = spec[key];
+    for (const c of Array.isArray(list) ? list : []) defaultContainer(c);
   }
   for (const v of Array.isArray(spec.volumes) ? spec.volumes : []) defaultVolume(v);
   canonicalizeResourceList(spec.overhead);
@@ -172,7 +213,7 @@ export function defaultPodSpec(spec: any): void {
 }
 
 /** Defaults of a PodTemplateSpec: Go's zero-value metadata and spec, then the PodSpec's. */
-export function defaultPodTemplateSpec(tpl: any): void {
+export function defaultPodTemplateSpec(tpl: PodTemplateJSON | undefined): void {
   if (!isObj(tpl)) return;
   if (!isObj(tpl.metadata)) tpl.metadata = {};
   if (!isObj(tpl.spec)) tpl.spec = {};
@@ -180,7 +221,7 @@ export function defaultPodTemplateSpec(tpl: any): void {
 }
 
 /** `ComputePodQOS`: BestEffort, Burstable or Guaranteed. */
-export function podQOSClass(spec: any): string {
+export function podQOSClass(spec: PodSpecJSON | undefined): string {
   const requests = new Map<string, number>();
   const limits = new Map<string, number>();
   let guaranteed = true;
@@ -245,37 +286,43 @@ function quantityNumber(v: unknown): number {
 }
 
 /** SetDefaults_Pod (Pod-only defaults) on top of the PodSpec's, plus the QoS class the Pod registry records. */
-export function defaultPod(pod: any): void {
+export function defaultPod(pod: PodJSON): void {
   if (!isObj(pod)) return;
   if (!isObj(pod.spec)) pod.spec = {};
   const spec = pod.spec;
   defaultPodSpec(spec);
-  for (const key of ['containers', 'initContainers']) {
-    for (const c of Array.isArray(spec[key]) ? spec[key] : []) {
-      const lim = c?.resources?.limits;
-      if (!isObj(lim)) continue;
-      if (!isObj(c.resources.requests)) c.resources.requests = {};
-      for (const k of Object.keys(lim)) if (!(k in c.resources.requests)) c.resources.requests[k] = lim[k];
+  for (const key of ['containers', 'initContainers'] as const) {
+    const list = spec[key];
+    for (const c of Array.isArray(list) ? list : []) {
+      const res = c?.resources;
+      const lim = res?.limits;
+      if (!res || !isObj(lim)) continue;
+      if (!isObj(res.requests)) res.requests = {};
+      const requests = res.requests;
+      for (const k of Object.keys(lim)) if (!(k in requests)) requests[k] = lim[k];
     }
   }
   if (spec.enableServiceLinks === undefined || spec.enableServiceLinks === null) spec.enableServiceLinks = true;
   if (spec.hostNetwork === true) {
-    for (const key of ['containers', 'initContainers']) {
-      for (const c of Array.isArray(spec[key]) ? spec[key] : []) {
+    for (const key of ['containers', 'initContainers'] as const) {
+      const list = spec[key];
+      for (const c of Array.isArray(list) ? list : []) {
         for (const p of Array.isArray(c?.ports) ? c.ports : []) if (isObj(p) && !p.hostPort) p.hostPort = p.containerPort;
       }
     }
   }
-  if (isObj(pod.status)) {
-    if (!pod.status.qosClass) pod.status.qosClass = podQOSClass(spec);
+  const status = pod.status;
+  if (isObj(status)) {
+    if (!status.qosClass) status.qosClass = podQOSClass(spec);
     // The v1 conversion keeps the singular and plural IP fields in step.
     for (const [one, many] of [
       ['podIP', 'podIPs'],
       ['hostIP', 'hostIPs'],
-    ]) {
-      const list = pod.status[many];
-      if (pod.status[one] && !(Array.isArray(list) && list.length > 0)) pod.status[many] = [{ ip: pod.status[one] }];
-      else if (!pod.status[one] && Array.isArray(list) && list.length > 0 && list[0]?.ip) pod.status[one] = list[0].ip;
+    ] as const) {
+      const ip = status[one];
+      const list = status[many];
+      if (ip && !(Array.isArray(list) && list.length > 0)) status[many] = [{ ip }];
+      else if (!ip && Array.isArray(list) && list.length > 0 && list[0]?.ip) status[one] = list[0].ip;
     }
   }
 }
@@ -307,9 +354,9 @@ function validateMode(mode: unknown, path: string): FieldError[] {
   return typeof mode === 'number' && (mode > 0o777 || mode < 0) ? [fe.invalid(path, mode, FILE_MODE_MSG)] : [];
 }
 
-function validateKeyToPaths(items: unknown, path: string): FieldError[] {
+function validateKeyToPaths(items: KeyToPath[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  (Array.isArray(items) ? items : []).forEach((kp: any, i: number) => {
+  (Array.isArray(items) ? items : []).forEach((kp, i) => {
     const p = index(path, i);
     if (!kp?.key) errs.push(fe.required(child(p, 'key')));
     if (!kp?.path) errs.push(fe.required(child(p, 'path')));
@@ -319,53 +366,71 @@ function validateKeyToPaths(items: unknown, path: string): FieldError[] {
   return errs;
 }
 
-function validateVolumeSource(v: any, path: string): FieldError[] {
+function validateVolumeSource(v: VolumeJSON, path: string): FieldError[] {
   const errs: FieldError[] = [];
   let count = 0;
   for (const key of VOLUME_SOURCES) {
-    const src = v[key];
-    if (src === undefined || src === null) continue;
+    if (v[key] === undefined || v[key] === null) continue;
     const p = child(path, key);
     if (count > 0) {
       errs.push(fe.forbidden(p, 'may not specify more than 1 volume type'));
       continue;
     }
     count++;
+    // Each case reads its own source, which the check above found set.
     switch (key) {
-      case 'hostPath':
+      case 'hostPath': {
+        const src = v.hostPath!;
         if (!src.path) errs.push(fe.required(child(p, 'path')));
         else if (String(src.path).split('/').includes('..')) errs.push(fe.invalid(child(p, 'path'), src.path, "must not contain '..'"));
         break;
-      case 'secret':
+      }
+      case 'secret': {
+        const src = v.secret!;
         if (!src.secretName) errs.push(fe.required(child(p, 'secretName')));
         errs.push(...validateMode(src.defaultMode, child(p, 'defaultMode')), ...validateKeyToPaths(src.items, child(p, 'items')));
         break;
-      case 'configMap':
+      }
+      case 'configMap': {
+        const src = v.configMap!;
         if (!src.name) errs.push(fe.required(child(p, 'name')));
         errs.push(...validateMode(src.defaultMode, child(p, 'defaultMode')), ...validateKeyToPaths(src.items, child(p, 'items')));
         break;
-      case 'persistentVolumeClaim':
+      }
+      case 'persistentVolumeClaim': {
+        const src = v.persistentVolumeClaim!;
         if (!src.claimName) errs.push(fe.required(child(p, 'claimName')));
         break;
-      case 'nfs':
+      }
+      case 'nfs': {
+        const src = v.nfs!;
         if (!src.server) errs.push(fe.required(child(p, 'server')));
         if (!src.path) errs.push(fe.required(child(p, 'path')));
         if (!String(src.path ?? '').startsWith('/')) errs.push(fe.invalid(child(p, 'path'), src.path ?? '', 'must be an absolute path'));
         break;
-      case 'csi':
+      }
+      case 'csi': {
+        const src = v.csi!;
         if (!src.driver) errs.push(fe.required(child(p, 'driver')));
         break;
-      case 'downwardAPI':
+      }
+      case 'downwardAPI': {
+        const src = v.downwardAPI!;
         errs.push(...validateMode(src.defaultMode, child(p, 'defaultMode')));
         break;
-      case 'projected':
+      }
+      case 'projected': {
+        const src = v.projected!;
         errs.push(...validateMode(src.defaultMode, child(p, 'defaultMode')));
         break;
-      case 'emptyDir':
+      }
+      case 'emptyDir': {
+        const src = v.emptyDir!;
         if (typeof src.sizeLimit === 'string' && src.sizeLimit.trim().startsWith('-')) {
           errs.push(fe.forbidden(child(p, 'sizeLimit'), 'SizeLimit field must be a valid resource quantity'));
         }
         break;
+      }
     }
   }
   if (count === 0) errs.push(fe.required(path, 'must specify a volume type'));
@@ -373,10 +438,10 @@ function validateVolumeSource(v: any, path: string): FieldError[] {
 }
 
 /** `ValidateVolumes`: returns the names of valid volumes and the errors. */
-export function validateVolumes(volumes: unknown, path: string): { names: Map<string, any>; errs: FieldError[] } {
-  const names = new Map<string, any>();
+export function validateVolumes(volumes: VolumeJSON[] | undefined, path: string): { names: Map<string, VolumeJSON>; errs: FieldError[] } {
+  const names = new Map<string, VolumeJSON>();
   const errs: FieldError[] = [];
-  (Array.isArray(volumes) ? volumes : []).forEach((v: any, i: number) => {
+  (Array.isArray(volumes) ? volumes : []).forEach((v, i) => {
     const p = index(path, i);
     const namePath = child(p, 'name');
     const name = String(v?.name ?? '');
@@ -426,7 +491,7 @@ const RESOURCE_FIELD_PATHS = [
   'requests.memory',
 ];
 
-function validateObjectFieldSelector(ref: any, allowed: string[], path: string): FieldError[] {
+function validateObjectFieldSelector(ref: ObjectFieldSelector, allowed: string[], path: string): FieldError[] {
   if (!ref.apiVersion) return [fe.required(child(path, 'apiVersion'))];
   const fp = String(ref.fieldPath ?? '');
   if (!fp) return [fe.required(child(path, 'fieldPath'))];
@@ -443,16 +508,16 @@ function validateObjectFieldSelector(ref: any, allowed: string[], path: string):
   return allowed.includes(fp) ? [] : [fe.notSupported(child(path, 'fieldPath'), fp, allowed)];
 }
 
-function validateKeySelector(s: any, path: string): FieldError[] {
+function validateKeySelector(s: ConfigMapKeySelector | SecretKeySelector, path: string): FieldError[] {
   const errs = nameProblems(String(s.name ?? ''), 'subdomain').map((m) => fe.invalid(child(path, 'name'), s.name ?? '', m));
   if (!s.key) errs.push(fe.required(child(path, 'key')));
   else errs.push(...configMapKeyProblems(String(s.key)).map((m) => fe.invalid(child(path, 'key'), s.key, m)));
   return errs;
 }
 
-function validateEnv(env: unknown, path: string): FieldError[] {
+function validateEnv(env: EnvVar[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  (Array.isArray(env) ? env : []).forEach((ev: any, i: number) => {
+  (Array.isArray(env) ? env : []).forEach((ev, i) => {
     const p = index(path, i);
     const name = String(ev?.name ?? '');
     if (!name) errs.push(fe.required(child(p, 'name')));
@@ -489,17 +554,18 @@ function validateEnv(env: unknown, path: string): FieldError[] {
   return errs;
 }
 
-function validateEnvFrom(envFrom: unknown, path: string): FieldError[] {
+function validateEnvFrom(envFrom: EnvFromSource[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  (Array.isArray(envFrom) ? envFrom : []).forEach((ev: any, i: number) => {
+  (Array.isArray(envFrom) ? envFrom : []).forEach((ev, i) => {
     const p = index(path, i);
     if (ev?.prefix) errs.push(...envVarNameProblems(String(ev.prefix)).map((m) => fe.invalid(child(p, 'prefix'), ev.prefix, m)));
     let n = 0;
-    for (const key of ['configMapRef', 'secretRef']) {
-      if (!isObj(ev?.[key])) continue;
+    for (const key of ['configMapRef', 'secretRef'] as const) {
+      const ref = ev?.[key];
+      if (!isObj(ref)) continue;
       n++;
       const np = child(child(p, key), 'name');
-      const name = String(ev[key].name ?? '');
+      const name = String(ref.name ?? '');
       if (!name) errs.push(fe.required(np));
       else errs.push(...nameProblems(name, 'subdomain').map((m) => fe.invalid(np, name, m)));
     }
@@ -509,10 +575,10 @@ function validateEnvFrom(envFrom: unknown, path: string): FieldError[] {
   return errs;
 }
 
-function validateContainerPorts(ports: unknown, path: string): FieldError[] {
+function validateContainerPorts(ports: ContainerPort[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
-  (Array.isArray(ports) ? ports : []).forEach((port: any, i: number) => {
+  (Array.isArray(ports) ? ports : []).forEach((port, i) => {
     const p = index(path, i);
     const name = String(port?.name ?? '');
     if (name) {
@@ -531,10 +597,10 @@ function validateContainerPorts(ports: unknown, path: string): FieldError[] {
   return errs;
 }
 
-function validateVolumeMounts(mounts: unknown, volumes: Map<string, any>, path: string): FieldError[] {
+function validateVolumeMounts(mounts: VolumeMount[] | undefined, volumes: Map<string, VolumeJSON>, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const seen = new Set<string>();
-  (Array.isArray(mounts) ? mounts : []).forEach((m: any, i: number) => {
+  (Array.isArray(mounts) ? mounts : []).forEach((m, i) => {
     const p = index(path, i);
     const name = String(m?.name ?? '');
     if (!name) errs.push(fe.required(child(p, 'name')));
@@ -555,12 +621,13 @@ function validateVolumeMounts(mounts: unknown, volumes: Map<string, any>, path: 
   return errs;
 }
 
-function validateHandler(h: any, path: string, probe: boolean, grace: number | undefined): FieldError[] {
+function validateHandler(h: Probe & LifecycleHandler, path: string, probe: boolean, grace: number | undefined): FieldError[] {
   const errs: FieldError[] = [];
   let n = 0;
-  const kinds = probe ? ['exec', 'httpGet', 'tcpSocket', 'grpc'] : ['exec', 'httpGet', 'tcpSocket', 'sleep'];
+  const kinds = probe ? (['exec', 'httpGet', 'tcpSocket', 'grpc'] as const) : (['exec', 'httpGet', 'tcpSocket', 'sleep'] as const);
   for (const k of kinds) {
-    const a = h[k];
+    // Any handler's fields, read as the client sent them.
+    const a: unknown = h[k];
     if (!isObj(a)) continue;
     const p = child(path, k);
     if (n > 0) {
@@ -572,7 +639,8 @@ function validateHandler(h: any, path: string, probe: boolean, grace: number | u
     if (k === 'httpGet') {
       if (!a.path) errs.push(fe.required(child(p, 'path')));
       errs.push(...portNumOrName(a.port, child(p, 'port')));
-      if (!['HTTP', 'HTTPS'].includes(a.scheme)) errs.push(fe.notSupported(child(p, 'scheme'), a.scheme ?? '', ['HTTP', 'HTTPS']));
+      if (typeof a.scheme !== 'string' || !['HTTP', 'HTTPS'].includes(a.scheme))
+        errs.push(fe.notSupported(child(p, 'scheme'), a.scheme ?? '', ['HTTP', 'HTTPS']));
     }
     if (k === 'tcpSocket') errs.push(...portNumOrName(a.port, child(p, 'port')));
     if (k === 'grpc') errs.push(...portNumOrName(typeof a.port === 'number' ? a.port : 0, child(p, 'port')));
@@ -584,11 +652,12 @@ function validateHandler(h: any, path: string, probe: boolean, grace: number | u
   return errs;
 }
 
-function validateProbe(probe: any, path: string, kind: 'liveness' | 'readiness' | 'startup'): FieldError[] {
+function validateProbe(probe: Probe | undefined, path: string, kind: 'liveness' | 'readiness' | 'startup'): FieldError[] {
   if (!isObj(probe)) return [];
   const errs = validateHandler(probe, path, true, undefined);
-  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
-    if (typeof probe[f] === 'number' && probe[f] < 0) errs.push(fe.invalid(child(path, f), probe[f], 'must be greater than or equal to 0'));
+  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'] as const) {
+    const v = probe[f];
+    if (typeof v === 'number' && v < 0) errs.push(fe.invalid(child(path, f), v, 'must be greater than or equal to 0'));
   }
   if (typeof probe.terminationGracePeriodSeconds === 'number' && probe.terminationGracePeriodSeconds <= 0) {
     errs.push(fe.invalid(child(path, 'terminationGracePeriodSeconds'), probe.terminationGracePeriodSeconds, 'must be greater than 0'));
@@ -603,11 +672,13 @@ function validateProbe(probe: any, path: string, kind: 'liveness' | 'readiness' 
   return errs;
 }
 
-function validateLifecycleAndProbes(c: any, path: string, grace: number | undefined): FieldError[] {
+function validateLifecycleAndProbes(c: Container, path: string, grace: number | undefined): FieldError[] {
   const errs: FieldError[] = [];
-  if (isObj(c.lifecycle)) {
-    for (const k of ['postStart', 'preStop']) {
-      if (isObj(c.lifecycle[k])) errs.push(...validateHandler(c.lifecycle[k], child(child(path, 'lifecycle'), k), false, grace));
+  const lifecycle = c.lifecycle;
+  if (isObj(lifecycle)) {
+    for (const k of ['postStart', 'preStop'] as const) {
+      const h = lifecycle[k];
+      if (isObj(h)) errs.push(...validateHandler(h, child(child(path, 'lifecycle'), k), false, grace));
     }
   }
   errs.push(...validateProbe(c.livenessProbe, child(path, 'livenessProbe'), 'liveness'));
@@ -616,7 +687,12 @@ function validateLifecycleAndProbes(c: any, path: string, grace: number | undefi
   return errs;
 }
 
-function validateContainerCommon(c: any, volumes: Map<string, any>, claims: Set<string>, path: string): FieldError[] {
+function validateContainerCommon(
+  c: Container | undefined,
+  volumes: Map<string, VolumeJSON>,
+  claims: Set<string>,
+  path: string,
+): FieldError[] {
   const errs: FieldError[] = [];
   const name = String(c?.name ?? '');
   if (!name) errs.push(fe.required(child(path, 'name')));
@@ -638,10 +714,10 @@ function validateContainerCommon(c: any, volumes: Map<string, any>, claims: Set<
   return errs;
 }
 
-function hostPortConflicts(containers: any[], path: string, seen = new Set<string>()): FieldError[] {
+function hostPortConflicts(containers: Container[], path: string, seen = new Set<string>()): FieldError[] {
   const errs: FieldError[] = [];
   containers.forEach((c, ci) => {
-    (Array.isArray(c?.ports) ? c.ports : []).forEach((p: any, pi: number) => {
+    (Array.isArray(c?.ports) ? c.ports : []).forEach((p, pi) => {
       if (!p?.hostPort) return;
       const key = `${p.protocol ?? ''}/${p.hostIP ?? ''}/${p.hostPort}`;
       if (seen.has(key)) errs.push(fe.duplicate(child(index(child(index(path, ci), 'ports'), pi), 'hostPort'), key));
@@ -652,8 +728,8 @@ function hostPortConflicts(containers: any[], path: string, seen = new Set<strin
 }
 
 function validateContainers(
-  list: unknown,
-  volumes: Map<string, any>,
+  list: Container[] | undefined,
+  volumes: Map<string, VolumeJSON>,
   claims: Set<string>,
   grace: number | undefined,
   path: string,
@@ -661,7 +737,7 @@ function validateContainers(
   if (!Array.isArray(list) || list.length === 0) return [fe.required(path)];
   const errs: FieldError[] = [];
   const names = new Set<string>();
-  list.forEach((c: any, i: number) => {
+  list.forEach((c, i) => {
     const p = index(path, i);
     errs.push(...validateContainerCommon(c, volumes, claims, p));
     const name = String(c?.name ?? '');
@@ -676,16 +752,16 @@ function validateContainers(
 }
 
 function validateInitContainers(
-  list: unknown,
-  regular: unknown,
-  volumes: Map<string, any>,
+  list: Container[] | undefined,
+  regular: Container[] | undefined,
+  volumes: Map<string, VolumeJSON>,
   claims: Set<string>,
   grace: number | undefined,
   path: string,
 ): FieldError[] {
   const errs: FieldError[] = [];
-  const names = new Set<string>((Array.isArray(regular) ? regular : []).map((c: any) => String(c?.name ?? '')));
-  (Array.isArray(list) ? list : []).forEach((c: any, i: number) => {
+  const names = new Set<string>((Array.isArray(regular) ? regular : []).map((c) => String(c?.name ?? '')));
+  (Array.isArray(list) ? list : []).forEach((c, i) => {
     const p = index(path, i);
     errs.push(...validateContainerCommon(c, volumes, claims, p));
     let restartAlways = false;
@@ -700,7 +776,7 @@ function validateInitContainers(
     if (restartAlways) {
       errs.push(...validateLifecycleAndProbes(c, p, grace));
     } else {
-      for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) {
+      for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
         if (c?.[f] !== undefined && c?.[f] !== null)
           errs.push(fe.forbidden(child(p, f), 'may not be set for init containers without restartPolicy=Always'));
       }
@@ -709,9 +785,9 @@ function validateInitContainers(
   return errs;
 }
 
-function validateTolerations(tols: unknown, path: string): FieldError[] {
+function validateTolerations(tols: Toleration[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  (Array.isArray(tols) ? tols : []).forEach((t: any, i: number) => {
+  (Array.isArray(tols) ? tols : []).forEach((t, i) => {
     const p = index(path, i);
     const key = String(t?.key ?? '');
     if (key) errs.push(...qualifiedName(key, child(p, 'key')));
@@ -748,7 +824,7 @@ function validateTolerations(tols: unknown, path: string): FieldError[] {
   return errs;
 }
 
-function validateDNSConfig(cfg: any, policy: string, path: string): FieldError[] {
+function validateDNSConfig(cfg: PodDNSConfig | undefined, policy: string, path: string): FieldError[] {
   if (policy === 'None') {
     if (!isObj(cfg)) return [fe.required(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
     if (!Array.isArray(cfg.nameservers) || cfg.nameservers.length === 0) {
@@ -777,14 +853,14 @@ function validateDNSConfig(cfg: any, policy: string, path: string): FieldError[]
       ),
     );
   });
-  (Array.isArray(cfg.options) ? cfg.options : []).forEach((o: any, i: number) => {
+  (Array.isArray(cfg.options) ? cfg.options : []).forEach((o, i) => {
     if (!o?.name) errs.push(fe.required(index(child(path, 'options'), i), 'must not be empty'));
   });
   return errs;
 }
 
 /** `ValidatePodSpec`. */
-export function validatePodSpec(spec: any, path: string, opts: PodSpecOptions = {}): FieldError[] {
+export function validatePodSpec(spec: PodSpecJSON | undefined, path: string, opts: PodSpecOptions = {}): FieldError[] {
   const errs: FieldError[] = [];
   if (!isObj(spec)) spec = {};
   if (spec.terminationGracePeriodSeconds === undefined || spec.terminationGracePeriodSeconds === null) {
@@ -794,7 +870,7 @@ export function validatePodSpec(spec: any, path: string, opts: PodSpecOptions = 
   const { names: volumes, errs: vErrs } = validateVolumes(spec.volumes, child(path, 'volumes'));
   errs.push(...vErrs);
   const claims = new Set<string>();
-  (Array.isArray(spec.resourceClaims) ? spec.resourceClaims : []).forEach((c: any, i: number) => {
+  (Array.isArray(spec.resourceClaims) ? spec.resourceClaims : []).forEach((c, i) => {
     const p = index(child(path, 'resourceClaims'), i);
     const name = String(c?.name ?? '');
     if (!name) errs.push(fe.required(child(p, 'name')));
@@ -810,8 +886,8 @@ export function validatePodSpec(spec: any, path: string, opts: PodSpecOptions = 
     errs.push(...validateResourceRequirements({ ...spec.resources, claims: undefined }, child(path, 'resources'), claims, podResourceName));
   }
   if (spec.hostNetwork === true) {
-    (Array.isArray(spec.containers) ? spec.containers : []).forEach((c: any, i: number) => {
-      (Array.isArray(c?.ports) ? c.ports : []).forEach((p: any, j: number) => {
+    (Array.isArray(spec.containers) ? spec.containers : []).forEach((c, i) => {
+      (Array.isArray(c?.ports) ? c.ports : []).forEach((p, j) => {
         const hp = p?.hostPort ?? 0;
         if ((opts.isPod || hp !== 0) && hp !== p?.containerPort) {
           errs.push(
@@ -835,7 +911,7 @@ export function validatePodSpec(spec: any, path: string, opts: PodSpecOptions = 
     errs.push(fe.notSupported(child(path, 'dnsPolicy'), dp, ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']));
   }
   errs.push(...validateLabels(spec.nodeSelector, child(path, 'nodeSelector')));
-  (Array.isArray(spec.imagePullSecrets) ? spec.imagePullSecrets : []).forEach((s: any, i: number) => {
+  (Array.isArray(spec.imagePullSecrets) ? spec.imagePullSecrets : []).forEach((s, i) => {
     if (isObj(s) && Object.keys(s).some((k) => k !== 'name')) {
       errs.push(
         fe.invalidShown(
@@ -847,11 +923,11 @@ export function validatePodSpec(spec: any, path: string, opts: PodSpecOptions = 
     }
   });
   errs.push(...validateDNSConfig(spec.dnsConfig, dp, child(path, 'dnsConfig')));
-  (Array.isArray(spec.readinessGates) ? spec.readinessGates : []).forEach((g: any, i: number) => {
+  (Array.isArray(spec.readinessGates) ? spec.readinessGates : []).forEach((g, i) => {
     errs.push(...qualifiedName(String(g?.conditionType ?? ''), child(index(child(path, 'readinessGates'), i), 'conditionType')));
   });
   const gates = new Set<string>();
-  (Array.isArray(spec.schedulingGates) ? spec.schedulingGates : []).forEach((g: any, i: number) => {
+  (Array.isArray(spec.schedulingGates) ? spec.schedulingGates : []).forEach((g, i) => {
     const name = String(g?.name ?? '');
     const p = index(child(path, 'schedulingGates'), i);
     errs.push(...qualifiedName(name, p));
@@ -868,10 +944,10 @@ export function validatePodSpec(spec: any, path: string, opts: PodSpecOptions = 
   if (spec.hostname) errs.push(...dns1123Label(String(spec.hostname), child(path, 'hostname')));
   if (spec.subdomain) errs.push(...dns1123Label(String(spec.subdomain), child(path, 'subdomain')));
   errs.push(...validateTolerations(spec.tolerations, child(path, 'tolerations')));
-  (Array.isArray(spec.hostAliases) ? spec.hostAliases : []).forEach((h: any, i: number) => {
+  (Array.isArray(spec.hostAliases) ? spec.hostAliases : []).forEach((h, i) => {
     const p = index(child(path, 'hostAliases'), i);
     errs.push(...validIP(String(h?.ip ?? ''), child(p, 'ip')));
-    (Array.isArray(h?.hostnames) ? h.hostnames : []).forEach((n: any, j: number) =>
+    (Array.isArray(h?.hostnames) ? h.hostnames : []).forEach((n, j) =>
       errs.push(...dns1123Subdomain(String(n), index(child(p, 'hostnames'), j))),
     );
   });
@@ -888,8 +964,9 @@ export function validatePodSpec(spec: any, path: string, opts: PodSpecOptions = 
     errs.push(fe.notSupported(child(child(path, 'os'), 'name'), spec.os.name ?? '', ['linux', 'windows']));
   }
   if (opts.isPod) {
-    for (const key of ['containers', 'initContainers']) {
-      (Array.isArray(spec[key]) ? spec[key] : []).forEach((c: any, i: number) => {
+    for (const key of ['containers', 'initContainers'] as const) {
+      const list = spec[key];
+      (Array.isArray(list) ? list : []).forEach((c, i) => {
         const img = typeof c?.image === 'string' ? c.image : '';
         if (img !== img.trim())
           errs.push(fe.invalid(child(index(child(path, key), i), 'image'), img, 'must not have leading or trailing whitespace'));
@@ -905,7 +982,7 @@ function podResourceName(name: string, path: string): FieldError[] {
 }
 
 /** `ValidatePodTemplateSpec`. */
-export function validatePodTemplateSpec(tpl: any, path: string): FieldError[] {
+export function validatePodTemplateSpec(tpl: PodTemplateJSON | undefined, path: string): FieldError[] {
   if (!isObj(tpl)) tpl = {};
   // kube validates template labels at `<path>.labels`, not `<path>.metadata.labels`.
   const errs = validateLabels(tpl.metadata?.labels, child(path, 'labels'));

@@ -3,7 +3,8 @@
 // tolerations (additions only) and scheduling gates (removals only).
 import { child, fe, index, isObj, semanticEqual, type FieldError } from './field.ts';
 import { inclusiveRange } from './validators.ts';
-import { defaultPod, validatePodSpec } from './pod-spec.ts';
+import { defaultPod, validatePodSpec, type PodJSON } from './pod-spec.ts';
+import type { Container } from 'kubernetes-types/core/v1.js';
 
 const UPDATABLE =
   '`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
@@ -21,7 +22,7 @@ const GO_NAMES: Record<string, string> = {
 const goName = (k: string) => GO_NAMES[k] ?? k.charAt(0).toUpperCase() + k.slice(1);
 
 /** A shortened cmp.Diff of two PodSpecs: one -/+ pair per changed top-level field. */
-function specDiff(oldSpec: any, newSpec: any): string {
+function specDiff(oldSpec: Record<string, unknown>, newSpec: Record<string, unknown>): string {
   const keys = [...new Set([...Object.keys(oldSpec ?? {}), ...Object.keys(newSpec ?? {})])].sort();
   const lines = ['  core.PodSpec{'];
   for (const k of keys) {
@@ -33,23 +34,27 @@ function specDiff(oldSpec: any, newSpec: any): string {
   return lines.join('\n') + '\n';
 }
 
-function containerUpdates(next: unknown, old: unknown, path: string): { errs: FieldError[]; stop: boolean } {
+function containerUpdates(
+  next: Container[] | undefined,
+  old: Container[] | undefined,
+  path: string,
+): { errs: FieldError[]; stop: boolean } {
   const n = Array.isArray(next) ? next : [];
   const o = Array.isArray(old) ? old : [];
   if (n.length !== o.length) return { errs: [fe.forbidden(path, 'pod updates may not add or remove containers')], stop: true };
   const errs: FieldError[] = [];
-  n.forEach((c: any, i: number) => {
+  n.forEach((c, i) => {
     if (!c?.image) errs.push(fe.required(child(index(path, i), 'image')));
   });
   return { errs, stop: false };
 }
 
 /** `ValidatePodUpdate` minus metadata (the lifecycle checks that): what may change in a Pod's spec. */
-export function validatePodUpdate(pod: any, old: any): FieldError[] {
+export function validatePodUpdate(pod: PodJSON, old: PodJSON): FieldError[] {
   const spec = pod.spec ?? {};
   const oldSpec = old.spec ?? {};
   const errs: FieldError[] = [];
-  for (const key of ['containers', 'initContainers']) {
+  for (const key of ['containers', 'initContainers'] as const) {
     const r = containerUpdates(spec[key], oldSpec[key], child('spec', key));
     errs.push(...r.errs);
     if (r.stop) return errs;
@@ -67,7 +72,7 @@ export function validatePodUpdate(pod: any, old: any): FieldError[] {
   } else if (oldSpec.activeDeadlineSeconds !== undefined && oldSpec.activeDeadlineSeconds !== null) {
     errs.push(fe.invalid('spec.activeDeadlineSeconds', null, 'must not update from a positive integer to nil value'));
   }
-  const newTols: any[] = Array.isArray(spec.tolerations) ? spec.tolerations : [];
+  const newTols = Array.isArray(spec.tolerations) ? spec.tolerations : [];
   for (const t of Array.isArray(oldSpec.tolerations) ? oldSpec.tolerations : []) {
     const found = newTols.some((n) => semanticEqual({ ...t, tolerationSeconds: n?.tolerationSeconds }, n));
     if (!found) {
@@ -75,8 +80,8 @@ export function validatePodUpdate(pod: any, old: any): FieldError[] {
       break;
     }
   }
-  const oldGates = new Set((Array.isArray(oldSpec.schedulingGates) ? oldSpec.schedulingGates : []).map((g: any) => g?.name));
-  (Array.isArray(spec.schedulingGates) ? spec.schedulingGates : []).forEach((g: any, i: number) => {
+  const oldGates = new Set((Array.isArray(oldSpec.schedulingGates) ? oldSpec.schedulingGates : []).map((g) => g?.name));
+  (Array.isArray(spec.schedulingGates) ? spec.schedulingGates : []).forEach((g, i) => {
     if (!oldGates.has(g?.name)) {
       errs.push(
         fe.forbidden(
@@ -88,9 +93,12 @@ export function validatePodUpdate(pod: any, old: any): FieldError[] {
   });
   if (semanticEqual(spec, oldSpec)) return errs;
   const munged = structuredClone(spec);
-  for (const key of ['containers', 'initContainers']) {
-    if (!Array.isArray(munged[key])) continue;
-    munged[key] = munged[key].map((c: any, i: number) => ({ ...c, image: oldSpec[key][i]?.image }));
+  for (const key of ['containers', 'initContainers'] as const) {
+    const list = munged[key];
+    if (!Array.isArray(list)) continue;
+    // Same length as the old list (containerUpdates returned otherwise).
+    const oldList = oldSpec[key];
+    munged[key] = list.map((c, i) => ({ ...c, image: oldList?.[i]?.image }));
   }
   munged.activeDeadlineSeconds = oldSpec.activeDeadlineSeconds;
   munged.schedulingGates = oldSpec.schedulingGates;
@@ -109,17 +117,20 @@ export function validatePodUpdate(pod: any, old: any): FieldError[] {
       munged.affinity = { ...(munged.affinity ?? {}), nodeAffinity: oldSpec.affinity?.nodeAffinity };
     }
   }
-  if (!semanticEqual(munged, oldSpec)) errs.push(fe.forbidden('spec', `${POD_UPDATE_FORBIDDEN}\n${specDiff(oldSpec, munged)}`));
+  if (!semanticEqual(munged, oldSpec)) {
+    const diff = specDiff(oldSpec, munged);
+    errs.push(fe.forbidden('spec', `${POD_UPDATE_FORBIDDEN}\n${diff}`));
+  }
   return errs;
 }
 
 /** Pod validation on create, and on update with `old`. */
-export function validatePod(pod: any, old?: any): FieldError[] {
+export function validatePod(pod: PodJSON, old?: PodJSON): FieldError[] {
   const spec = pod?.spec ?? {};
   const errs = validatePodSpec(spec, 'spec', { isPod: true });
   if (!spec.serviceAccountName) {
-    (Array.isArray(spec.volumes) ? spec.volumes : []).forEach((v: any, vi: number) => {
-      (Array.isArray(v?.projected?.sources) ? v.projected.sources : []).forEach((s: any, si: number) => {
+    (Array.isArray(spec.volumes) ? spec.volumes : []).forEach((v, vi) => {
+      (Array.isArray(v?.projected?.sources) ? v.projected.sources : []).forEach((s, si) => {
         if (isObj(s?.serviceAccountToken)) {
           errs.push(
             fe.forbidden(

@@ -143,7 +143,7 @@ export function formatQuantity(q: Quantity): string {
 }
 
 /** Canonical text for a JSON quantity, or the input unchanged when it does not parse. */
-export function canonicalQuantity(input: unknown, milli = false): unknown {
+export function canonicalQuantity<T>(input: T, milli = false): T | string {
   if (typeof input !== 'string' && typeof input !== 'number') return input;
   const q = parseQuantity(input);
   if (typeof q === 'string') return input;

@@ -3,14 +3,17 @@
 // including the roleRef a binding may never change.
 import { goQuote } from '../../../shared/patch/go-format.ts';
 import { nameProblems } from '../names.ts';
-import { child, fe, goStringSlice, index, isObj, type FieldError } from './field.ts';
+import { child, fe, goStringSlice, index, isObj, zero, type FieldError } from './field.ts';
+import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef, Subject } from 'kubernetes-types/rbac/v1.js';
+
+type Binding = RoleBinding | ClusterRoleBinding;
 import { validateLabelSelector } from './validators.ts';
 
 const GROUP = 'rbac.authorization.k8s.io';
 
 /** SetDefaults_RoleBinding / SetDefaults_ClusterRoleBinding and SetDefaults_Subject. */
-export function defaultBinding(b: any): void {
-  if (!isObj(b.roleRef)) b.roleRef = {};
+export function defaultBinding(b: Binding): void {
+  if (!isObj(b.roleRef)) b.roleRef = zero<RoleRef>();
   if (!b.roleRef.apiGroup) b.roleRef.apiGroup = GROUP;
   for (const s of Array.isArray(b.subjects) ? b.subjects : []) {
     if (!isObj(s) || s.apiGroup) continue;
@@ -19,12 +22,15 @@ export function defaultBinding(b: any): void {
   }
 }
 
-function validatePolicyRule(rule: any, namespaced: boolean, path: string): FieldError[] {
+function validatePolicyRule(rule: PolicyRule | undefined, namespaced: boolean, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const len = (k: string) => (Array.isArray(rule?.[k]) ? rule[k].length : 0);
+  const len = (k: 'verbs' | 'nonResourceURLs' | 'apiGroups' | 'resources' | 'resourceNames') => {
+    const list = rule?.[k];
+    return Array.isArray(list) ? list.length : 0;
+  };
   if (len('verbs') === 0) errs.push(fe.required(child(path, 'verbs'), 'verbs must contain at least one value'));
   if (len('nonResourceURLs') > 0) {
-    const shown = goStringSlice(rule.nonResourceURLs);
+    const shown = goStringSlice(rule?.nonResourceURLs);
     if (namespaced) errs.push(fe.invalidShown(child(path, 'nonResourceURLs'), shown, 'namespaced rules cannot apply to non-resource URLs'));
     if (len('apiGroups') > 0 || len('resources') > 0 || len('resourceNames') > 0) {
       errs.push(
@@ -38,24 +44,22 @@ function validatePolicyRule(rule: any, namespaced: boolean, path: string): Field
   return errs;
 }
 
-function validateRules(obj: any, namespaced: boolean): FieldError[] {
+function validateRules(obj: Role | ClusterRole, namespaced: boolean): FieldError[] {
   const errs: FieldError[] = [];
-  (Array.isArray(obj.rules) ? obj.rules : []).forEach((r: any, i: number) =>
-    errs.push(...validatePolicyRule(r, namespaced, index('rules', i))),
-  );
+  (Array.isArray(obj.rules) ? obj.rules : []).forEach((r, i) => errs.push(...validatePolicyRule(r, namespaced, index('rules', i))));
   return errs;
 }
 
 /** ValidateRole / ValidateRoleUpdate. */
-export function validateRole(role: any): FieldError[] {
+export function validateRole(role: Role): FieldError[] {
   return validateRules(role, true);
 }
 
 /** ValidateClusterRole / ValidateClusterRoleUpdate. */
-export function validateClusterRole(role: any): FieldError[] {
+export function validateClusterRole(role: ClusterRole): FieldError[] {
   const errs = validateRules(role, false);
   if (isObj(role.aggregationRule)) {
-    const sels: any[] = Array.isArray(role.aggregationRule.clusterRoleSelectors) ? role.aggregationRule.clusterRoleSelectors : [];
+    const sels = Array.isArray(role.aggregationRule.clusterRoleSelectors) ? role.aggregationRule.clusterRoleSelectors : [];
     if (sels.length === 0) {
       errs.push(
         fe.required('aggregationRule.clusterRoleSelectors', 'at least one clusterRoleSelector required if aggregationRule is non-nil'),
@@ -66,7 +70,7 @@ export function validateClusterRole(role: any): FieldError[] {
   return errs;
 }
 
-function validateSubject(s: any, namespaced: boolean, path: string): FieldError[] {
+function validateSubject(s: Subject | undefined, namespaced: boolean, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const name = String(s?.name ?? '');
   if (!name) errs.push(fe.required(child(path, 'name')));
@@ -88,24 +92,22 @@ function validateSubject(s: any, namespaced: boolean, path: string): FieldError[
 }
 
 /** Go's `%#v` of an rbac.RoleRef. */
-function goRoleRef(r: any): string {
+function goRoleRef(r: Partial<RoleRef>): string {
   return `rbac.RoleRef{APIGroup:${goQuote(String(r?.apiGroup ?? ''))}, Kind:${goQuote(String(r?.kind ?? ''))}, Name:${goQuote(String(r?.name ?? ''))}}`;
 }
 
-function validateBinding(b: any, old: any, namespaced: boolean): FieldError[] {
+function validateBinding(b: Binding, old: Binding | undefined, namespaced: boolean): FieldError[] {
   const errs: FieldError[] = [];
-  const ref = isObj(b.roleRef) ? b.roleRef : {};
+  const ref: Partial<RoleRef> = isObj(b.roleRef) ? b.roleRef : {};
   if (ref.apiGroup !== GROUP) errs.push(fe.notSupported('roleRef.apiGroup', ref.apiGroup ?? '', [GROUP]));
   const kinds = namespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
-  if (!kinds.includes(ref.kind)) errs.push(fe.notSupported('roleRef.kind', ref.kind ?? '', kinds));
+  if (!kinds.includes(ref.kind ?? '')) errs.push(fe.notSupported('roleRef.kind', ref.kind ?? '', kinds));
   const name = String(ref.name ?? '');
   if (!name) errs.push(fe.required('roleRef.name'));
   else errs.push(...nameProblems(name, 'path-segment').map((m) => fe.invalid('roleRef.name', name, m)));
-  (Array.isArray(b.subjects) ? b.subjects : []).forEach((s: any, i: number) =>
-    errs.push(...validateSubject(s, namespaced, index('subjects', i))),
-  );
+  (Array.isArray(b.subjects) ? b.subjects : []).forEach((s, i) => errs.push(...validateSubject(s, namespaced, index('subjects', i))));
   if (old) {
-    const o = old.roleRef ?? {};
+    const o: Partial<RoleRef> = old.roleRef ?? {};
     if ((o.apiGroup ?? '') !== (ref.apiGroup ?? '') || (o.kind ?? '') !== (ref.kind ?? '') || (o.name ?? '') !== name) {
       errs.push(fe.invalidShown('roleRef', goRoleRef(ref), 'cannot change roleRef'));
     }
@@ -114,11 +116,11 @@ function validateBinding(b: any, old: any, namespaced: boolean): FieldError[] {
 }
 
 /** ValidateRoleBinding / ValidateRoleBindingUpdate. */
-export function validateRoleBinding(b: any, old?: any): FieldError[] {
+export function validateRoleBinding(b: RoleBinding, old?: RoleBinding): FieldError[] {
   return validateBinding(b, old, true);
 }
 
 /** ValidateClusterRoleBinding / ValidateClusterRoleBindingUpdate. */
-export function validateClusterRoleBinding(b: any, old?: any): FieldError[] {
+export function validateClusterRoleBinding(b: ClusterRoleBinding, old?: ClusterRoleBinding): FieldError[] {
   return validateBinding(b, old, false);
 }

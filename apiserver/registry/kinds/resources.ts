@@ -3,6 +3,7 @@
 // quota and limit-range resource names, integer-only resources.
 import { isLabelKey } from '../../../shared/labels/index.ts';
 import { child, fe, index, isObj, sortedKeys, type FieldError } from './field.ts';
+import type { ResourceClaim, ResourceRequirements } from 'kubernetes-types/core/v1.js';
 import { cmpQuantity, formatQuantity, isInteger, parseQuantity, type Quantity } from './quantity.ts';
 
 const STANDARD = new Set([
@@ -144,9 +145,12 @@ export function validateResourceList(
   return out;
 }
 
+/** Container resources, with a claim's `request` (Kubernetes 1.31, newer than kubernetes-types). */
+export type ResourceRequirementsJSON = Omit<ResourceRequirements, 'claims'> & { claims?: (ResourceClaim & { request?: string })[] };
+
 /** `ValidateContainerResourceRequirements` (claims are checked against the pod's resourceClaims). */
 export function validateResourceRequirements(
-  req: any,
+  req: ResourceRequirementsJSON | undefined,
   path: string,
   podClaimNames: Set<string>,
   nameCheck: (name: string, path: string) => FieldError[] = validateContainerResourceName,
@@ -178,7 +182,7 @@ export function validateResourceRequirements(
     if (isHugePages(name)) hugePages = true;
   }
   if (!cpuOrMemory && hugePages) errs.push(fe.forbidden(path, 'HugePages require cpu or memory'));
-  const claims: any[] = Array.isArray(req.claims) ? req.claims : [];
+  const claims = Array.isArray(req.claims) ? req.claims : [];
   const seen = new Set<string>();
   claims.forEach((c, i) => {
     const p = index(child(path, 'claims'), i);

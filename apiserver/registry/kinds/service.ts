@@ -4,7 +4,8 @@
 // elsewhere; patchServiceAllocatedValues is the registry's carry-over of
 // allocated values for updates that omit them.
 import { isIP } from 'node:net';
-import { child, fe, goStringSlice, index, isObj, type FieldError } from './field.ts';
+import { child, fe, goStringSlice, index, isObj, jsonText, type FieldError } from './field.ts';
+import type { Service, ServicePort, ServiceSpec } from 'kubernetes-types/core/v1.js';
 import {
   dns1123Label,
   dns1123Subdomain,
@@ -16,31 +17,28 @@ import {
   validateLabels,
 } from './validators.ts';
 
-const unset = (v: unknown) => v === undefined || v === null;
+const unset = (v: unknown): v is null | undefined => v === undefined || v === null;
 
 /** The node port range kube's default allocator serves. */
 export const NODE_PORT_RANGE = { min: 30000, max: 32767 };
 
 /** `ExternallyAccessible`: LoadBalancer, NodePort, or ClusterIP with external IPs. */
-export function externallyAccessible(svc: any): boolean {
+export function externallyAccessible(svc: Service | undefined): boolean {
   const t = svc?.spec?.type;
-  return (
-    t === 'LoadBalancer' ||
-    t === 'NodePort' ||
-    (t === 'ClusterIP' && Array.isArray(svc.spec.externalIPs) && svc.spec.externalIPs.length > 0)
-  );
+  const externalIPs = svc?.spec?.externalIPs;
+  return t === 'LoadBalancer' || t === 'NodePort' || (t === 'ClusterIP' && Array.isArray(externalIPs) && externalIPs.length > 0);
 }
 
 /** `NeedsHealthCheck`: a LoadBalancer with externalTrafficPolicy Local. */
-export function needsHealthCheck(svc: any): boolean {
+export function needsHealthCheck(svc: Service | undefined): boolean {
   return svc?.spec?.type === 'LoadBalancer' && svc.spec.externalTrafficPolicy === 'Local';
 }
 
-const isHeadless = (svc: any) => Array.isArray(svc?.spec?.clusterIPs) && svc.spec.clusterIPs[0] === 'None';
+const isHeadless = (svc: Service | undefined) => Array.isArray(svc?.spec?.clusterIPs) && svc.spec.clusterIPs[0] === 'None';
 const familyOf = (ip: string) => (isIP(ip) === 6 ? 'IPv6' : 'IPv4');
 
 /** SetDefaults_Service, NormalizeClusterIPs (create) and the IP-family defaults of the registry. */
-export function defaultService(svc: any): void {
+export function defaultService(svc: Service): void {
   if (!isObj(svc.spec)) svc.spec = {};
   const spec = svc.spec;
   if (!spec.sessionAffinity) spec.sessionAffinity = 'None';
@@ -63,7 +61,7 @@ export function defaultService(svc: any): void {
 }
 
 /** The IP-family fields the registry infers before allocation (single-stack IPv4 cluster). */
-export function defaultServiceIPFamilies(svc: any): void {
+export function defaultServiceIPFamilies(svc: Service): void {
   const spec = svc.spec;
   if (!isObj(spec) || spec.type === 'ExternalName') return;
   const ips: string[] = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [];
@@ -86,7 +84,7 @@ export function defaultServiceIPFamilies(svc: any): void {
  * allocated clusterIP(s), IP families, node ports or health-check port keeps
  * the old ones (unless the type moves to or from ExternalName). Mutates `next`.
  */
-export function patchServiceAllocatedValues(next: any, old: any): void {
+export function patchServiceAllocatedValues(next: Service, old: Service): void {
   const spec = next?.spec;
   const oldSpec = old?.spec;
   if (!isObj(spec) || !isObj(oldSpec)) return;
@@ -103,7 +101,7 @@ export function patchServiceAllocatedValues(next: any, old: any): void {
   if (keepsNodePorts(spec.type) && keepsNodePorts(oldSpec.type)) {
     for (const p of Array.isArray(spec.ports) ? spec.ports : []) {
       if (!isObj(p) || p.nodePort) continue;
-      const match = (oldSpec.ports ?? []).find((o: any) => o?.port === p.port && (o?.protocol ?? 'TCP') === (p.protocol ?? 'TCP'));
+      const match = (oldSpec.ports ?? []).find((o) => o?.port === p.port && (o?.protocol ?? 'TCP') === (p.protocol ?? 'TCP'));
       if (match?.nodePort) p.nodePort = match.nodePort;
     }
   }
@@ -113,10 +111,10 @@ export function patchServiceAllocatedValues(next: any, old: any): void {
 }
 
 function goServicePortKey(protocol: unknown, port: unknown): string {
-  return `core.ServicePort{Name:"", Protocol:${JSON.stringify(String(protocol ?? ''))}, AppProtocol:(*string)(nil), Port:${Number(port ?? 0)}, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`;
+  return `core.ServicePort{Name:"", Protocol:${JSON.stringify(jsonText(protocol ?? ''))}, AppProtocol:(*string)(nil), Port:${Number(port ?? 0)}, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`;
 }
 
-function validateServicePort(sp: any, requireName: boolean, names: Set<string>, path: string): FieldError[] {
+function validateServicePort(sp: ServicePort | undefined, requireName: boolean, names: Set<string>, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const name = String(sp?.name ?? '');
   if (requireName && !name) errs.push(fe.required(child(path, 'name')));
@@ -134,8 +132,7 @@ function validateServicePort(sp: any, requireName: boolean, names: Set<string>, 
   return errs;
 }
 
-function validateClusterIPFields(svc: any): FieldError[] {
-  const spec = svc.spec;
+function validateClusterIPFields(spec: ServiceSpec): FieldError[] {
   const errs: FieldError[] = [];
   const ips: string[] = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [];
   if (spec.type === 'ExternalName') return errs;
@@ -183,10 +180,10 @@ function validateClusterIPFields(svc: any): FieldError[] {
 }
 
 /** ValidateService, plus the node-port range the allocator enforces. */
-export function validateServiceSpec(svc: any): FieldError[] {
-  const spec = svc.spec ?? {};
+export function validateServiceSpec(svc: Service): FieldError[] {
+  const spec: ServiceSpec = svc.spec ?? {};
   const errs: FieldError[] = [];
-  const ports: any[] = Array.isArray(spec.ports) ? spec.ports : [];
+  const ports = Array.isArray(spec.ports) ? spec.ports : [];
   if (ports.length === 0 && !isHeadless(svc) && spec.type !== 'ExternalName') errs.push(fe.required('spec.ports'));
   switch (spec.type) {
     case 'LoadBalancer':
@@ -224,8 +221,9 @@ export function validateServiceSpec(svc: any): FieldError[] {
   } else if (sa === 'None' && !unset(spec.sessionAffinityConfig)) {
     errs.push(fe.forbidden('spec.sessionAffinityConfig', 'must not be set when session affinity is None'));
   }
-  errs.push(...validateClusterIPFields(svc));
-  (Array.isArray(spec.externalIPs) ? spec.externalIPs : []).forEach((ip: any, i: number) =>
+  // Defaults gave every Service a spec: validation never meets one without.
+  errs.push(...validateClusterIPFields(spec));
+  (Array.isArray(spec.externalIPs) ? spec.externalIPs : []).forEach((ip, i) =>
     errs.push(...validIP(String(ip), index('spec.externalIPs', i))),
   );
   const types = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
@@ -294,7 +292,7 @@ export function validateServiceSpec(svc: any): FieldError[] {
     errs.push(...portNumProblems(spec.healthCheckNodePort).map((m) => fe.invalid('spec.healthCheckNodePort', spec.healthCheckNodePort, m)));
   }
   if (unset(spec.internalTrafficPolicy)) {
-    if (['NodePort', 'LoadBalancer', 'ClusterIP'].includes(spec.type)) errs.push(fe.required('spec.internalTrafficPolicy'));
+    if (['NodePort', 'LoadBalancer', 'ClusterIP'].includes(spec.type ?? '')) errs.push(fe.required('spec.internalTrafficPolicy'));
   } else if (!['Cluster', 'Local'].includes(spec.internalTrafficPolicy)) {
     errs.push(fe.notSupported('spec.internalTrafficPolicy', spec.internalTrafficPolicy, ['Cluster', 'Local']));
   }
@@ -304,10 +302,10 @@ export function validateServiceSpec(svc: any): FieldError[] {
   return errs;
 }
 
-function validateServiceUpdate(svc: any, old: any): FieldError[] {
+function validateServiceUpdate(svc: Service, old: Service): FieldError[] {
   const errs: FieldError[] = [];
-  const spec = svc.spec ?? {};
-  const oldSpec = old.spec ?? {};
+  const spec: ServiceSpec = svc.spec ?? {};
+  const oldSpec: ServiceSpec = old.spec ?? {};
   if (spec.type !== 'ExternalName' && oldSpec.type !== 'ExternalName' && !(isHeadless(svc) && isHeadless(old))) {
     const n: string[] = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [];
     const o: string[] = Array.isArray(oldSpec.clusterIPs) ? oldSpec.clusterIPs : [];
@@ -339,7 +337,7 @@ function validateServiceUpdate(svc: any, old: any): FieldError[] {
 }
 
 /** ValidateServiceCreate, or ValidateServiceUpdate with `old`. */
-export function validateService(svc: any, old?: any): FieldError[] {
+export function validateService(svc: Service, old?: Service): FieldError[] {
   const errs = old ? validateServiceUpdate(svc, old) : [];
   errs.push(...validateServiceSpec(svc));
   return errs;

@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { isLabelKey, isLabelValue } from '../../../shared/labels/index.ts';
 import { regexError } from '../../../shared/labels/validation.ts';
 import { nameProblems } from '../names.ts';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { child, fe, index, isObj, sortedKeys, type FieldError } from './field.ts';
 
 /** `ValidateDNS1123Label`. */
@@ -34,10 +35,10 @@ export function validateLabels(labels: unknown, path: string): FieldError[] {
 }
 
 /** `ValidateLabelSelector` (strict: label values in expressions must be valid). */
-export function validateLabelSelector(sel: any, path: string): FieldError[] {
+export function validateLabelSelector(sel: LabelSelector | null | undefined, path: string): FieldError[] {
   if (!isObj(sel)) return [];
   const errs = validateLabels(sel.matchLabels, child(path, 'matchLabels'));
-  (Array.isArray(sel.matchExpressions) ? sel.matchExpressions : []).forEach((expr: any, i: number) => {
+  (Array.isArray(sel.matchExpressions) ? sel.matchExpressions : []).forEach((expr, i) => {
     const p = index(child(path, 'matchExpressions'), i);
     const values: unknown[] = Array.isArray(expr?.values) ? expr.values : [];
     switch (expr?.operator) {

@@ -4,27 +4,41 @@
 // StatefulSets.
 import { matchesLabels, selectorFromLabelSelector } from '../../../shared/labels/index.ts';
 import { nameProblems } from '../names.ts';
-import { fe, goIntOrString, goLabelSelector, goStringMap, isObj, nonNegative, semanticEqual, type FieldError } from './field.ts';
+import { fe, goIntOrString, goLabelSelector, goStringMap, isObj, nonNegative, semanticEqual, zero, type FieldError } from './field.ts';
 import { intOrPercentValue, notMoreThan100Percent, positiveIntOrPercent } from './intstr.ts';
 import { canonicalizeResourceList } from './quantity.ts';
-import { defaultPodTemplateSpec, validatePodTemplateSpec } from './pod-spec.ts';
+import { defaultPodTemplateSpec, validatePodTemplateSpec, type PodTemplateJSON } from './pod-spec.ts';
 import { validateLabelSelector, validateLabels } from './validators.ts';
+import type {
+  DaemonSet,
+  DaemonSetSpec,
+  Deployment,
+  DeploymentSpec,
+  ReplicaSet,
+  ReplicaSetSpec,
+  StatefulSet,
+  StatefulSetSpec,
+} from 'kubernetes-types/apps/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
+import type { PersistentVolumeClaimStatus } from 'kubernetes-types/core/v1.js';
 
-const unset = (v: unknown) => v === undefined || v === null;
+const unset = (v: unknown): v is null | undefined => v === undefined || v === null;
 
-function specOf(obj: any): any {
-  if (!isObj(obj.spec)) obj.spec = {};
+/** The object's spec, Go's zero value when it has none. */
+function specOf<S extends object>(obj: { spec?: S }): S {
+  if (!isObj(obj.spec)) obj.spec = zero<S>();
   return obj.spec;
 }
 
-function statusZeros(obj: any, fields: string[]): void {
+function statusZeros(obj: { status?: object }, fields: string[]): void {
   // These status fields are not omitempty in kube's types, so a zero still shows.
-  if (!isObj(obj.status)) return;
-  for (const f of fields) if (unset(obj.status[f])) obj.status[f] = 0;
+  const status = obj.status;
+  if (!isObj(status)) return;
+  for (const f of fields) if (unset(status[f])) status[f] = 0;
 }
 
 /** SetDefaults_Deployment. */
-export function defaultDeployment(obj: any): void {
+export function defaultDeployment(obj: Deployment): void {
   const spec = specOf(obj);
   if (unset(spec.replicas)) spec.replicas = 1;
   if (!isObj(spec.strategy)) spec.strategy = {};
@@ -41,7 +55,7 @@ export function defaultDeployment(obj: any): void {
 }
 
 /** SetDefaults_ReplicaSet. */
-export function defaultReplicaSet(obj: any): void {
+export function defaultReplicaSet(obj: ReplicaSet): void {
   const spec = specOf(obj);
   if (unset(spec.replicas)) spec.replicas = 1;
   if (!isObj(spec.template)) spec.template = {};
@@ -53,7 +67,7 @@ export function defaultReplicaSet(obj: any): void {
 export const DAEMONSET_TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation';
 
 /** SetDefaults_DaemonSet, plus the templateGeneration 1 the registry gives a new DaemonSet. */
-export function defaultDaemonSet(obj: any): void {
+export function defaultDaemonSet(obj: DaemonSet): void {
   const spec = specOf(obj);
   if (!isObj(spec.updateStrategy)) spec.updateStrategy = {};
   const us = spec.updateStrategy;
@@ -67,7 +81,7 @@ export function defaultDaemonSet(obj: any): void {
   if (!isObj(spec.template)) spec.template = {};
   defaultPodTemplateSpec(spec.template);
   if (isObj(obj.metadata)) {
-    const ann = isObj(obj.metadata.annotations) ? obj.metadata.annotations : {};
+    const ann: Record<string, string> = isObj(obj.metadata.annotations) ? obj.metadata.annotations : {};
     if (unset(ann[DAEMONSET_TEMPLATE_GENERATION])) obj.metadata.annotations = { ...ann, [DAEMONSET_TEMPLATE_GENERATION]: '1' };
   }
   statusZeros(obj, ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady']);
@@ -78,7 +92,7 @@ export function defaultDaemonSet(obj: any): void {
  * stored one (a client cannot set it), plus one when the template changed.
  * Mutates `next`.
  */
-export function prepareDaemonSetUpdate(next: any, old: any): void {
+export function prepareDaemonSetUpdate(next: DaemonSet, old: DaemonSet): void {
   const prev = Number(old?.metadata?.annotations?.[DAEMONSET_TEMPLATE_GENERATION] ?? '0') || 0;
   const gen = semanticEqual(next?.spec?.template, old?.spec?.template) ? prev : prev + 1;
   if (gen === 0) return;
@@ -87,7 +101,7 @@ export function prepareDaemonSetUpdate(next: any, old: any): void {
 }
 
 /** SetDefaults_StatefulSet, with the PVC defaults of its volumeClaimTemplates. */
-export function defaultStatefulSet(obj: any): void {
+export function defaultStatefulSet(obj: StatefulSet): void {
   const spec = specOf(obj);
   if (!spec.podManagementPolicy) spec.podManagementPolicy = 'OrderedReady';
   if (!isObj(spec.updateStrategy)) spec.updateStrategy = {};
@@ -113,23 +127,30 @@ export function defaultStatefulSet(obj: any): void {
     if (!pvc.spec.volumeMode) pvc.spec.volumeMode = 'Filesystem';
     canonicalizeResourceList(pvc.spec.resources?.requests);
     canonicalizeResourceList(pvc.spec.resources?.limits);
-    if (!isObj(pvc.status)) pvc.status = {};
-    if (!pvc.status.phase) pvc.status.phase = 'Pending';
+    // kubernetes-types marks a PVC's status read-only, for clients; these defaults are the server's.
+    const server: { status?: PersistentVolumeClaimStatus } = pvc;
+    if (!isObj(server.status)) server.status = {};
+    if (!server.status.phase) server.status.phase = 'Pending';
   }
   statusZeros(obj, ['replicas', 'availableReplicas']);
 }
 
 /** The selector as a matcher, or undefined when it does not convert (LabelSelectorAsSelector's error). */
-function asSelector(sel: unknown) {
+function asSelector(sel: LabelSelector | null | undefined) {
   try {
-    return selectorFromLabelSelector(sel as any);
+    return selectorFromLabelSelector(sel);
   } catch {
     return undefined;
   }
 }
 
-function isEmptySelector(sel: any): boolean {
+function isEmptySelector(sel: LabelSelector | undefined): boolean {
   return Object.keys(sel?.matchLabels ?? {}).length + (Array.isArray(sel?.matchExpressions) ? sel.matchExpressions.length : 0) === 0;
+}
+
+/** A workload, as far as the selector immutability check reads it. */
+interface Selected {
+  spec?: { selector?: LabelSelector };
 }
 
 /** `selector` does not match template `labels`, with kube's rendering of the labels. */
@@ -137,7 +158,7 @@ export function selectorMismatch(path: string, labels: unknown): FieldError {
   return fe.invalidShown(path, goStringMap(labels as Record<string, unknown>), '`selector` does not match template `labels`');
 }
 
-function restartAlways(spec: any, kind: string): FieldError[] {
+function restartAlways(spec: { template?: PodTemplateJSON }, kind: string): FieldError[] {
   const errs: FieldError[] = [];
   const rp = spec.template?.spec?.restartPolicy ?? '';
   if (rp !== 'Always') errs.push(fe.notSupported('spec.template.spec.restartPolicy', rp, ['Always']));
@@ -147,7 +168,7 @@ function restartAlways(spec: any, kind: string): FieldError[] {
   return errs;
 }
 
-function immutableSelector(obj: any, old: any): FieldError[] {
+function immutableSelector(obj: Selected, old: Selected | undefined): FieldError[] {
   if (!old || semanticEqual(obj.spec?.selector, old.spec?.selector)) return [];
   return [fe.invalidShown('spec.selector', goLabelSelector(obj.spec?.selector), 'field is immutable')];
 }
@@ -156,7 +177,7 @@ function immutableSelector(obj: any, old: any): FieldError[] {
  * The selector checks Deployments and ReplicaSets share: required, valid,
  * not empty (kube says "for deployment" for both), and the template's.
  */
-function selectorAndTemplate(spec: any, kind: 'Deployment' | 'ReplicaSet'): FieldError[] {
+function selectorAndTemplate(spec: Partial<DeploymentSpec | ReplicaSetSpec>, kind: 'Deployment' | 'ReplicaSet'): FieldError[] {
   const errs: FieldError[] = [];
   if (unset(spec.selector)) {
     errs.push(fe.required('spec.selector'));
@@ -172,8 +193,8 @@ function selectorAndTemplate(spec: any, kind: 'Deployment' | 'ReplicaSet'): Fiel
 }
 
 /** ValidateDeployment / ValidateDeploymentUpdate (+ apps/v1 selector immutability). */
-export function validateDeployment(obj: any, old?: any): FieldError[] {
-  const spec = obj.spec ?? {};
+export function validateDeployment(obj: Deployment, old?: Deployment): FieldError[] {
+  const spec: Partial<DeploymentSpec> = obj.spec ?? {};
   const errs: FieldError[] = [];
   errs.push(...nonNegative(spec.replicas, 'spec.replicas'));
   errs.push(...selectorAndTemplate(spec, 'Deployment'));
@@ -219,7 +240,7 @@ export function validateDeployment(obj: any, old?: any): FieldError[] {
 }
 
 /** `ValidatePodTemplateSpecForReplicaSet` when the selector converted. */
-function templateForReplicaSet(spec: any, kind: string): FieldError[] {
+function templateForReplicaSet(spec: Partial<DeploymentSpec | ReplicaSetSpec>, kind: string): FieldError[] {
   const errs: FieldError[] = [];
   const sel = asSelector(unset(spec.selector) ? null : spec.selector);
   // A nil selector converts to "nothing", which is not Empty() and matches no labels.
@@ -233,8 +254,8 @@ function templateForReplicaSet(spec: any, kind: string): FieldError[] {
 }
 
 /** ValidateReplicaSet / ValidateReplicaSetUpdate (+ apps/v1 selector immutability). */
-export function validateReplicaSet(obj: any, old?: any): FieldError[] {
-  const spec = obj.spec ?? {};
+export function validateReplicaSet(obj: ReplicaSet, old?: ReplicaSet): FieldError[] {
+  const spec: Partial<ReplicaSetSpec> = obj.spec ?? {};
   const errs: FieldError[] = [];
   errs.push(...nonNegative(spec.replicas, 'spec.replicas'));
   errs.push(...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'));
@@ -244,8 +265,8 @@ export function validateReplicaSet(obj: any, old?: any): FieldError[] {
 }
 
 /** ValidateDaemonSet / ValidateDaemonSetUpdate (+ apps/v1 selector immutability). */
-export function validateDaemonSet(obj: any, old?: any): FieldError[] {
-  const spec = obj.spec ?? {};
+export function validateDaemonSet(obj: DaemonSet, old?: DaemonSet): FieldError[] {
+  const spec: Partial<DaemonSetSpec> = obj.spec ?? {};
   const errs: FieldError[] = [];
   errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
   const sel = asSelector(unset(spec.selector) ? null : spec.selector);
@@ -287,11 +308,18 @@ export function validateDaemonSet(obj: any, old?: any): FieldError[] {
   return errs;
 }
 
-const STS_MUTABLE = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+const STS_MUTABLE = [
+  'replicas',
+  'ordinals',
+  'template',
+  'updateStrategy',
+  'persistentVolumeClaimRetentionPolicy',
+  'minReadySeconds',
+] as const satisfies readonly (keyof StatefulSetSpec)[];
 
 /** ValidateStatefulSet / ValidateStatefulSetUpdate. */
-export function validateStatefulSet(obj: any, old?: any): FieldError[] {
-  const spec = obj.spec ?? {};
+export function validateStatefulSet(obj: StatefulSet, old?: StatefulSet): FieldError[] {
+  const spec: Partial<StatefulSetSpec> = obj.spec ?? {};
   const errs: FieldError[] = [];
   const name = obj.metadata?.name;
   // apps/v1 StatefulSet names are DNS labels; the generic name check only knows subdomains.
@@ -334,7 +362,7 @@ export function validateStatefulSet(obj: any, old?: any): FieldError[] {
   }
   const rp = spec.persistentVolumeClaimRetentionPolicy;
   if (isObj(rp)) {
-    for (const f of ['whenDeleted', 'whenScaled']) {
+    for (const f of ['whenDeleted', 'whenScaled'] as const) {
       if (rp[f] !== 'Retain' && rp[f] !== 'Delete')
         errs.push(fe.notSupported(`spec.persistentVolumeClaimRetentionPolicy.${f}`, rp[f] ?? '', ['Retain', 'Delete']));
     }
@@ -363,7 +391,7 @@ export function validateStatefulSet(obj: any, old?: any): FieldError[] {
   errs.push(...restartAlways(spec, 'StatefulSet'));
   if (old) {
     const a = { ...spec };
-    const b = { ...(old.spec ?? {}) };
+    const b: Partial<StatefulSetSpec> = { ...(old.spec ?? {}) };
     for (const f of STS_MUTABLE) {
       delete a[f];
       delete b[f];
