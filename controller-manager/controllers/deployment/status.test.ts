@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { DeploymentSpec, DeploymentStatus } from 'kubernetes-types/apps/v1.js';
 import { getCondition, rolloutStatus, stamp } from './status.ts';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
-const d = (status: any = {}, spec: any = {}) => ({
+const d = (status: DeploymentStatus = {}, spec: Partial<DeploymentSpec> = {}) => ({
   metadata: { name: 'web', generation: 2 },
   spec: {
     replicas: 3,

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { ReplicaSetStatus } from 'kubernetes-types/apps/v1.js';
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import {
   equalIgnoringHash,
@@ -11,13 +12,15 @@ import {
   proportion,
   replicasAnnotations,
   scaledValue,
+  type DeploymentLike,
+  type ReplicaSetLike,
 } from './util.ts';
 
 const dep = (replicas: number, maxSurge?: number | string, maxUnavailableV?: number | string, type = 'RollingUpdate') => ({
   metadata: { name: 'd', annotations: {} },
   spec: { replicas, strategy: { type, rollingUpdate: { maxSurge, maxUnavailable: maxUnavailableV } } },
 });
-const rs = (replicas: number, extra: any = {}) => ({
+const rs = (replicas: number, extra: { annotations?: Record<string, string>; status?: Partial<ReplicaSetStatus> } = {}) => ({
   metadata: { name: `rs-${replicas}`, annotations: extra.annotations ?? {} },
   spec: { replicas },
   status: extra.status ?? {},
@@ -39,7 +42,7 @@ test('int-or-percent scaling rounds surge up and unavailability down', () => {
 });
 
 test('fenceposts: both zero makes maxUnavailable 1; defaults are 25%/25%', () => {
-  const cases: [any, { surge: number; unavailable: number }][] = [
+  const cases: [DeploymentLike, { surge: number; unavailable: number }][] = [
     [dep(10, 0, 0), { surge: 0, unavailable: 1 }],
     [dep(10, 1, 0), { surge: 1, unavailable: 0 }],
     [dep(10, 0, 1), { surge: 0, unavailable: 1 }],
@@ -47,14 +50,14 @@ test('fenceposts: both zero makes maxUnavailable 1; defaults are 25%/25%', () =>
     [dep(1, '25%', '25%'), { surge: 1, unavailable: 0 }],
     [dep(4, '50%', '50%'), { surge: 2, unavailable: 2 }],
   ];
-  for (const [d, want] of cases) assert.deepEqual(fenceposts(d), want, JSON.stringify(d.spec.strategy));
+  for (const [d, want] of cases) assert.deepEqual(fenceposts(d), want, JSON.stringify(d.spec?.strategy));
   assert.equal(maxUnavailable(dep(2, 0, 5)), 2, 'never more than replicas');
   assert.equal(maxUnavailable(dep(3, 1, 1, 'Recreate')), 0);
   assert.equal(maxUnavailable(dep(0, 1, 1)), 0);
 });
 
 test('the new ReplicaSet grows only within replicas + maxSurge', () => {
-  const cases: [any, any[], number, number][] = [
+  const cases: [DeploymentLike, ReplicaSetLike[], number, number][] = [
     // d, all RSs (old first), index of new RS, expected size
     [dep(10, 3, 2), [rs(10), rs(0)], 1, 3],
     [dep(10, 3, 2), [rs(10), rs(3)], 1, 3],
@@ -65,7 +68,7 @@ test('the new ReplicaSet grows only within replicas + maxSurge', () => {
     [dep(5, 1, 1, 'Recreate'), [rs(5), rs(0)], 1, 5],
   ];
   for (const [d, all, i, want] of cases)
-    assert.equal(newReplicaSetReplicas(d, all, all[i]), want, `${JSON.stringify(d.spec)} ${all.map((r) => r.spec.replicas).join(',')}`);
+    assert.equal(newReplicaSetReplicas(d, all, all[i]), want, `${JSON.stringify(d.spec)} ${all.map((r) => r.spec?.replicas).join(',')}`);
 });
 
 test('proportional scaling shares an increase by each ReplicaSet size', () => {
@@ -96,7 +99,7 @@ test('new ReplicaSet annotations (SetNewReplicaSetAnnotations): copy, revision, 
   });
   const cases: {
     name: string;
-    d: any;
+    d: DeploymentLike;
     rs: Record<string, string>;
     rev: number;
     exists: boolean;

@@ -18,7 +18,7 @@ export interface DeploymentLike {
 export interface ReplicaSetLike {
   metadata?: ObjectMeta;
   spec?: Partial<ReplicaSetSpec>;
-  status?: ReplicaSetStatus;
+  status?: Partial<ReplicaSetStatus>;
 }
 
 export const REVISION = 'deployment.kubernetes.io/revision';

@@ -8,6 +8,7 @@ import {
   groupOf,
   removeFinalizerPatch,
   unblockOwnerRefsPatch,
+  type AnyObject,
   type RefClass,
 } from './plan.ts';
 
@@ -24,7 +25,7 @@ const owned = (uids: string[], finalizers?: string[]) => ({
 });
 
 test('classifyOwner', () => {
-  const cases: [string, any, RefClass][] = [
+  const cases: [string, AnyObject | undefined, RefClass][] = [
     ['404', undefined, 'dangling'],
     ['another object under the name', { metadata: { uid: 'other' } }, 'dangling'],
     ['exists', { metadata: { uid: 'o' } }, 'solid'],
@@ -41,7 +42,7 @@ test('classifyOwner', () => {
 
 test('decideForDependent, as kube attemptToDeleteItem decides', () => {
   const none = { count: 0, anyDeletingDependents: false };
-  const cases: [string, any, [string, RefClass][], { count: number; anyDeletingDependents: boolean }, unknown][] = [
+  const cases: [string, AnyObject, [string, RefClass][], { count: number; anyDeletingDependents: boolean }, unknown][] = [
     ['no owners', owned([]), [], none, { type: 'none' }],
     [
       'all owners solid',
@@ -125,12 +126,12 @@ test('decideForDependent, as kube attemptToDeleteItem decides', () => {
 test('the owner-reference patches apply as kube applies them', () => {
   const schema = mergeSchemaFor('Pod');
   const pod = { metadata: { name: 'p', uid: 'p-uid', ownerReferences: [ref('a'), ref('b')] } };
-  const dropped = applyStrategicMergePatch(structuredClone(pod), deleteOwnerRefsPatch('p-uid', ['a']) as any, schema);
+  const dropped = applyStrategicMergePatch(structuredClone(pod), deleteOwnerRefsPatch('p-uid', ['a']), schema);
   assert.deepEqual(
-    dropped.metadata.ownerReferences.map((r: any) => r.uid),
+    dropped.metadata.ownerReferences.map((r) => r.uid),
     ['b'],
   );
-  const unblocked = applyStrategicMergePatch(structuredClone(pod), unblockOwnerRefsPatch(pod) as any, schema);
+  const unblocked = applyStrategicMergePatch(structuredClone(pod), unblockOwnerRefsPatch(pod), schema);
   assert.deepEqual(unblocked.metadata.ownerReferences, [ref('a', false), ref('b', false)]);
 });
 
@@ -138,16 +139,16 @@ test('removeFinalizerPatch removes one finalizer and only if nothing changed mea
   const obj = { metadata: { uid: 'u', finalizers: ['example.com/keep', 'foregroundDeletion'] } };
   assert.equal(removeFinalizerPatch(obj, 'orphan'), undefined);
   const patch = removeFinalizerPatch(obj, 'foregroundDeletion')!;
-  assert.deepEqual(applyJsonPatch(structuredClone(obj), patch as any).metadata.finalizers, ['example.com/keep']);
+  assert.deepEqual(applyJsonPatch(structuredClone(obj), patch).metadata.finalizers, ['example.com/keep']);
   const changed = { metadata: { uid: 'u', finalizers: ['example.com/keep', 'foregroundDeletion', 'example.com/new'] } };
-  assert.throws(() => applyJsonPatch(changed, patch as any), /test failed/);
+  assert.throws(() => applyJsonPatch(changed, patch), /test failed/);
   const last = applyJsonPatch(
     { metadata: { uid: 'u', finalizers: ['orphan'] } },
-    removeFinalizerPatch({ metadata: { uid: 'u', finalizers: ['orphan'] } }, 'orphan') as any,
+    removeFinalizerPatch({ metadata: { uid: 'u', finalizers: ['orphan'] } }, 'orphan'),
   );
   assert.equal('finalizers' in last.metadata, false, 'the last finalizer removed takes the field');
   const recreated = { metadata: { uid: 'other', finalizers: obj.metadata.finalizers } };
-  assert.throws(() => applyJsonPatch(recreated, patch as any), /test failed/);
+  assert.throws(() => applyJsonPatch(recreated, patch), /test failed/);
 });
 
 test('groupOf', () => {

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evictionDelay, reconcileTaints, staleConditions } from './plan.ts';
-import type { Pod, Toleration } from 'kubernetes-types/core/v1.js';
+import type { Pod, Taint, Toleration } from 'kubernetes-types/core/v1.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const node = (ready: string, taints: any[] = []) => ({
+const node = (ready: string, taints: Taint[] = []) => ({
   metadata: { name: 'n1' },
   spec: { taints },
   status: { conditions: [{ type: 'Ready', status: ready, lastHeartbeatTime: iso(NOW - 5000) }] },

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Namespace } from 'kubernetes-types/core/v1.js';
 import { StatusError } from '../../../shared/api/errors.ts';
 import { isNamespaceTerminating, serviceAccountsToCreate } from './plan.ts';
 
@@ -8,7 +9,7 @@ test('serviceAccountsToCreate: default in every active namespace that lacks it',
     metadata: { name: 'team', ...(deleting ? { deletionTimestamp: 't' } : {}) },
     status: { phase },
   });
-  const cases: [string, any, string[], string[]][] = [
+  const cases: [string, Namespace | undefined, string[], string[]][] = [
     ['active, no ServiceAccounts', ns('Active'), [], ['default']],
     ['active, default there', ns('Active'), ['default', 'other'], []],
     ['active, only others there', ns('Active'), ['builder'], ['default']],
