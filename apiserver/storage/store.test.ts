@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StatusError } from '../../shared/api/errors.ts';
 import { LevelBackend } from './level-backend.ts';
 import { MemoryBackend } from './memory-backend.ts';
 import { Store } from './store.ts';
@@ -141,11 +142,11 @@ test('compaction makes older revisions Gone for watch and list', async () => {
   await store.compact(3);
   assert.throws(
     () => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, 2),
-    (e: any) => e.code === 410,
+    (e: unknown) => e instanceof StatusError && e.code === 410,
   );
   assert.throws(
     () => store.list({ bucket: B, keyPrefix: `${B}/`, atRev: 2 }),
-    (e: any) => e.code === 410,
+    (e: unknown) => e instanceof StatusError && e.code === 410,
   );
   const events: WatchEvent[] = [];
   store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (e) => events.push(...e) }, 3);
@@ -184,7 +185,7 @@ test('a restart loads only the newest events back; older resourceVersions are Go
   store = await Store.open(backend, { compaction: { restoreEvents: 2 } });
   assert.throws(
     () => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, 1),
-    (e: any) => e.code === 410,
+    (e: unknown) => e instanceof StatusError && e.code === 410,
   );
   const events: WatchEvent[] = [];
   store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (e) => events.push(...e) }, 3);
@@ -228,7 +229,7 @@ test('a store reopened on LevelDB loads more objects than one read batch, in key
     assert.equal(JSON.parse(events.at(-1)!.json).metadata.name, 'cm-0002');
     assert.throws(
       () => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, rev - 1201),
-      (e: any) => e.code === 410,
+      (e: unknown) => e instanceof StatusError && e.code === 410,
     );
     await store.close();
   }));
@@ -267,7 +268,7 @@ test('on LevelDB a version replaced after a restart had dropped its event starts
     store = await Store.open(await LevelBackend.open(dir));
     assert.throws(
       () => store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, 0),
-      (e: any) => e.code === 410,
+      (e: unknown) => e instanceof StatusError && e.code === 410,
     );
     const events: WatchEvent[] = [];
     store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: (e) => events.push(...e) }, 1);

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { ChangeEvent } from './types.ts';
+import type { ChangeEvent, ObjectMatcher, StoredObject } from './types.ts';
 import { WatchBudget } from './watch-budget.ts';
 import { encodedBatch, httpFramed } from './watch-encoding.ts';
 import { WatchHub, type WatchEvent, type Watcher } from './watch-hub.ts';
@@ -32,7 +32,7 @@ const change = (
   prev: prevLabels ? obj(name, prevLabels, rev - 1, filler) : undefined,
 });
 
-function hubWith(specs: Record<string, { keyPrefix?: string; exactKey?: string; matches?: (o: any) => boolean }>) {
+function hubWith(specs: Record<string, { keyPrefix?: string; exactKey?: string; matches?: ObjectMatcher }>) {
   const hub = new WatchHub();
   const got = new Map<string, WatchEvent[]>();
   for (const [id, spec] of Object.entries(specs)) {
@@ -47,7 +47,10 @@ function hubWith(specs: Record<string, { keyPrefix?: string; exactKey?: string; 
   }
   return { hub, got };
 }
-const label = (k: string, v: string) => (o: any) => o?.metadata?.labels?.[k] === v;
+const label =
+  (k: string, v: string): ObjectMatcher =>
+  (o) =>
+    o?.metadata?.labels?.[k] === v;
 
 test('selector watchers that see a batch as the plain watchers do get the very same array, and so one encoding', () => {
   const { hub, got } = hubWith({
@@ -126,7 +129,7 @@ test('what 300 watchers that never read retain: about one copy of each event in 
   const hub = new WatchHub();
   const sinks: ReturnType<typeof stuckSink>[] = [];
   const outboxes: WatchOutbox[] = [];
-  const selectors = [undefined, label('app', 'big'), label('tier', 'web'), (o: any) => o.metadata.name === 'big'];
+  const selectors = [undefined, label('app', 'big'), label('tier', 'web'), (o: StoredObject) => o.metadata.name === 'big'];
   for (let i = 0; i < 300; i++) {
     const s = stuckSink();
     const outbox = new WatchOutbox(s.sink, {

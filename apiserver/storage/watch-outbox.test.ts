@@ -5,7 +5,7 @@ import { eventLine, nextReplayBlock } from './watch-encoding.ts';
 import { WatchHub, type WatchEvent, type Watcher } from './watch-hub.ts';
 import { WatchOutbox, type OutboxSink } from './watch-outbox.ts';
 import { LIVE_WINDOW_MS } from './watch-pacing.ts';
-import type { ChangeEvent } from './types.ts';
+import type { ChangeEvent, ObjectMatcher } from './types.ts';
 
 const B = '/registry/core/configmaps';
 const ev = (rev: number, ns = 'a', type: ChangeEvent['type'] = 'ADDED', labels: Record<string, string> = {}): ChangeEvent => ({
@@ -170,7 +170,7 @@ test('a watcher whose live events pile up past the limit is reported, and nothin
 test('the hub hands one list to every plain watcher of a range, and selected watchers their own', () => {
   const hub = new WatchHub();
   const got = new Map<string, WatchEvent[][]>();
-  const watcher = (id: string, keyPrefix: string, matches?: (o: any) => boolean): Watcher => ({
+  const watcher = (id: string, keyPrefix: string, matches?: ObjectMatcher): Watcher => ({
     bucket: B,
     keyPrefix,
     matches,
@@ -179,7 +179,7 @@ test('the hub hands one list to every plain watcher of a range, and selected wat
   const all1 = watcher('all1', `${B}/`);
   const all2 = watcher('all2', `${B}/`);
   const nsB = watcher('nsB', `${B}/b/`);
-  const web = watcher('web', `${B}/`, (o) => o.metadata.labels.app === 'web');
+  const web = watcher('web', `${B}/`, (o) => o.metadata.labels?.app === 'web');
   for (const w of [all1, all2, nsB, web]) hub.add(w);
   assert.equal(hub.size, 4);
   const moved: ChangeEvent = {
