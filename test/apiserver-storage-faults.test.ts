@@ -149,7 +149,7 @@ async function failedStart(dataDir: string, port?: number): Promise<{ code: numb
   let stderr = '';
   proc.child.stdout!.on('data', (d) => (stdout += d));
   proc.child.stderr!.on('data', (d) => (stderr += d));
-  const timer = setTimeout(() => proc.kill9(), 20_000);
+  const timer = setTimeout(() => void proc.kill9(), 20_000);
   const { code } = await proc.exited;
   clearTimeout(timer);
   return { code, stdout, stderr };

@@ -172,7 +172,7 @@ test(
     assert.ok(p99 < 1000, `GET/PUT p99 ${p99.toFixed(0)} ms over ${latencies.length} requests`);
 
     // The reader got every write, in order, and nothing else of this object.
-    await until(async () => seen.length >= written.length, 'the reader to see every write', 20_000);
+    await until(() => seen.length >= written.length, 'the reader to see every write', 20_000);
     reader.close();
     await reading;
     assert.deepEqual(seen, written);
@@ -180,7 +180,7 @@ test(
     const receivers = idle.filter((w) => w.receives);
     // Reading now, a dropped watcher's stream ends (after what the kernel still holds); one that had nothing to send stays open.
     for (const w of idle) w.socket.on('data', () => {}).resume();
-    await until(async () => receivers.every((w) => w.closed), 'dropped watchers to close', 15_000).catch(() => {});
+    await until(() => receivers.every((w) => w.closed), 'dropped watchers to close', 15_000).catch(() => {});
     const open = receivers.filter((w) => !w.closed).map((w) => w.kind);
     assert.deepEqual(open, [], 'watchers that fell behind were dropped by the server');
     const metrics = await (await fetch(`${server.url}/metrics`)).text();

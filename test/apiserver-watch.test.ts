@@ -166,7 +166,8 @@ describe('watch', () => {
     const messages: any[] = [];
     const got = new Promise<void>((resolve, reject) => {
       ws.on('message', (data) => {
-        messages.push(JSON.parse(String(data)));
+        // Text frames, as Buffers (ws's default binaryType).
+        messages.push(JSON.parse((data as Buffer).toString()));
         if (messages.length === 2) resolve();
       });
       ws.on('error', reject);

@@ -80,7 +80,7 @@ async function failedUp(dataDir: string, port: number): Promise<{ code: number |
   let output = '';
   proc.child.stdout!.on('data', (d) => (output += d));
   proc.child.stderr!.on('data', (d) => (output += d));
-  const timer = setTimeout(() => proc.kill9(), 40_000);
+  const timer = setTimeout(() => void proc.kill9(), 40_000);
   const { code } = await proc.exited;
   clearTimeout(timer);
   return { code, output };

@@ -43,7 +43,7 @@ const getOrUndefined = async (rt: typeof endpoints, name: string) => {
   }
 };
 const slicesOf = async (svc: string) =>
-  (await client.list(slices, { namespace: NS, labelSelector: `kubernetes.io/service-name=${svc}` })).items as any[];
+  (await client.list(slices, { namespace: NS, labelSelector: `kubernetes.io/service-name=${svc}` })).items;
 
 /** A Pod on `node` with one container port named http. */
 const podBody = (name: string, node: string, port: number, labels: Record<string, string> = { app: 'web' }) => ({

@@ -13,6 +13,7 @@ import { pino } from 'pino';
 import { StatusError } from '../shared/api/errors.ts';
 import { findResource } from '../shared/api/resources.ts';
 import type { ResourceType } from '../shared/api/resource-type.ts';
+import type { KubeObject } from '../shared/api/object.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
 import { realClock } from '../shared/clock/clock.ts';
 import { runController, type RunningController } from '../shared/controller/run-controller.ts';
@@ -43,16 +44,16 @@ let running: RunningController[] = [];
 let kubeconfig: string;
 
 const until = <T>(fn: () => Promise<T | undefined | false>, what: string, ms = 15_000) => untilHelper(fn, what, ms);
-async function getOrUndefined(rt: ResourceType, ns: string | undefined, name: string): Promise<any | undefined> {
+async function getOrUndefined(rt: ResourceType, ns: string | undefined, name: string): Promise<KubeObject | undefined> {
   try {
-    return await client.get(rt, ns, name);
+    return await client.get<KubeObject>(rt, ns, name);
   } catch (err) {
     if (err instanceof StatusError && err.code === 404) return undefined;
     throw err;
   }
 }
 const list = async (rt: ResourceType, ns: string, labelSelector?: string) =>
-  (await client.list(rt, { namespace: ns, labelSelector })).items as any[];
+  (await client.list(rt, { namespace: ns, labelSelector })).items;
 const k = (args: string[], input?: string) => kubectl(args, { kubeconfig, input });
 
 const deployYaml = (name: string, ns: string, replicas = 2) => `apiVersion: apps/v1
@@ -129,7 +130,7 @@ test('kubectl delete deploy --cascade=foreground keeps the Deployment until its 
 
   const pod = await until(async () => {
     const p = await getOrUndefined(pods, ns, held);
-    return p?.metadata.deletionTimestamp && p;
+    return p?.metadata?.deletionTimestamp && p;
   }, 'the held Pod to be deleted');
   assert.ok(pod);
   await until(async () => (await list(pods, ns, 'app=web')).length === 1, 'the other Pod to go');
@@ -252,7 +253,7 @@ test('a new namespace gets a default ServiceAccount, recreated when deleted', as
   ok(await k(['delete', 'serviceaccount', 'default', '-n', 'fresh']));
   const again = await until(async () => {
     const s = await getOrUndefined(serviceaccounts, 'fresh', 'default');
-    return s && s.metadata.uid !== sa.metadata.uid && s;
+    return s && s.metadata?.uid !== sa.metadata?.uid && s;
   }, 'the default ServiceAccount to come back');
   assert.ok(again);
   assert.match(ok(await k(['get', 'sa', '-n', 'fresh'])), /^default\s+/m);

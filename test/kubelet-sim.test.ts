@@ -35,7 +35,7 @@ async function startSim(): Promise<void> {
   );
   sim.child.stdout!.setEncoding('utf8').on('data', (d: string) => (simLog += d));
   sim.child.stderr!.setEncoding('utf8').on('data', (d: string) => (simLog += d));
-  await until(async () => /serving on [\d.]+:(\d+)/.test(simLog), 'kubelet-sim to listen');
+  await until(() => /serving on [\d.]+:(\d+)/.test(simLog), 'kubelet-sim to listen');
   simPort = Number(/serving on [\d.]+:(\d+)/.exec(simLog)![1]);
   await until(async () => (await fetch(`http://127.0.0.1:${simPort}/readyz`)).ok, 'kubelet-sim ready');
 }
@@ -53,7 +53,7 @@ after(async () => {
 
 const k = (...args: string[]) => runKubectl(args, { kubeconfig });
 const apply = (yaml: string) => runKubectl(['apply', '--validate=false', '-f', '-'], { kubeconfig, input: yaml });
-async function until(cond: () => Promise<boolean>, what: string, ms = 20_000): Promise<void> {
+async function until(cond: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
   for (;;) {
     try {
@@ -206,7 +206,7 @@ test('an interactive shell (kubectl exec -it POD -- sh) reads lines from stdin a
   });
   await new Promise((r) => ws.once('open', r));
   ws.send(Buffer.concat([Buffer.from([0]), Buffer.from('echo hi there\r')]));
-  await until(async () => out.endsWith('hi there\r\n/ # '), 'the command output and a new prompt', 5000);
+  await until(() => out.endsWith('hi there\r\n/ # '), 'the command output and a new prompt', 5000);
   ws.send(Buffer.concat([Buffer.from([0]), Buffer.from('exit\r')]));
   await closed;
   assert.equal(out, '/ # echo hi there\r\nhi there\r\n/ # exit\r\n');

@@ -19,7 +19,7 @@ let server: Apiserver;
 let client: KubeClient;
 let scheduler: Scheduler;
 
-const until = async <T>(fn: () => Promise<T | undefined>, what: string, ms = 10_000): Promise<T> => {
+const until = async <T>(fn: () => T | undefined | Promise<T | undefined>, what: string, ms = 10_000): Promise<T> => {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -108,7 +108,7 @@ test("a Pod that fits nowhere gets kube's FailedScheduling message and PodSchedu
 
 test('a Pending Pod is scheduled as soon as a node label change makes it fit', async () => {
   await client.create(pods, 'default', makePod('picky', { nodeSelector: { disk: 'ssd' } }));
-  await until(async () => (scheduler.queue.where('default/picky') === 'unschedulable' ? true : undefined), 'picky to be parked');
+  await until(() => (scheduler.queue.where('default/picky') === 'unschedulable' ? true : undefined), 'picky to be parked');
   const node = await client.get(nodes, undefined, 'node-a');
   node.metadata.labels.disk = 'ssd';
   await client.update(nodes, node);
@@ -139,7 +139,7 @@ test('Pods spread over equal nodes; toleration, anti-affinity and a second profi
       async (i) => (await client.get(pods, 'default', `even-${i}`)).metadata.annotations['ksim.io/scheduling-decision'],
     ),
   );
-  assert.deepEqual([...counts.values()].sort(), [2, 2, 2], `placement ${placed}\n${why.join('\n')}`);
+  assert.deepEqual([...counts.values()].sort(), [2, 2, 2], `placement ${placed.join(',')}\n${why.join('\n')}`);
   const anti = {
     podAntiAffinity: {
       requiredDuringSchedulingIgnoredDuringExecution: [
@@ -181,5 +181,5 @@ test('Pods spread over equal nodes; toleration, anti-affinity and a second profi
     );
   }
   const packed = await Promise.all([0, 1, 2].map((i) => boundNode(`packed-${i}`)));
-  assert.equal(new Set(packed).size, 1, `packed onto ${packed}`);
+  assert.equal(new Set(packed).size, 1, `packed onto ${packed.join(',')}`);
 });

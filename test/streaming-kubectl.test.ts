@@ -107,14 +107,14 @@ test('kubectl run -i --rm prints the output and returns', async () => {
 test('kubectl run -it gives an interactive shell whose exit ends the container', async () => {
   const r = await spawnKubectl(['run', '-it', 'shell', '--image=busybox', '--restart=Never', '--', 'sh'], true);
   await until(
-    async () => r.out().includes("If you don't see a command prompt, try pressing enter.") || !r.running(),
+    () => r.out().includes("If you don't see a command prompt, try pressing enter.") || !r.running(),
     'the attach banner',
     30_000,
   );
   r.write('\r');
-  await until(async () => / # $/.test(r.out()), 'a prompt', 10_000);
+  await until(() => / # $/.test(r.out()), 'a prompt', 10_000);
   r.write('X=tty; echo hello-$X\r');
-  await until(async () => r.out().includes('hello-tty\r\n'), 'the command output', 10_000);
+  await until(() => r.out().includes('hello-tty\r\n'), 'the command output', 10_000);
   r.write('exit\r');
   const st = await within(r.exited, 30_000, 'kubectl run -it to end after exit');
   assert.equal(st.code, 0, r.out());
@@ -124,9 +124,9 @@ test('kubectl run -it gives an interactive shell whose exit ends the container',
 
 test('kubectl exec -it gives an interactive shell on a terminal; its exit code reaches kubectl', async () => {
   const r = await spawnKubectl(['exec', '-it', 'sleeper', '--', 'sh'], true);
-  await until(async () => / # $/.test(r.out()) || !r.running(), 'a prompt', 20_000);
+  await until(() => / # $/.test(r.out()) || !r.running(), 'a prompt', 20_000);
   r.write('echo on-a-tty >&2\r');
-  await until(async () => r.out().includes('on-a-tty\r\n/ # '), 'the output and the next prompt', 10_000);
+  await until(() => r.out().includes('on-a-tty\r\n/ # '), 'the output and the next prompt', 10_000);
   r.write('exit 3\r');
   const st = await within(r.exited, 20_000, 'kubectl exec -it to end');
   assert.equal(st.code, 3, r.out());
@@ -180,7 +180,7 @@ test('kubelet-sim SIGKILLed mid-exec and mid logs -f: kubectl ends promptly, the
   await podRunning('talker', `  containers: [{name: main, image: busybox, command: [sh, -c, 'while true; do echo talk; sleep 5; done']}]`);
   const exec = await spawnKubectl(['exec', 'sleeper', '--', 'sleep', '3600']);
   const logs = await spawnKubectl(['logs', '-f', 'talker']);
-  await until(async () => logs.out().includes('talk\n'), 'logs -f to stream');
+  await until(() => logs.out().includes('talk\n'), 'logs -f to stream');
   await new Promise((r) => setTimeout(r, 500));
   const started = Date.now();
   process.kill(c.pidOf('kubelet-sim'), 'SIGKILL');

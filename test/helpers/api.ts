@@ -118,7 +118,10 @@ export function api(baseUrl: string, options: ApiOptions = {}) {
       if (ended) return;
       ended = true;
       if (err) failure = err;
-      for (const w of waiters.splice(0)) failure ? w.reject(failure) : w.resolve(undefined);
+      for (const w of waiters.splice(0)) {
+        if (failure) w.reject(failure);
+        else w.resolve(undefined);
+      }
     };
     const push = (ev: WatchEvent<T>): void => {
       const w = waiters.shift();

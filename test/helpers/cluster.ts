@@ -3,6 +3,7 @@
 // and gives the test kubectl against it plus the supervisor's component pids
 // (for chaos: kill one, start it again).
 import { readFileSync } from 'node:fs';
+import type { ClusterState, ComponentState } from '../../cli/cluster-state.ts';
 import { join } from 'node:path';
 import { freePort } from './free-port.ts';
 import { kubectl, type ToolResult } from './kubectl.ts';
@@ -17,7 +18,7 @@ export interface Cluster {
   url: string;
   /** Runs the real kubectl against the cluster. */
   k(args: string[], input?: string): Promise<ToolResult>;
-  /** The pid `ksim up` recorded for a component. */
+  /** The pid `ksim up` recorded for a component (throws when it recorded none). */
   pidOf(component: string): number;
   /** The health/metrics endpoint `ksim up` recorded for a component (kubelet-sim serves its chaos switches there). */
   endpointOf(component: string): string;
@@ -57,14 +58,19 @@ export async function startCluster(opts: { nodes?: number; speed?: number } = {}
     if (Date.now() > deadline) throw new Error(`nodes not Ready in time: ${r.stdout} ${r.stderr}`);
     await sleep(200);
   }
-  const state = () => JSON.parse(readFileSync(join(dataDir, 'cluster.json'), 'utf8'));
+  const recorded = (component: string): ComponentState => {
+    const state = JSON.parse(readFileSync(join(dataDir, 'cluster.json'), 'utf8')) as ClusterState;
+    const c = state.components.find((s) => s.name === component);
+    if (!c) throw new Error(`ksim up recorded no ${component} in ${dataDir}/cluster.json`);
+    return c;
+  };
   return {
     dataDir,
     kubeconfig,
     url: `http://127.0.0.1:${port}`,
     k,
-    pidOf: (component) => state().components.find((c: any) => c.name === component)?.pid,
-    endpointOf: (component) => state().components.find((c: any) => c.name === component)?.endpoint,
+    pidOf: (component) => recorded(component).pid,
+    endpointOf: (component) => recorded(component).endpoint,
     async startComponent(component, args = []) {
       const proc = await spawnTracked(process.execPath, [ksimCli, component, '--kubeconfig', kubeconfig, '--port', '0', ...args], {
         stdio: 'ignore',

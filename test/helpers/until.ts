@@ -2,7 +2,7 @@
 // and a message that says what never happened (and the last error seen).
 
 /** Resolves with the first truthy value `fn` returns; rejects after `ms` with `what` in the message. */
-export async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 10_000): Promise<T> {
+export async function until<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, what: string, ms = 10_000): Promise<T> {
   const end = Date.now() + ms;
   let last: unknown;
   for (;;) {
