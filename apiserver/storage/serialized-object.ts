@@ -3,7 +3,7 @@
 // a placeholder there, and the store puts the revision in its place, so that
 // the main thread neither parses nor serializes the object again.
 import { randomBytes } from 'node:crypto';
-import type { StoredObject } from './types.ts';
+import type { StoredObject } from './stored-object.ts';
 
 /**
  * The resourceVersion placeholder: random per process, so no client can

@@ -1,25 +1,9 @@
 // The vocabulary of the storage layer: stored entries, change events and the
 // persistence interface a backend (LevelDB today, etcd later) implements.
-import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { SerializedObject } from './serialized-object.ts';
+import type { ObjectToStore, StoredObject } from './stored-object.ts';
 
-/** ObjectMeta as the server writes it: kubernetes-types marks what the server sets (uid, resourceVersion...) read-only, for clients. */
-export type ServerObjectMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
-
-/**
- * An object of any kind with its metadata: what the store holds (it stamps
- * resourceVersion there), and what a request body is once registry's
- * checkTypeMeta has accepted it. The rest of the object is read by code
- * that knows the kind, through kubernetes-types (`obj as Pod`).
- */
-export interface StoredObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata: ServerObjectMeta;
-}
-
-/** An object to store: its metadata may still be missing (the store adds it). */
-export type ObjectToStore = Partial<StoredObject>;
+export type { ObjectToStore, ServerObjectMeta, StoredObject } from './stored-object.ts';
 
 /** A predicate on stored objects: a list's or a watch's label and field selectors. */
 export type ObjectMatcher = (obj: StoredObject) => boolean;
