@@ -260,6 +260,10 @@ describe('pods/binding', () => {
       spec: { containers: [{ name: 'c', image: 'busybox' }] },
     });
     const path = '/api/v1/namespaces/default/pods/tobind/binding';
+    // A dry run checks and stores nothing (found by the fuzz test).
+    const dry = await c.request('POST', `${path}?dryRun=All`, { metadata: { name: 'tobind' }, target: { kind: 'Node', name: 'node-9' } });
+    assert.equal(dry.status, 201);
+    assert.equal((await c.request('GET', '/api/v1/namespaces/default/pods/tobind')).body.spec.nodeName, undefined);
     const res = await c.request('POST', path, {
       apiVersion: 'v1',
       kind: 'Binding',
@@ -315,6 +319,17 @@ describe('pods/eviction', () => {
     assert.equal(refused.body.message, "Cannot evict pod as it would violate the pod's disruption budget.");
     assert.match(refused.body.details.causes[0].message, /The disruption budget g-pdb needs 1 healthy pods and has 1 currently/);
     await setAllowed(1);
+    // A dry run checks the budget and stores nothing, on the query or in the Eviction's deleteOptions (found by the fuzz test).
+    for (const [query, body] of [
+      ['?dryRun=All', eviction],
+      ['', { ...eviction, deleteOptions: { dryRun: ['All'] } }],
+    ] as const) {
+      const dry = await c.request('POST', `/api/v1/namespaces/evict/pods/guarded/eviction${query}`, body);
+      assert.equal(dry.status, 201, JSON.stringify(dry.body));
+      assert.equal((await c.request('GET', '/api/v1/namespaces/evict/pods/guarded')).body.metadata.deletionTimestamp, undefined);
+      const untouched = (await c.request('GET', '/apis/policy/v1/namespaces/evict/poddisruptionbudgets/g-pdb')).body;
+      assert.equal(untouched.status.disruptionsAllowed, 1);
+    }
     const allowed = await c.request('POST', '/api/v1/namespaces/evict/pods/guarded/eviction', eviction);
     assert.equal(allowed.status, 201);
     const after = (await c.request('GET', '/api/v1/namespaces/evict/pods/guarded')).body;

@@ -19,8 +19,9 @@ export async function commitWrite(
   if (dryRun) {
     const cur = objects.get(key);
     const next = mutate(cur ? JSON.parse(cur.json) : undefined);
-    const json = next === undefined || next === null ? cur!.json : JSON.stringify(next);
-    return { status: cur ? 200 : 201, json: view(json) };
+    // As a commit that changed nothing: the current object, when there is one (a mutation may leave a missing key missing).
+    const json = next === undefined || next === null ? (cur?.json ?? '') : JSON.stringify(next);
+    return { status: cur ? 200 : 201, json: json && view(json) };
   }
   const result = await objects.txn(key, mutate);
   // An update that removed the last finalizer deleted the object.

@@ -6,7 +6,9 @@ import { badRequest, conflict, notFound } from '../../../shared/api/errors.ts';
 import { decodeBody } from '../../http/codec.ts';
 import { objectKey } from '../../registry/keys.ts';
 import { timestamp } from '../../registry/lifecycle.ts';
-import type { StoredObject } from '../../storage/types.ts';
+import type { Mutate, StoredObject } from '../../storage/types.ts';
+import { commitWrite } from '../commit-write.ts';
+import { isDryRun } from '../dry-run.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from '../context.ts';
 
 /** A Pod condition as kube stores it: a zero lastProbeTime is written as null. */
@@ -27,7 +29,8 @@ export async function handleBinding(ctx: ApiContext, r: ApiRequest): Promise<Api
   if (!node) throw badRequest('target.name: Required value');
   const gr = { group: '', resource: 'pods' };
   const now = timestamp(ctx.now());
-  await ctx.store.txn(objectKey(rt, namespace, name), (cur) => {
+  // dryRun=All runs every check of the binding and stores nothing, as kube's BindingREST.
+  const mutate: Mutate = (cur) => {
     if (!cur) throw notFound(gr, name);
     const pod = cur as StoredPod;
     if (pod.metadata.deletionTimestamp) throw conflict(gr, name, `pod ${name} is being deleted, cannot be assigned to a host`);
@@ -41,6 +44,7 @@ export async function handleBinding(ctx: ApiContext, r: ApiRequest): Promise<Api
     conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: now });
     pod.status.conditions = conditions;
     return pod;
-  });
+  };
+  await commitWrite(ctx, rt, objectKey(rt, namespace, name), mutate, isDryRun(r.query), (json) => json);
   return { status: 201, json: JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }) };
 }

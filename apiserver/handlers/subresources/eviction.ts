@@ -10,7 +10,9 @@ import { matchesLabels, selectorFromLabelSelector } from '../../../shared/labels
 import { decodeBody } from '../../http/codec.ts';
 import { collectionPrefix, objectKey } from '../../registry/keys.ts';
 import { planDelete, timestamp, type DeleteOptions } from '../../registry/lifecycle.ts';
-import type { StoredObject } from '../../storage/types.ts';
+import type { Mutate, StoredObject } from '../../storage/types.ts';
+import { commitWrite } from '../commit-write.ts';
+import { isDryRun } from '../dry-run.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from '../context.ts';
 
 const PDBS = findResource('policy', 'v1', 'poddisruptionbudgets')!;
@@ -30,8 +32,12 @@ function isReady(pod: Pod): boolean {
 export async function handleEviction(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
   const { resource: rt, namespace, name } = r.info;
   // The client's policy/v1 Eviction: only its deleteOptions are read.
-  const eviction = (decodeBody(await r.body(), r.contentType) ?? {}) as { deleteOptions?: DeleteOptions };
+  const eviction = (decodeBody(await r.body(), r.contentType) ?? {}) as { deleteOptions?: DeleteOptions & { dryRun?: unknown } };
   const options: DeleteOptions = eviction.deleteOptions ?? {};
+  // dryRun=All, on the request or in the Eviction's deleteOptions, checks the budget and stores nothing, as kube's EvictionREST.
+  const bodyDryRun = eviction.deleteOptions?.dryRun;
+  const dryRun =
+    isDryRun(r.query) || (Array.isArray(bodyDryRun) && isDryRun(new URLSearchParams(bodyDryRun.map((v) => ['dryRun', String(v)]))));
   const podKey = objectKey(rt, namespace, name);
   const entry = ctx.store.get(podKey);
   if (!entry) throw notFound({ group: '', resource: 'pods' }, name);
@@ -54,7 +60,7 @@ export async function handleEviction(ctx: ApiContext, r: ApiRequest): Promise<Ap
     const pdb = pdbs.at(0);
     const unhealthyMayGo = pdb?.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow' && !isReady(pod);
     if (pdb && !unhealthyMayGo) {
-      await ctx.store.txn(objectKey(PDBS, namespace, pdb.metadata!.name!), (stored) => {
+      const spendDisruption: Mutate = (stored) => {
         if (!stored) return undefined;
         const cur = stored as StoredBudget;
         const status = cur.status ?? {};
@@ -75,14 +81,15 @@ export async function handleEviction(ctx: ApiContext, r: ApiRequest): Promise<Ap
         status.disruptedPods = { ...status.disruptedPods, [name]: timestamp(ctx.now()) };
         cur.status = status;
         return cur;
-      });
+      };
+      await commitWrite(ctx, PDBS, objectKey(PDBS, namespace, pdb.metadata!.name!), spendDisruption, dryRun, (json) => json);
     }
   }
-  const result = await ctx.store.txn(podKey, (cur) => {
+  const evict: Mutate = (cur) => {
     if (!cur) throw notFound({ group: '', resource: 'pods' }, name);
     const plan = planDelete(rt, cur, options, ctx.now());
     return plan.action === 'delete' ? null : plan.obj;
-  });
-  if (result.type === 'DELETED') ctx.admission.deleted(rt, JSON.parse(result.json!));
+  };
+  await commitWrite(ctx, rt, podKey, evict, dryRun, (json) => json);
   return { status: 201, json: JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }) };
 }
