@@ -4,6 +4,7 @@
 // WebSocket transport, and paging through 1,000 objects on one snapshot.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { WebSocket } from 'ws';
 import { api, startApiserver, type Apiserver, type ApiClient } from './helpers/index.ts';
 
@@ -65,6 +66,26 @@ describe('watch', () => {
       const res = await c.request('GET', `/api/v1/namespaces/bools/configmaps?watch=${value}`);
       assert.equal(res.body.kind, 'ConfigMapList', `watch=${value}`);
     }
+  });
+
+  test('a HEAD watch answers headers and no body (found by the fuzz test: events went out on the socket)', async () => {
+    await create('bools', 'y');
+    const res = await new Promise<{ status?: number; body: string; error?: string }>((resolve) => {
+      const url = new URL(`${server.url}/api/v1/namespaces/bools/configmaps?watch=true&resourceVersion=1&timeoutSeconds=1`);
+      const req = http.request(url, { method: 'HEAD' }, (r) => {
+        let body = '';
+        r.setEncoding('utf8');
+        r.on('data', (d: string) => (body += d));
+        r.on('end', () => resolve({ status: r.statusCode, body }));
+      });
+      req.on('error', (err) => resolve({ body: '', error: err.message }));
+      req.end();
+    });
+    assert.equal(res.error, undefined);
+    assert.equal(res.status, 200);
+    assert.equal(res.body, '');
+    // The connection is still good for the next request.
+    assert.equal((await c.request('GET', '/api/v1/namespaces/bools/configmaps/y')).status, 200);
   });
 
   test('without a resourceVersion: ADDED for every existing object first', async () => {

@@ -11,6 +11,8 @@ function directSocket(res: ServerResponse): Socket | undefined {
   const socket: (Socket & { _httpMessage?: unknown }) | null = res.socket;
   const r = res as ServerResponse & { chunkedEncoding?: boolean; outputData?: unknown[] };
   if (!socket || socket._httpMessage !== res || !socket.writable || !r.chunkedEncoding || (r.outputData?.length ?? 0) > 0) return undefined;
+  // A HEAD response has no body: its writes go through res, which drops them (as Go's server does for kube).
+  if (res.req.method === 'HEAD') return undefined;
   return socket;
 }
 
