@@ -8,6 +8,7 @@
 // "orphan/UID"; decisions come from plan.ts.
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { StatusError } from '../../../shared/api/errors.ts';
+import type { KubeObject } from '../../../shared/api/object.ts';
 import { findResourceByKind, RESOURCES } from '../../../shared/api/resources.ts';
 import { apiVersionOf, type ResourceType } from '../../../shared/api/resource-type.ts';
 import type { OwnerReference } from '../../../shared/controller/owner-refs.ts';
@@ -32,7 +33,6 @@ import {
   groupOf,
   removeFinalizerPatch,
   unblockOwnerRefsPatch,
-  type AnyObject,
   type RefClass,
 } from './plan.ts';
 
@@ -64,8 +64,8 @@ export function garbageCollectorController(ctx: ControllerContext): ControllerPa
 
   // Only stored resources can own or be owned: the create-only reviews are computed, never listed.
   const informers = RESOURCES.filter((rt) => !UNWATCHED.has(rt.plural) && rt.verbs.includes('watch')).map((rt) => {
-    const inf = ctx.informers.informerFor<AnyObject>(rt);
-    const observed = (obj: AnyObject): ObservedObject => ({
+    const inf = ctx.informers.informerFor<KubeObject>(rt);
+    const observed = (obj: KubeObject): ObservedObject => ({
       identity: identityOf(rt, obj),
       owners: obj.metadata?.ownerReferences ?? [],
       deletionTimestamp: obj.metadata?.deletionTimestamp,
@@ -80,9 +80,9 @@ export function garbageCollectorController(ctx: ControllerContext): ControllerPa
   });
 
   /** GETs the object at `id`; undefined when it is not there (404, or another object under that name). */
-  async function getLive(rt: ResourceType, id: Identity): Promise<AnyObject | undefined> {
+  async function getLive(rt: ResourceType, id: Identity): Promise<KubeObject | undefined> {
     try {
-      const obj = await ctx.client.get<AnyObject>(rt, rt.namespaced ? id.namespace : undefined, id.name);
+      const obj = await ctx.client.get<KubeObject>(rt, rt.namespaced ? id.namespace : undefined, id.name);
       return obj?.metadata?.uid === id.uid ? obj : undefined;
     } catch (err) {
       if (isNotFound(err)) return undefined;
@@ -258,7 +258,7 @@ export function garbageCollectorController(ctx: ControllerContext): ControllerPa
 }
 
 /** The identity of an object of `rt`. */
-export function identityOf(rt: ResourceType, obj: AnyObject): Identity {
+export function identityOf(rt: ResourceType, obj: KubeObject): Identity {
   const m: ObjectMeta = obj.metadata ?? {};
   return { apiVersion: apiVersionOf(rt), kind: rt.kind, namespace: m.namespace ?? '', name: m.name ?? '', uid: m.uid ?? '' };
 }

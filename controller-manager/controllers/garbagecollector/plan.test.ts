@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { KubeObject } from '../../../shared/api/object.ts';
 import { applyJsonPatch, applyStrategicMergePatch, mergeSchemaFor } from '../../../shared/patch/index.ts';
 import {
   classifyOwner,
@@ -8,7 +9,6 @@ import {
   groupOf,
   removeFinalizerPatch,
   unblockOwnerRefsPatch,
-  type AnyObject,
   type RefClass,
 } from './plan.ts';
 
@@ -25,7 +25,7 @@ const owned = (uids: string[], finalizers?: string[]) => ({
 });
 
 test('classifyOwner', () => {
-  const cases: [string, AnyObject | undefined, RefClass][] = [
+  const cases: [string, KubeObject | undefined, RefClass][] = [
     ['404', undefined, 'dangling'],
     ['another object under the name', { metadata: { uid: 'other' } }, 'dangling'],
     ['exists', { metadata: { uid: 'o' } }, 'solid'],
@@ -42,7 +42,7 @@ test('classifyOwner', () => {
 
 test('decideForDependent, as kube attemptToDeleteItem decides', () => {
   const none = { count: 0, anyDeletingDependents: false };
-  const cases: [string, AnyObject, [string, RefClass][], { count: number; anyDeletingDependents: boolean }, unknown][] = [
+  const cases: [string, KubeObject, [string, RefClass][], { count: number; anyDeletingDependents: boolean }, unknown][] = [
     ['no owners', owned([]), [], none, { type: 'none' }],
     [
       'all owners solid',

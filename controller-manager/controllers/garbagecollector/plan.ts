@@ -3,22 +3,15 @@
 // a foreground deletion), decide what to do with the object, and build the
 // patches that drop references and finalizers without clobbering others'
 // writes. Pure functions: controller.ts does the reading and writing.
-import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import type { KubeObject } from '../../../shared/api/object.ts';
 import type { OwnerReference } from '../../../shared/controller/owner-refs.ts';
 import { FOREGROUND, ORPHAN } from './graph.ts';
-
-/** An object of any kind, as the garbage collector reads it: only its metadata matters. */
-export interface AnyObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-}
 
 /** How an owner reference stands: its owner exists, does not (or is another object), or is being deleted in the foreground. */
 export type RefClass = 'solid' | 'dangling' | 'waiting';
 
 /** Classifies `ref` given the owner found by a live GET (undefined when it answered 404). */
-export function classifyOwner(ref: OwnerReference, owner: AnyObject | undefined): RefClass {
+export function classifyOwner(ref: OwnerReference, owner: KubeObject | undefined): RefClass {
   if (!owner || owner.metadata?.uid !== ref.uid) return 'dangling';
   if (owner.metadata.deletionTimestamp && (owner.metadata.finalizers ?? []).includes(FOREGROUND)) return 'waiting';
   return 'solid';
@@ -40,7 +33,7 @@ export type DependentAction =
  * whether any of its own dependents is itself deleting dependents.
  */
 export function decideForDependent(
-  latest: AnyObject,
+  latest: KubeObject,
   classes: Map<string, RefClass>,
   dependents: { count: number; anyDeletingDependents: boolean },
 ): DependentAction {
@@ -69,7 +62,7 @@ export function deleteOwnerRefsPatch(dependentUid: string, ownerUids: string[]):
 }
 
 /** A strategic merge patch turning every blockOwnerDeletion: true of `obj` to false. */
-export function unblockOwnerRefsPatch(obj: AnyObject): unknown {
+export function unblockOwnerRefsPatch(obj: KubeObject): unknown {
   const refs: OwnerReference[] = obj.metadata?.ownerReferences ?? [];
   return {
     metadata: {
@@ -84,7 +77,7 @@ export function unblockOwnerRefsPatch(obj: AnyObject): unknown {
  * object (by uid) and its finalizers are still what we read; undefined when
  * there is nothing to remove.
  */
-export function removeFinalizerPatch(obj: AnyObject, finalizer: string): unknown[] | undefined {
+export function removeFinalizerPatch(obj: KubeObject, finalizer: string): unknown[] | undefined {
   const finalizers: string[] = obj.metadata?.finalizers ?? [];
   if (!finalizers.includes(finalizer)) return undefined;
   const rest = finalizers.filter((f) => f !== finalizer);

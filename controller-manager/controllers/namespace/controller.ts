@@ -6,8 +6,8 @@
 // conditions, and finally removes "kubernetes" from spec.finalizers through
 // /finalize so the apiserver removes the Namespace. Decisions in plan.ts.
 import type { Namespace, Pod } from 'kubernetes-types/core/v1.js';
-import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { StatusError } from '../../../shared/api/errors.ts';
+import type { KubeObject } from '../../../shared/api/object.ts';
 import { findResource, RESOURCES } from '../../../shared/api/resources.ts';
 import type { ResourceType } from '../../../shared/api/resource-type.ts';
 import { KubeClient } from '../../../shared/client/kube-client.ts';
@@ -75,17 +75,15 @@ export function namespaceController(ctx: ControllerContext): ControllerParts {
     let estimate = 0;
     try {
       if (rt === pods) {
-        const list = await ctx.client.list(pods, { namespace });
-        const items: Pod[] = list.items ?? [];
-        estimate = estimatePodTermination(items, deletedAtMs, ctx.clock.now(), ctx.speed);
+        const list = await ctx.client.list<Pod>(pods, { namespace });
+        estimate = estimatePodTermination(list.items ?? [], deletedAtMs, ctx.clock.now(), ctx.speed);
       }
       // The namespace controller never forces: Pods keep their grace period and go when their kubelet confirms.
       await ctx.client.request('DELETE', KubeClient.path(rt, namespace), {
         body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' },
       });
-      const left = await ctx.client.list(rt, { namespace });
-      const items: { metadata?: ObjectMeta }[] = left.items ?? [];
-      return outcomeOf(rt, namespace, items, estimate);
+      const left = await ctx.client.list<KubeObject>(rt, { namespace });
+      return outcomeOf(rt, namespace, left.items ?? [], estimate);
     } catch (err) {
       return {
         groupResource: `${rt.plural}.${rt.group}`,

@@ -4,7 +4,7 @@
 // deletecollection, the status conditions that say so, and when to look
 // again. Pure functions: controller.ts reads and writes.
 import type { NamespaceCondition as CoreNamespaceCondition, Pod } from 'kubernetes-types/core/v1.js';
-import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import type { KubeObject } from '../../../shared/api/object.ts';
 
 /** The finalizer the namespace controller owns in spec.finalizers. */
 export const KUBERNETES_FINALIZER = 'kubernetes';
@@ -78,12 +78,7 @@ export function estimatePodTermination(pods: Pod[], deletedAtMs: number, nowMs: 
 }
 
 /** What is left of one resource after its deletecollection, listed again (`items`). */
-export function outcomeOf(
-  rt: ResourceName,
-  namespace: string,
-  items: { metadata?: ObjectMeta }[],
-  estimateSeconds: number,
-): ResourceOutcome {
+export function outcomeOf(rt: ResourceName, namespace: string, items: KubeObject[], estimateSeconds: number): ResourceOutcome {
   const groupResource = `${rt.plural}.${rt.group}`;
   if (items.length === 0) return { groupResource, estimateSeconds, remaining: 0, finalizers: {} };
   const finalizers: Record<string, number> = {};
