@@ -15,6 +15,7 @@ import {
   apiGroupList,
   apiResourceList,
   apiVersions,
+  subresourceVerbs,
   wantsAggregated,
 } from './discovery.ts';
 import { readBody } from './http/body.ts';
@@ -36,11 +37,13 @@ import type { RequestMetrics } from './metrics.ts';
 
 async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | undefined> {
   const { verb, subresource, resource } = r.info;
-  if (!subresource && !resource.verbs.includes(verb)) throw methodNotAllowed(verb, { group: resource.group, resource: resource.plural });
+  const verbs = subresource ? subresourceVerbs(subresource) : resource.verbs;
+  if (!verbs.includes(verb)) throw methodNotAllowed(verb, { group: resource.group, resource: resource.plural });
+  // Streams are served on a WebSocket upgrade (http/upgrade.ts); a plain request for one is refused, whatever its verb.
+  if (subresource === 'exec' || subresource === 'attach' || subresource === 'portforward') throw badRequest('Upgrade request required');
   if (isReview(resource.group, resource.plural)) return handleReview(ctx, r);
   switch (verb) {
     case 'get': {
-      if (subresource === 'exec' || subresource === 'attach' || subresource === 'portforward') throw badRequest('Upgrade request required');
       if (subresource === 'log') {
         await proxyLog(ctx, r);
         return undefined;

@@ -14,7 +14,16 @@ const SERVED_SUBRESOURCES: Record<string, { verbs: string[]; kind?: string; grou
   exec: { verbs: ['create', 'get'], kind: 'PodExecOptions' },
   attach: { verbs: ['create', 'get'], kind: 'PodAttachOptions' },
   portforward: { verbs: ['create', 'get'], kind: 'PodPortForwardOptions' },
+  approval: { verbs: ['get', 'patch', 'update'] },
 };
+
+/** Verbs of subresources served but not listed in discovery: a Namespace's finalize, and serviceaccounts/token (not implemented yet). */
+const UNLISTED_SUBRESOURCE_VERBS: Record<string, string[]> = { finalize: ['update'], token: ['create'] };
+
+/** The verbs a subresource serves, as kube lists them; a request with any other verb is a 405. */
+export function subresourceVerbs(subresource: string): readonly string[] {
+  return SERVED_SUBRESOURCES[subresource]?.verbs ?? UNLISTED_SUBRESOURCE_VERBS[subresource] ?? [];
+}
 
 function resourceEntries(rt: ResourceType): object[] {
   const main = {

@@ -340,6 +340,28 @@ describe('pods/eviction', () => {
   });
 });
 
+describe('subresource verbs', () => {
+  test('a verb a subresource does not serve is 405, as kube lists the verbs (found by the fuzz test)', async () => {
+    await c.request('POST', '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'verbs' } });
+    for (const [method, path, verb] of [
+      ['GET', '/api/v1/namespaces/default/serviceaccounts/verbs/token', 'get'],
+      ['DELETE', '/api/v1/namespaces/default/pods/p/status', 'delete'],
+      ['PUT', '/api/v1/namespaces/default/pods/p/log', 'update'],
+    ] as const) {
+      const res = await c.request(method, path, method === 'PUT' ? {} : undefined);
+      assert.equal(res.status, 405, `${method} ${path}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.reason, 'MethodNotAllowed');
+      assert.equal(res.body.details.causes[0].message, `${verb} is not supported`);
+    }
+    // Streams without an upgrade are kube's 400, whatever the verb.
+    for (const method of ['GET', 'POST'] as const) {
+      const res = await c.request(method, '/api/v1/namespaces/default/pods/p/exec?command=ls');
+      assert.equal(res.status, 400);
+      assert.equal(res.body.message, 'Upgrade request required');
+    }
+  });
+});
+
 describe('delete', () => {
   test('finalizers hold an object with a deletionTimestamp until they are removed', async () => {
     const path = '/api/v1/namespaces/default/configmaps/held';
