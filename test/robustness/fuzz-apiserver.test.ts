@@ -57,7 +57,7 @@ after(() => server?.stop());
 
 /** Error lines the apiserver logged (5xx causes), grouped by message and the first project frame. */
 function loggedErrors(logFile: string): string[] {
-  let text = '';
+  let text: string;
   try {
     text = readFileSync(logFile, 'utf8');
   } catch {

@@ -106,7 +106,7 @@ export function checkOutcome(req: FuzzRequest, out: Outcome): Problem[] {
     // with a 5xx too. The input is not at fault, so only the Status is checked.
     problems.push(...statusProblems(status, contentType, out.body));
   } else if (status >= 500) {
-    let msg = '';
+    let msg: string;
     try {
       msg = decodeBody(contentType, out.body)?.message ?? '';
     } catch {

@@ -17,7 +17,7 @@ import {
   type Encoding,
   type PatchType,
 } from './bodies.ts';
-import { KINDS, objectPath, PROTECTED_CLUSTER_NAMES, PROTECTED_NS, SCRATCH_NS, seedNames, type KindSpec } from './corpus.ts';
+import { KINDS, PROTECTED_CLUSTER_NAMES, PROTECTED_NS, SCRATCH_NS, seedNames, type KindSpec } from './corpus.ts';
 import { mutateBytes, type Mutated } from './mutate.ts';
 import { encodeLetters, hostileName, hostileNamespace, hostilePath, oddPrefix, oddResource, wireSafe } from './paths.ts';
 import { Rng } from './prng.ts';

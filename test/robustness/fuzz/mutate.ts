@@ -63,7 +63,8 @@ export function oddValue(r: Rng): unknown {
     case 1:
       return -1;
     case 2:
-      return 9007199254740993;
+      // The edge of the integers a float64 holds exactly (2^53 + 1 cannot be written as a JS number).
+      return 2 ** 53;
     case 3:
       return 0.5;
     case 4:

@@ -172,7 +172,7 @@ export function describeRequest(req: FuzzRequest): string {
   let bodyText = '(none)';
   if (body) {
     const prefix = body.subarray(0, 300);
-    const printable = /^[\x09\x0a\x0d\x20-\x7e]*$/.test(prefix.toString('latin1'));
+    const printable = prefix.every((b) => b === 0x09 || b === 0x0a || b === 0x0d || (b >= 0x20 && b <= 0x7e));
     bodyText = `${body.length} bytes${req.chunked ? ', chunked' : ''}: ${printable ? JSON.stringify(prefix.toString('utf8')) : `hex ${prefix.toString('hex')}`}${body.length > 300 ? ' ...' : ''}`;
   }
   const path = req.path.length > 400 ? `${req.path.slice(0, 400)}... (${req.path.length} chars)` : req.path;
