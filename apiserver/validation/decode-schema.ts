@@ -36,7 +36,7 @@ interface GoTypesFile {
 
 let goTypes: GoTypesFile['types'] | undefined;
 
-/** Go type names that differ from what the OpenAPI schema implies (see derive-go-types.mjs). */
+/** Go type names that differ from what the OpenAPI schema implies (see scripts/derive-go-types.mjs). */
 function goTypeOverrides(): GoTypesFile['types'] {
   goTypes ??= (JSON.parse(readFileSync(new URL('./go-types.json', import.meta.url), 'utf8')) as GoTypesFile).types;
   return goTypes;

@@ -1,6 +1,6 @@
 // What Go's encoding/json knows about each API struct and the schema does
 // not: field order, pointer or not, omitempty / omitzero (go-fields.json,
-// derived from k8s.io/api by derive-go-fields.mjs). Decoding protobuf into
+// derived from k8s.io/api by scripts/derive-go-fields.mjs). Decoding protobuf into
 // the JSON kube itself would write depends on it: go-to-protobuf writes every
 // non-pointer field, so only these flags tell `replicas: 0` (a pointer, kept)
 // from `generation: 0` (omitempty, dropped).
