@@ -21,8 +21,12 @@ export interface SendOptions {
   streamMs: number;
 }
 
-/** How much of a body is kept for checking. */
-const KEEP_BYTES = 1024 * 1024;
+/**
+ * How much of a body is kept for checking: more than any answer can hold (a
+ * Status may quote a request body of up to 3 MiB), so that a Status is never
+ * judged on a cut-off copy.
+ */
+const KEEP_BYTES = 8 * 1024 * 1024;
 
 function once(opts: SendOptions, req: FuzzRequest, agent: http.Agent | false): Promise<Outcome & { reused?: boolean }> {
   const started = Date.now();
