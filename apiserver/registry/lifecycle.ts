@@ -2,12 +2,13 @@
 // create fills in, what an update may change (spec vs status, generation,
 // immutable metadata, finalizers), and what a delete does (at once, or
 // graceful with a deletionTimestamp while finalizers or a kubelet finish).
+import { isObject } from '../../shared/patch/go-format.ts';
 import { badRequest, conflict, fieldError, invalid, type FieldError } from '../../shared/api/errors.ts';
 import { apiVersionOf, type ResourceType } from '../../shared/api/resource-type.ts';
 import { deepEqual } from '../../shared/util/deep-equal.ts';
 import { validateObjectName } from './names.ts';
 import { strategyFor } from './strategy.ts';
-import { isObj, jsonText } from './kinds/field.ts';
+import { jsonText } from './kinds/field.ts';
 import type { KubeObject } from './object.ts';
 import type { NamespaceSpec, NamespaceStatus, Pod } from 'kubernetes-types/core/v1.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
@@ -25,7 +26,7 @@ const GR = (rt: ResourceType) => ({ group: rt.group, resource: rt.plural });
  * endpoint's kind (whose fields the kind's validation still checks).
  */
 export function checkTypeMeta(rt: ResourceType, obj: unknown): asserts obj is KubeObject {
-  if (!isObj(obj)) {
+  if (!isObject(obj)) {
     throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(obj)}'`);
   }
   const want = apiVersionOf(rt);

@@ -5,8 +5,12 @@
 /** A decoded JSON object. */
 export type JsonObject = { [key: string]: unknown };
 
-/** True for a JSON object (not null, not an array). */
-export function isObject(v: unknown): v is JsonObject {
+/**
+ * True for a JSON object (not null, not an array). A value typed as a kind's
+ * field keeps its type (the checks guard JSON that may not match it); an
+ * `unknown` one becomes a JsonObject.
+ */
+export function isObject<T>(v: T): v is T & JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 

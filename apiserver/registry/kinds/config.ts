@@ -1,7 +1,8 @@
 // Secrets and ConfigMaps: defaults (type Opaque, stringData folded into
 // data), base64 checks with Go's decoder errors, and ValidateSecret /
 // ValidateConfigMap with their update rules (type and immutable data).
-import { fe, index, isObj, semanticEqual, sortedKeys, type FieldError } from './field.ts';
+import { isObject } from '../../../shared/patch/go-format.ts';
+import { fe, index, semanticEqual, sortedKeys, type FieldError } from './field.ts';
 import { configMapKeyProblems } from './validators.ts';
 import type { ConfigMap, Secret } from 'kubernetes-types/core/v1.js';
 
@@ -51,7 +52,7 @@ function decoded(s: string): Buffer {
 }
 
 function canonicalBase64(map: unknown): void {
-  if (!isObj(map)) return;
+  if (!isObject(map)) return;
   for (const k of Object.keys(map)) {
     const v = map[k];
     if (typeof v === 'string' && base64Problem(v) === undefined) map[k] = decoded(v).toString('base64');
@@ -61,8 +62,8 @@ function canonicalBase64(map: unknown): void {
 /** SetDefaults_Secret, and the v1 conversion that folds stringData into data. */
 export function defaultSecret(secret: Secret): void {
   if (!secret.type) secret.type = 'Opaque';
-  if (isObj(secret.stringData)) {
-    const data = isObj(secret.data) ? secret.data : {};
+  if (isObject(secret.stringData)) {
+    const data = isObject(secret.data) ? secret.data : {};
     for (const k of Object.keys(secret.stringData)) data[k] = Buffer.from(String(secret.stringData[k]), 'utf8').toString('base64');
     secret.data = data;
   }
@@ -96,7 +97,8 @@ function jsonProblem(b: Buffer): string | undefined {
   if (text.trim() === '') return 'unexpected end of JSON input';
   try {
     const v = JSON.parse(text);
-    if (!isObj(v)) return `json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go value of type map[string]interface {}`;
+    if (!isObject(v))
+      return `json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go value of type map[string]interface {}`;
     return undefined;
   } catch {
     const c = text.trim()[0];
@@ -120,7 +122,7 @@ export function validateSecret(secret: Secret, old?: Secret): FieldError[] {
   }
   errs.push(...b64);
   if (size > MAX_SIZE) errs.push(fe.tooLong('data', MAX_SIZE));
-  const has = (k: string) => isObj(secret.data) && k in secret.data;
+  const has = (k: string) => isObject(secret.data) && k in secret.data;
   switch (secret.type ?? '') {
     case 'kubernetes.io/service-account-token':
       if (!secret.metadata?.annotations?.['kubernetes.io/service-account.name']) {
@@ -169,7 +171,7 @@ export function validateConfigMap(cm: ConfigMap, old?: ConfigMap): FieldError[] 
   let size = 0;
   for (const k of sortedKeys(cm.data)) {
     for (const m of configMapKeyProblems(k)) errs.push(fe.invalid(index('data', k), k, m));
-    if (isObj(cm.binaryData) && k in cm.binaryData) errs.push(fe.invalid(index('data', k), k, 'duplicate of key present in binaryData'));
+    if (isObject(cm.binaryData) && k in cm.binaryData) errs.push(fe.invalid(index('data', k), k, 'duplicate of key present in binaryData'));
     size += Buffer.byteLength(String(cm.data?.[k] ?? ''), 'utf8');
   }
   for (const k of sortedKeys(cm.binaryData)) {

@@ -3,7 +3,7 @@
 // in "Invalid value: ..." (maps, label selectors, IntOrString, byte slices),
 // path building, and the semantic equality kube's update checks use.
 import { fieldError, type FieldError } from '../../../shared/api/errors.ts';
-import { goQuote } from '../../../shared/patch/go-format.ts';
+import { goQuote, isObject } from '../../../shared/patch/go-format.ts';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 
 export { fieldError, type FieldError };
@@ -147,15 +147,6 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
- * A plain object (not null, not an array). A value typed as a kind's field
- * keeps its type (the checks guard JSON that may not match it); an `unknown`
- * one becomes a map of unknowns.
- */
-export function isObj<T>(v: T): v is T & Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/**
  * Go's zero value of a struct as JSON: an empty object, although
  * kubernetes-types marks some of its fields required (validation then
  * reports them missing, as kube does).
@@ -166,7 +157,7 @@ export function zero<T extends object>(): T {
 
 /** Keys of a map in Go's sorted order (kube iterates maps randomly; sorted keeps messages stable). */
 export function sortedKeys(m: unknown): string[] {
-  return isObj(m) ? Object.keys(m).sort() : [];
+  return isObject(m) ? Object.keys(m).sort() : [];
 }
 
 /** `ValidateNonnegativeField`: `<field>: Invalid value: -1: must be greater than or equal to 0`. */

@@ -1,8 +1,9 @@
 // batch/v1 Jobs and CronJobs: defaults (pkg/apis/batch/v1/defaults.go), the
 // selector and labels the Job registry generates on create, and validation
 // (pkg/apis/batch/validation).
+import { isObject } from '../../../shared/patch/go-format.ts';
 import { matchesLabels, selectorFromLabelSelector } from '../../../shared/labels/index.ts';
-import { child, fe, goLabelSelector, goStringMap, isObj, jsonText, nonNegative, semanticEqual, zero, type FieldError } from './field.ts';
+import { child, fe, goLabelSelector, goStringMap, jsonText, nonNegative, semanticEqual, zero, type FieldError } from './field.ts';
 import { cronProblem, validTimeZone } from './cron.ts';
 import { defaultPodTemplateSpec, validatePodTemplateSpec, type PodTemplateJSON } from './pod-spec.ts';
 import type { CronJob, CronJobSpec, Job, JobSpec } from 'kubernetes-types/batch/v1.js';
@@ -23,7 +24,7 @@ export const JOB_LABELS = {
 
 /** SetDefaults_Job. */
 export function defaultJob(job: Job): void {
-  if (!isObj(job.spec)) job.spec = zero<JobSpec>();
+  if (!isObject(job.spec)) job.spec = zero<JobSpec>();
   const spec = job.spec;
   if (unset(spec.completions) && unset(spec.parallelism)) {
     spec.completions = 1;
@@ -31,18 +32,18 @@ export function defaultJob(job: Job): void {
   }
   if (unset(spec.parallelism)) spec.parallelism = 1;
   if (unset(spec.backoffLimit)) spec.backoffLimit = unset(spec.backoffLimitPerIndex) ? 6 : 2147483647;
-  if (isObj(job.spec.template?.metadata?.labels) && (!isObj(job.metadata?.labels) || Object.keys(job.metadata.labels).length === 0)) {
-    if (!isObj(job.metadata)) job.metadata = {};
+  if (isObject(job.spec.template?.metadata?.labels) && (!isObject(job.metadata?.labels) || Object.keys(job.metadata.labels).length === 0)) {
+    if (!isObject(job.metadata)) job.metadata = {};
     job.metadata.labels = { ...job.spec.template.metadata.labels };
   }
   if (unset(spec.completionMode)) spec.completionMode = 'NonIndexed';
   if (unset(spec.suspend)) spec.suspend = false;
   for (const rule of Array.isArray(spec.podFailurePolicy?.rules) ? spec.podFailurePolicy.rules : []) {
-    for (const p of Array.isArray(rule?.onPodConditions) ? rule.onPodConditions : []) if (isObj(p) && !p.status) p.status = 'True';
+    for (const p of Array.isArray(rule?.onPodConditions) ? rule.onPodConditions : []) if (isObject(p) && !p.status) p.status = 'True';
   }
-  if (unset(spec.podReplacementPolicy)) spec.podReplacementPolicy = isObj(spec.podFailurePolicy) ? 'Failed' : 'TerminatingOrFailed';
+  if (unset(spec.podReplacementPolicy)) spec.podReplacementPolicy = isObject(spec.podFailurePolicy) ? 'Failed' : 'TerminatingOrFailed';
   if (unset(spec.manualSelector)) spec.manualSelector = false;
-  if (!isObj(spec.template)) spec.template = {};
+  if (!isObject(spec.template)) spec.template = {};
   defaultPodTemplateSpec(spec.template);
 }
 
@@ -54,27 +55,27 @@ export function defaultJob(job: Job): void {
  * Job without labels its template's labels. Mutates `job`.
  */
 export function prepareJobCreate(job: Job, uid: string): void {
-  if (!isObj(job.spec)) job.spec = zero<JobSpec>();
+  if (!isObject(job.spec)) job.spec = zero<JobSpec>();
   const spec = job.spec;
   // In kube, defaulting makes the Job's labels the very map of its template's
   // labels, so the generated template labels show on the Job too.
   const jobLabels = job.metadata?.labels;
-  const shared = !isObj(jobLabels) || Object.keys(jobLabels).length === 0 || semanticEqual(jobLabels, spec.template?.metadata?.labels);
+  const shared = !isObject(jobLabels) || Object.keys(jobLabels).length === 0 || semanticEqual(jobLabels, spec.template?.metadata?.labels);
   if (spec.manualSelector !== true) {
-    if (!isObj(spec.template)) spec.template = {};
-    if (!isObj(spec.template.metadata)) spec.template.metadata = {};
-    const labels: Record<string, string> = isObj(spec.template.metadata.labels) ? spec.template.metadata.labels : {};
+    if (!isObject(spec.template)) spec.template = {};
+    if (!isObject(spec.template.metadata)) spec.template.metadata = {};
+    const labels: Record<string, string> = isObject(spec.template.metadata.labels) ? spec.template.metadata.labels : {};
     const name = job.metadata?.name ?? '';
     for (const k of [JOB_LABELS.legacyJobName, JOB_LABELS.jobName]) if (!(k in labels)) labels[k] = name;
     for (const k of [JOB_LABELS.legacyControllerUid, JOB_LABELS.controllerUid]) if (!(k in labels)) labels[k] = uid;
     spec.template.metadata.labels = labels;
-    if (!isObj(spec.selector)) spec.selector = {};
-    if (!isObj(spec.selector.matchLabels)) spec.selector.matchLabels = {};
+    if (!isObject(spec.selector)) spec.selector = {};
+    if (!isObject(spec.selector.matchLabels)) spec.selector.matchLabels = {};
     if (!(JOB_LABELS.controllerUid in spec.selector.matchLabels)) spec.selector.matchLabels[JOB_LABELS.controllerUid] = uid;
   }
   const tplLabels = spec.template?.metadata?.labels;
-  if (isObj(tplLabels) && shared) {
-    if (!isObj(job.metadata)) job.metadata = {};
+  if (isObject(tplLabels) && shared) {
+    if (!isObject(job.metadata)) job.metadata = {};
     job.metadata.labels = { ...tplLabels };
   }
 }
@@ -89,7 +90,7 @@ function asSelector(sel: LabelSelector | null | undefined) {
 
 function hasLabel(labels: Record<string, string> | undefined, key: string, want: string, path: string): FieldError[] {
   const p = `${path}[${key}]`;
-  if (!isObj(labels) || !(key in labels)) return [fe.required(p, `must be '${want}'`)];
+  if (!isObject(labels) || !(key in labels)) return [fe.required(p, `must be '${want}'`)];
   if (labels[key] !== want) return [fe.invalidShown(p, goStringMap(labels), `must be '${want}'`)];
   return [];
 }
@@ -158,9 +159,9 @@ function validateJobSpecCommon(spec: Partial<JobSpec>, path: string): FieldError
     if (!unset(spec.maxFailedIndexes))
       errs.push(fe.invalid(p('maxFailedIndexes'), spec.maxFailedIndexes, 'requires indexed completion mode'));
   }
-  if (isObj(spec.podFailurePolicy)) errs.push(...validatePodFailurePolicy(spec, p('podFailurePolicy')));
+  if (isObject(spec.podFailurePolicy)) errs.push(...validatePodFailurePolicy(spec, p('podFailurePolicy')));
   if (!unset(spec.podReplacementPolicy)) {
-    if (isObj(spec.podFailurePolicy)) {
+    if (isObject(spec.podFailurePolicy)) {
       if (spec.podReplacementPolicy !== 'Failed')
         errs.push(fe.notSupported(p('podReplacementPolicy'), spec.podReplacementPolicy, ['Failed']));
     } else if (!['Failed', 'TerminatingOrFailed'].includes(spec.podReplacementPolicy)) {
@@ -172,7 +173,7 @@ function validateJobSpecCommon(spec: Partial<JobSpec>, path: string): FieldError
   const rpPath = `${p('template')}.spec.restartPolicy`;
   if (rp === 'Always' || rp === '') errs.push(fe.required(rpPath, 'valid values: "OnFailure", "Never"'));
   else if (rp !== 'OnFailure' && rp !== 'Never') errs.push(fe.notSupported(rpPath, rp, ['OnFailure', 'Never']));
-  else if (isObj(spec.podFailurePolicy) && rp !== 'Never')
+  else if (isObject(spec.podFailurePolicy) && rp !== 'Never')
     errs.push(fe.invalid(rpPath, rp, 'only "Never" is supported when podFailurePolicy is specified'));
   return errs;
 }
@@ -193,7 +194,7 @@ function validatePodFailurePolicy(spec: Partial<JobSpec>, path: string): FieldEr
     else if (!actions.includes(rule.action)) errs.push(fe.notSupported(child(rp, 'action'), rule.action, actions));
     const exit = rule?.onExitCodes;
     const conditions = rule?.onPodConditions;
-    const hasExit = isObj(exit);
+    const hasExit = isObject(exit);
     const hasCond = Array.isArray(conditions) && conditions.length > 0;
     if (hasExit) {
       const op = exit.operator;
@@ -257,7 +258,7 @@ function validateJobUpdate(job: Job, old: Job): FieldError[] {
   // A suspended Job that never ran may still change its pods' scheduling directives.
   let oldTpl: PodTemplateJSON | undefined = oldSpec.template;
   const tpl = spec.template;
-  if (oldSpec.suspend === true && unset(old.status?.startTime) && isObj(oldTpl) && isObj(tpl)) {
+  if (oldSpec.suspend === true && unset(old.status?.startTime) && isObject(oldTpl) && isObject(tpl)) {
     oldTpl = structuredClone(oldTpl);
     oldTpl.metadata = { ...(oldTpl.metadata ?? {}), labels: tpl.metadata?.labels, annotations: tpl.metadata?.annotations };
     oldTpl.spec = {
@@ -266,7 +267,7 @@ function validateJobUpdate(job: Job, old: Job): FieldError[] {
       tolerations: tpl.spec?.tolerations,
       schedulingGates: tpl.spec?.schedulingGates,
       affinity:
-        isObj(tpl.spec?.affinity) || isObj(oldTpl.spec?.affinity)
+        isObject(tpl.spec?.affinity) || isObject(oldTpl.spec?.affinity)
           ? { ...(oldTpl.spec?.affinity ?? {}), nodeAffinity: tpl.spec?.affinity?.nodeAffinity }
           : undefined,
     };
@@ -282,17 +283,17 @@ function validateJobUpdate(job: Job, old: Job): FieldError[] {
 
 /** SetDefaults_CronJob, plus the PodSpec defaults of its job template. */
 export function defaultCronJob(cj: CronJob): void {
-  if (!isObj(cj.spec)) cj.spec = zero<CronJobSpec>();
+  if (!isObject(cj.spec)) cj.spec = zero<CronJobSpec>();
   const spec = cj.spec;
   if (!spec.concurrencyPolicy) spec.concurrencyPolicy = 'Allow';
   if (unset(spec.suspend)) spec.suspend = false;
   if (unset(spec.successfulJobsHistoryLimit)) spec.successfulJobsHistoryLimit = 3;
   if (unset(spec.failedJobsHistoryLimit)) spec.failedJobsHistoryLimit = 1;
-  if (!isObj(spec.jobTemplate)) spec.jobTemplate = {};
+  if (!isObject(spec.jobTemplate)) spec.jobTemplate = {};
   // Go's zero-value JobTemplateSpec serializes its metadata and spec.
-  if (!isObj(spec.jobTemplate.metadata)) spec.jobTemplate.metadata = {};
-  if (!isObj(spec.jobTemplate.spec)) spec.jobTemplate.spec = zero<JobSpec>();
-  if (!isObj(spec.jobTemplate.spec.template)) spec.jobTemplate.spec.template = {};
+  if (!isObject(spec.jobTemplate.metadata)) spec.jobTemplate.metadata = {};
+  if (!isObject(spec.jobTemplate.spec)) spec.jobTemplate.spec = zero<JobSpec>();
+  if (!isObject(spec.jobTemplate.spec.template)) spec.jobTemplate.spec.template = {};
   defaultPodTemplateSpec(spec.jobTemplate.spec.template);
 }
 

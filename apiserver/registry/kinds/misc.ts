@@ -1,18 +1,8 @@
 // The smaller kinds: Namespace, Node, Endpoints, Lease, Events (core and
 // events.k8s.io), PodDisruptionBudget, ResourceQuota, LimitRange and
 // CertificateSigningRequest: their defaults and kube's validation.
-import {
-  child,
-  fe,
-  goBytes,
-  goIntOrString,
-  goLabelSelector,
-  goStringSlice,
-  index,
-  isObj,
-  semanticEqual,
-  type FieldError,
-} from './field.ts';
+import { isObject } from '../../../shared/patch/go-format.ts';
+import { child, fe, goBytes, goIntOrString, goLabelSelector, goStringSlice, index, semanticEqual, type FieldError } from './field.ts';
 import { notMoreThan100Percent, positiveIntOrPercent } from './intstr.ts';
 import { canonicalizeResourceList, cmpQuantity, formatQuantity, type Quantity } from './quantity.ts';
 import {
@@ -71,9 +61,9 @@ const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion
 
 /** Namespace defaults: the kubernetes finalizer and the kubernetes.io/metadata.name label. */
 export function defaultNamespace(ns: Namespace): void {
-  if (!isObj(ns.spec)) ns.spec = {};
+  if (!isObject(ns.spec)) ns.spec = {};
   ns.spec.finalizers ??= ['kubernetes'];
-  if (isObj(ns.metadata) && ns.metadata.name) {
+  if (isObject(ns.metadata) && ns.metadata.name) {
     ns.metadata.labels = { ...(ns.metadata.labels ?? {}), 'kubernetes.io/metadata.name': ns.metadata.name };
   }
 }
@@ -94,13 +84,13 @@ export function validateNamespace(ns: Namespace): FieldError[] {
 
 /** Node defaults: podCIDR/podCIDRs kept in step, quantities canonical, allocatable from capacity. */
 export function defaultNode(node: Node): void {
-  const spec = isObj(node.spec) ? node.spec : (node.spec = {});
+  const spec = isObject(node.spec) ? node.spec : (node.spec = {});
   if (spec.podCIDR && !(Array.isArray(spec.podCIDRs) && spec.podCIDRs.length > 0)) spec.podCIDRs = [spec.podCIDR];
   if (!spec.podCIDR && Array.isArray(spec.podCIDRs) && spec.podCIDRs.length > 0) spec.podCIDR = spec.podCIDRs[0];
-  if (isObj(node.status)) {
+  if (isObject(node.status)) {
     canonicalizeResourceList(node.status.capacity);
     canonicalizeResourceList(node.status.allocatable);
-    if (unset(node.status.allocatable) && isObj(node.status.capacity)) node.status.allocatable = { ...node.status.capacity };
+    if (unset(node.status.allocatable) && isObject(node.status.capacity)) node.status.allocatable = { ...node.status.capacity };
   }
 }
 
@@ -160,7 +150,7 @@ export function validateNode(node: Node, old?: Node): FieldError[] {
 /** SetDefaults_Endpoints: ports default to TCP. */
 export function defaultEndpoints(ep: Endpoints): void {
   for (const s of Array.isArray(ep.subsets) ? ep.subsets : []) {
-    for (const p of Array.isArray(s?.ports) ? s.ports : []) if (isObj(p) && !p.protocol) p.protocol = 'TCP';
+    for (const p of Array.isArray(s?.ports) ? s.ports : []) if (isObject(p) && !p.protocol) p.protocol = 'TCP';
   }
 }
 
@@ -197,7 +187,7 @@ export function validateEndpoints(ep: Endpoints): FieldError[] {
 /** Lease defaults: MicroTimes in kube's canonical form. */
 export function defaultLease(lease: Lease): void {
   const spec = lease.spec;
-  if (!isObj(spec)) return;
+  if (!isObject(spec)) return;
   for (const f of ['acquireTime', 'renewTime'] as const) {
     const v = spec[f];
     if (!unset(v)) spec[f] = canonicalMicroTime(v);
@@ -231,12 +221,13 @@ export function validateLease(lease: Lease): FieldError[] {
 
 /** Core v1 Event defaults: the zero-valued structs and strings kube always serializes. */
 export function defaultCoreEvent(ev: CoreEventJSON): void {
-  if (!isObj(ev.involvedObject)) ev.involvedObject = {};
-  if (!isObj(ev.source)) ev.source = {};
+  if (!isObject(ev.involvedObject)) ev.involvedObject = {};
+  if (!isObject(ev.source)) ev.source = {};
   ev.firstTimestamp = unset(ev.firstTimestamp) ? null : canonicalTime(ev.firstTimestamp);
   ev.lastTimestamp = unset(ev.lastTimestamp) ? null : canonicalTime(ev.lastTimestamp);
   ev.eventTime = unset(ev.eventTime) ? null : canonicalMicroTime(ev.eventTime);
-  if (isObj(ev.series) && !unset(ev.series.lastObservedTime)) ev.series.lastObservedTime = canonicalMicroTime(ev.series.lastObservedTime);
+  if (isObject(ev.series) && !unset(ev.series.lastObservedTime))
+    ev.series.lastObservedTime = canonicalMicroTime(ev.series.lastObservedTime);
   ev.reportingComponent ??= '';
   ev.reportingInstance ??= '';
 }
@@ -244,11 +235,12 @@ export function defaultCoreEvent(ev: CoreEventJSON): void {
 /** events.k8s.io/v1 Event defaults (the same zero values under that API's names). */
 export function defaultEventsV1(ev: EventsV1JSON): void {
   ev.eventTime = unset(ev.eventTime) ? null : canonicalMicroTime(ev.eventTime);
-  if (!isObj(ev.regarding)) ev.regarding = {};
-  if (!isObj(ev.deprecatedSource)) ev.deprecatedSource = {};
+  if (!isObject(ev.regarding)) ev.regarding = {};
+  if (!isObject(ev.deprecatedSource)) ev.deprecatedSource = {};
   ev.deprecatedFirstTimestamp = unset(ev.deprecatedFirstTimestamp) ? null : canonicalTime(ev.deprecatedFirstTimestamp);
   ev.deprecatedLastTimestamp = unset(ev.deprecatedLastTimestamp) ? null : canonicalTime(ev.deprecatedLastTimestamp);
-  if (isObj(ev.series) && !unset(ev.series.lastObservedTime)) ev.series.lastObservedTime = canonicalMicroTime(ev.series.lastObservedTime);
+  if (isObject(ev.series) && !unset(ev.series.lastObservedTime))
+    ev.series.lastObservedTime = canonicalMicroTime(ev.series.lastObservedTime);
 }
 
 /** An Event in core's internal shape, whichever API it came through. */
@@ -344,7 +336,7 @@ export function validateEventsV1(ev: EventsV1JSON, old?: EventsV1JSON): FieldErr
   const e = fromEventsV1(ev);
   const errs = legacyValidateEvent(e, 'reportingController');
   const series = (s: unknown): FieldError[] => {
-    if (!isObj(s)) return [];
+    if (!isObject(s)) return [];
     const out: FieldError[] = [];
     if (!(Number(s.count ?? 0) >= 2)) out.push(fe.invalid('series.count', '', 'should be at least 2'));
     if (unset(s.lastObservedTime)) out.push(fe.required('series.lastObservedTime'));
@@ -387,7 +379,7 @@ export function validateEventsV1(ev: EventsV1JSON, old?: EventsV1JSON): FieldErr
 /** PDB defaults: the status counters kube always serializes. */
 export function defaultPDB(pdb: PodDisruptionBudget): void {
   const status = pdb.status;
-  if (!isObj(status)) return;
+  if (!isObject(status)) return;
   for (const f of ['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods']) if (unset(status[f])) status[f] = 0;
 }
 
@@ -487,11 +479,11 @@ export function validateResourceQuota(q: ResourceQuota): FieldError[] {
 export function defaultLimitRange(lr: LimitRange): void {
   const limits = lr.spec?.limits;
   for (const item of Array.isArray(limits) ? limits : []) {
-    if (!isObj(item)) continue;
+    if (!isObject(item)) continue;
     for (const k of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'] as const) canonicalizeResourceList(item[k]);
     if (item.type !== 'Container') continue;
-    if (!isObj(item.default)) item.default = {};
-    if (!isObj(item.defaultRequest)) item.defaultRequest = {};
+    if (!isObject(item.default)) item.default = {};
+    if (!isObject(item.defaultRequest)) item.defaultRequest = {};
     const def = item.default;
     const defReq = item.defaultRequest;
     const max = item.max ?? {};

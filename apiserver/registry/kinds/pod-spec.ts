@@ -1,8 +1,9 @@
 // PodSpec defaulting and validation (k8s.io/kubernetes pkg/apis/core/v1
 // defaults.go and pkg/apis/core/validation ValidatePodSpec and friends),
 // used by Pods and by every workload's spec.template.
+import { isObject } from '../../../shared/patch/go-format.ts';
 import { canonicalQuantity, canonicalizeResourceList } from './quantity.ts';
-import { child, fe, index, isObj, type FieldError } from './field.ts';
+import { child, fe, index, type FieldError } from './field.ts';
 import { validateResourceRequirements } from './resources.ts';
 import {
   configMapKeyProblems,
@@ -82,13 +83,13 @@ export function defaultPullPolicy(image: unknown): string {
 }
 
 function defaultHTTPGet(h: HTTPGetAction | undefined): void {
-  if (!isObj(h)) return;
+  if (!isObject(h)) return;
   if (!h.path) h.path = '/';
   if (!h.scheme) h.scheme = 'HTTP';
 }
 
 function defaultProbe(p: Probe | undefined): void {
-  if (!isObj(p)) return;
+  if (!isObject(p)) return;
   if (!p.timeoutSeconds) p.timeoutSeconds = 1;
   if (!p.periodSeconds) p.periodSeconds = 10;
   if (!p.successThreshold) p.successThreshold = 1;
@@ -97,25 +98,25 @@ function defaultProbe(p: Probe | undefined): void {
 }
 
 function defaultFieldRef(ref: ObjectFieldSelector | undefined): void {
-  if (isObj(ref) && !ref.apiVersion) ref.apiVersion = 'v1';
+  if (isObject(ref) && !ref.apiVersion) ref.apiVersion = 'v1';
 }
 
 function defaultResourceFieldRef(ref: ResourceFieldSelector | undefined): void {
-  if (!isObj(ref)) return;
+  if (!isObject(ref)) return;
   // Quantity is a struct, so a missing divisor is serialized as "0".
   ref.divisor = ref.divisor === undefined || ref.divisor === null ? '0' : canonicalQuantity(ref.divisor);
 }
 
 /** SetDefaults_Container plus the generated defaults of its sub-structures. */
 export function defaultContainer(c: AnyContainer | undefined): void {
-  if (!isObj(c)) return;
+  if (!isObject(c)) return;
   if (!c.imagePullPolicy) c.imagePullPolicy = defaultPullPolicy(c.image);
   if (!c.terminationMessagePath) c.terminationMessagePath = '/dev/termination-log';
   if (!c.terminationMessagePolicy) c.terminationMessagePolicy = 'File';
-  if (!isObj(c.resources)) c.resources = {};
+  if (!isObject(c.resources)) c.resources = {};
   canonicalizeResourceList(c.resources.limits);
   canonicalizeResourceList(c.resources.requests);
-  for (const p of Array.isArray(c.ports) ? c.ports : []) if (isObj(p) && !p.protocol) p.protocol = 'TCP';
+  for (const p of Array.isArray(c.ports) ? c.ports : []) if (isObject(p) && !p.protocol) p.protocol = 'TCP';
   for (const e of Array.isArray(c.env) ? c.env : []) {
     defaultFieldRef(e?.valueFrom?.fieldRef);
     defaultResourceFieldRef(e?.valueFrom?.resourceFieldRef);
@@ -169,34 +170,34 @@ function defaultDownwardAPIItems(items: DownwardAPIVolumeFile[] | undefined): vo
 
 /** SetDefaults_Volume and the defaults of each volume source. */
 export function defaultVolume(v: VolumeJSON | undefined): void {
-  if (!isObj(v)) return;
+  if (!isObject(v)) return;
   if (!VOLUME_SOURCES.some((k) => v[k] !== undefined && v[k] !== null)) v.emptyDir = {};
-  if (isObj(v.emptyDir) && v.emptyDir.sizeLimit !== undefined) v.emptyDir.sizeLimit = canonicalQuantity(v.emptyDir.sizeLimit);
-  if (isObj(v.hostPath) && v.hostPath.type === undefined) v.hostPath.type = '';
+  if (isObject(v.emptyDir) && v.emptyDir.sizeLimit !== undefined) v.emptyDir.sizeLimit = canonicalQuantity(v.emptyDir.sizeLimit);
+  if (isObject(v.hostPath) && v.hostPath.type === undefined) v.hostPath.type = '';
   for (const k of ['secret', 'configMap', 'downwardAPI', 'projected'] as const) {
     const src = v[k];
-    if (isObj(src) && (src.defaultMode === undefined || src.defaultMode === null)) src.defaultMode = 420;
+    if (isObject(src) && (src.defaultMode === undefined || src.defaultMode === null)) src.defaultMode = 420;
   }
-  if (isObj(v.downwardAPI)) defaultDownwardAPIItems(v.downwardAPI.items);
+  if (isObject(v.downwardAPI)) defaultDownwardAPIItems(v.downwardAPI.items);
   for (const s of Array.isArray(v.projected?.sources) ? v.projected.sources : []) {
-    if (isObj(s?.serviceAccountToken) && !s.serviceAccountToken.expirationSeconds) s.serviceAccountToken.expirationSeconds = 3600;
-    if (isObj(s?.downwardAPI)) defaultDownwardAPIItems(s.downwardAPI.items);
+    if (isObject(s?.serviceAccountToken) && !s.serviceAccountToken.expirationSeconds) s.serviceAccountToken.expirationSeconds = 3600;
+    if (isObject(s?.downwardAPI)) defaultDownwardAPIItems(s.downwardAPI.items);
   }
   const claimSpec = v.ephemeral?.volumeClaimTemplate?.spec;
-  if (isObj(claimSpec)) {
+  if (isObject(claimSpec)) {
     if (!claimSpec.volumeMode) claimSpec.volumeMode = 'Filesystem';
     canonicalizeResourceList(claimSpec.resources?.requests);
     canonicalizeResourceList(claimSpec.resources?.limits);
   }
-  if (isObj(v.image) && !v.image.pullPolicy) v.image.pullPolicy = defaultPullPolicy(v.image.reference);
+  if (isObject(v.image) && !v.image.pullPolicy) v.image.pullPolicy = defaultPullPolicy(v.image.reference);
 }
 
 /** SetDefaults_PodSpec plus the generated defaults of containers and volumes. */
 export function defaultPodSpec(spec: PodSpecJSON | undefined): void {
-  if (!isObj(spec)) return;
+  if (!isObject(spec)) return;
   if (!spec.dnsPolicy) spec.dnsPolicy = 'ClusterFirst';
   if (!spec.restartPolicy) spec.restartPolicy = 'Always';
-  if (!isObj(spec.securityContext)) spec.securityContext = {};
+  if (!isObject(spec.securityContext)) spec.securityContext = {};
   if (spec.terminationGracePeriodSeconds === undefined || spec.terminationGracePeriodSeconds === null)
     spec.terminationGracePeriodSeconds = 30;
   if (!spec.schedulerName) spec.schedulerName = 'default-scheduler';
@@ -206,7 +207,7 @@ export function defaultPodSpec(spec: PodSpecJSON | undefined): void {
   }
   for (const v of Array.isArray(spec.volumes) ? spec.volumes : []) defaultVolume(v);
   canonicalizeResourceList(spec.overhead);
-  if (isObj(spec.resources)) {
+  if (isObject(spec.resources)) {
     canonicalizeResourceList(spec.resources.limits);
     canonicalizeResourceList(spec.resources.requests);
   }
@@ -214,9 +215,9 @@ export function defaultPodSpec(spec: PodSpecJSON | undefined): void {
 
 /** Defaults of a PodTemplateSpec: Go's zero-value metadata and spec, then the PodSpec's. */
 export function defaultPodTemplateSpec(tpl: PodTemplateJSON | undefined): void {
-  if (!isObj(tpl)) return;
-  if (!isObj(tpl.metadata)) tpl.metadata = {};
-  if (!isObj(tpl.spec)) tpl.spec = {};
+  if (!isObject(tpl)) return;
+  if (!isObject(tpl.metadata)) tpl.metadata = {};
+  if (!isObject(tpl.spec)) tpl.spec = {};
   defaultPodSpec(tpl.spec);
 }
 
@@ -231,7 +232,7 @@ export function podQOSClass(spec: PodSpecJSON | undefined): string {
     m.set(name, (m.get(name) ?? 0) + n);
     return true;
   };
-  if (isObj(spec?.resources) && (isObj(spec.resources.requests) || isObj(spec.resources.limits))) {
+  if (isObject(spec?.resources) && (isObject(spec.resources.requests) || isObject(spec.resources.limits))) {
     for (const name of ['cpu', 'memory']) {
       add(requests, name, spec.resources.requests?.[name]);
       if (!add(limits, name, spec.resources.limits?.[name])) guaranteed = false;
@@ -287,8 +288,8 @@ function quantityNumber(v: unknown): number {
 
 /** SetDefaults_Pod (Pod-only defaults) on top of the PodSpec's, plus the QoS class the Pod registry records. */
 export function defaultPod(pod: PodJSON): void {
-  if (!isObj(pod)) return;
-  if (!isObj(pod.spec)) pod.spec = {};
+  if (!isObject(pod)) return;
+  if (!isObject(pod.spec)) pod.spec = {};
   const spec = pod.spec;
   defaultPodSpec(spec);
   for (const key of ['containers', 'initContainers'] as const) {
@@ -296,8 +297,8 @@ export function defaultPod(pod: PodJSON): void {
     for (const c of Array.isArray(list) ? list : []) {
       const res = c?.resources;
       const lim = res?.limits;
-      if (!res || !isObj(lim)) continue;
-      if (!isObj(res.requests)) res.requests = {};
+      if (!res || !isObject(lim)) continue;
+      if (!isObject(res.requests)) res.requests = {};
       const requests = res.requests;
       for (const k of Object.keys(lim)) if (!(k in requests)) requests[k] = lim[k];
     }
@@ -307,12 +308,12 @@ export function defaultPod(pod: PodJSON): void {
     for (const key of ['containers', 'initContainers'] as const) {
       const list = spec[key];
       for (const c of Array.isArray(list) ? list : []) {
-        for (const p of Array.isArray(c?.ports) ? c.ports : []) if (isObj(p) && !p.hostPort) p.hostPort = p.containerPort;
+        for (const p of Array.isArray(c?.ports) ? c.ports : []) if (isObject(p) && !p.hostPort) p.hostPort = p.containerPort;
       }
     }
   }
   const status = pod.status;
-  if (isObj(status)) {
+  if (isObject(status)) {
     if (!status.qosClass) status.qosClass = podQOSClass(spec);
     // The v1 conversion keeps the singular and plural IP fields in step.
     for (const [one, many] of [
@@ -445,7 +446,7 @@ export function validateVolumes(volumes: VolumeJSON[] | undefined, path: string)
     const p = index(path, i);
     const namePath = child(p, 'name');
     const name = String(v?.name ?? '');
-    const el = isObj(v) ? validateVolumeSource(v, p) : [fe.required(p, 'must specify a volume type')];
+    const el = isObject(v) ? validateVolumeSource(v, p) : [fe.required(p, 'must specify a volume type')];
     if (!name) el.push(fe.required(namePath));
     else el.push(...dns1123Label(name, namePath));
     if (names.has(name)) el.push(fe.duplicate(namePath, name));
@@ -523,14 +524,14 @@ function validateEnv(env: EnvVar[] | undefined, path: string): FieldError[] {
     if (!name) errs.push(fe.required(child(p, 'name')));
     else errs.push(...envVarNameProblems(name).map((m) => fe.invalid(child(p, 'name'), name, m)));
     const vf = ev?.valueFrom;
-    if (!isObj(vf)) return;
+    if (!isObject(vf)) return;
     const vp = child(p, 'valueFrom');
     let n = 0;
-    if (isObj(vf.fieldRef)) {
+    if (isObject(vf.fieldRef)) {
       n++;
       errs.push(...validateObjectFieldSelector(vf.fieldRef, ENV_FIELD_PATHS, child(vp, 'fieldRef')));
     }
-    if (isObj(vf.resourceFieldRef)) {
+    if (isObject(vf.resourceFieldRef)) {
       n++;
       const r = String(vf.resourceFieldRef.resource ?? '');
       const rp = child(vp, 'resourceFieldRef');
@@ -539,11 +540,11 @@ function validateEnv(env: EnvVar[] | undefined, path: string): FieldError[] {
         errs.push(fe.notSupported(child(rp, 'resource'), r, RESOURCE_FIELD_PATHS));
       }
     }
-    if (isObj(vf.configMapKeyRef)) {
+    if (isObject(vf.configMapKeyRef)) {
       n++;
       errs.push(...validateKeySelector(vf.configMapKeyRef, child(vp, 'configMapKeyRef')));
     }
-    if (isObj(vf.secretKeyRef)) {
+    if (isObject(vf.secretKeyRef)) {
       n++;
       errs.push(...validateKeySelector(vf.secretKeyRef, child(vp, 'secretKeyRef')));
     }
@@ -562,7 +563,7 @@ function validateEnvFrom(envFrom: EnvFromSource[] | undefined, path: string): Fi
     let n = 0;
     for (const key of ['configMapRef', 'secretRef'] as const) {
       const ref = ev?.[key];
-      if (!isObj(ref)) continue;
+      if (!isObject(ref)) continue;
       n++;
       const np = child(child(p, key), 'name');
       const name = String(ref.name ?? '');
@@ -628,7 +629,7 @@ function validateHandler(h: Probe & LifecycleHandler, path: string, probe: boole
   for (const k of kinds) {
     // Any handler's fields, read as the client sent them.
     const a: unknown = h[k];
-    if (!isObj(a)) continue;
+    if (!isObject(a)) continue;
     const p = child(path, k);
     if (n > 0) {
       errs.push(fe.forbidden(p, 'may not specify more than 1 handler type'));
@@ -653,7 +654,7 @@ function validateHandler(h: Probe & LifecycleHandler, path: string, probe: boole
 }
 
 function validateProbe(probe: Probe | undefined, path: string, kind: 'liveness' | 'readiness' | 'startup'): FieldError[] {
-  if (!isObj(probe)) return [];
+  if (!isObject(probe)) return [];
   const errs = validateHandler(probe, path, true, undefined);
   for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'] as const) {
     const v = probe[f];
@@ -675,10 +676,10 @@ function validateProbe(probe: Probe | undefined, path: string, kind: 'liveness' 
 function validateLifecycleAndProbes(c: Container, path: string, grace: number | undefined): FieldError[] {
   const errs: FieldError[] = [];
   const lifecycle = c.lifecycle;
-  if (isObj(lifecycle)) {
+  if (isObject(lifecycle)) {
     for (const k of ['postStart', 'preStop'] as const) {
       const h = lifecycle[k];
-      if (isObj(h)) errs.push(...validateHandler(h, child(child(path, 'lifecycle'), k), false, grace));
+      if (isObject(h)) errs.push(...validateHandler(h, child(child(path, 'lifecycle'), k), false, grace));
     }
   }
   errs.push(...validateProbe(c.livenessProbe, child(path, 'livenessProbe'), 'liveness'));
@@ -743,7 +744,7 @@ function validateContainers(
     const name = String(c?.name ?? '');
     if (names.has(name)) errs.push(fe.duplicate(child(p, 'name'), name));
     else names.add(name);
-    if (isObj(c)) errs.push(...validateLifecycleAndProbes(c, p, grace));
+    if (isObject(c)) errs.push(...validateLifecycleAndProbes(c, p, grace));
     if (c?.restartPolicy !== undefined && c?.restartPolicy !== null)
       errs.push(fe.forbidden(child(p, 'restartPolicy'), 'may not be set for non-init containers'));
   });
@@ -826,12 +827,12 @@ function validateTolerations(tols: Toleration[] | undefined, path: string): Fiel
 
 function validateDNSConfig(cfg: PodDNSConfig | undefined, policy: string, path: string): FieldError[] {
   if (policy === 'None') {
-    if (!isObj(cfg)) return [fe.required(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
+    if (!isObject(cfg)) return [fe.required(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
     if (!Array.isArray(cfg.nameservers) || cfg.nameservers.length === 0) {
       return [fe.required(child(path, 'nameservers'), 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
     }
   }
-  if (!isObj(cfg)) return [];
+  if (!isObject(cfg)) return [];
   const errs: FieldError[] = [];
   const ns: string[] = Array.isArray(cfg.nameservers) ? cfg.nameservers : [];
   if (ns.length > 3)
@@ -862,7 +863,7 @@ function validateDNSConfig(cfg: PodDNSConfig | undefined, policy: string, path: 
 /** `ValidatePodSpec`. */
 export function validatePodSpec(spec: PodSpecJSON | undefined, path: string, opts: PodSpecOptions = {}): FieldError[] {
   const errs: FieldError[] = [];
-  if (!isObj(spec)) spec = {};
+  if (!isObject(spec)) spec = {};
   if (spec.terminationGracePeriodSeconds === undefined || spec.terminationGracePeriodSeconds === null) {
     errs.push(fe.required(child(path, 'terminationGracePeriodSeconds')));
   }
@@ -882,7 +883,7 @@ export function validatePodSpec(spec: PodSpecJSON | undefined, path: string, opt
   });
   errs.push(...validateContainers(spec.containers, volumes, claims, grace, child(path, 'containers')));
   errs.push(...validateInitContainers(spec.initContainers, spec.containers, volumes, claims, grace, child(path, 'initContainers')));
-  if (isObj(spec.resources)) {
+  if (isObject(spec.resources)) {
     errs.push(...validateResourceRequirements({ ...spec.resources, claims: undefined }, child(path, 'resources'), claims, podResourceName));
   }
   if (spec.hostNetwork === true) {
@@ -912,7 +913,7 @@ export function validatePodSpec(spec: PodSpecJSON | undefined, path: string, opt
   }
   errs.push(...validateLabels(spec.nodeSelector, child(path, 'nodeSelector')));
   (Array.isArray(spec.imagePullSecrets) ? spec.imagePullSecrets : []).forEach((s, i) => {
-    if (isObj(s) && Object.keys(s).some((k) => k !== 'name')) {
+    if (isObject(s) && Object.keys(s).some((k) => k !== 'name')) {
       errs.push(
         fe.invalidShown(
           index(child(path, 'imagePullSecrets'), i),
@@ -960,7 +961,7 @@ export function validatePodSpec(spec: PodSpecJSON | undefined, path: string, opt
       errs.push(fe.notSupported(child(path, 'preemptionPolicy'), spec.preemptionPolicy, ['PreemptLowerPriority', 'Never']));
     }
   }
-  if (isObj(spec.os) && !['linux', 'windows'].includes(spec.os.name)) {
+  if (isObject(spec.os) && !['linux', 'windows'].includes(spec.os.name)) {
     errs.push(fe.notSupported(child(child(path, 'os'), 'name'), spec.os.name ?? '', ['linux', 'windows']));
   }
   if (opts.isPod) {
@@ -983,7 +984,7 @@ function podResourceName(name: string, path: string): FieldError[] {
 
 /** `ValidatePodTemplateSpec`. */
 export function validatePodTemplateSpec(tpl: PodTemplateJSON | undefined, path: string): FieldError[] {
-  if (!isObj(tpl)) tpl = {};
+  if (!isObject(tpl)) tpl = {};
   // kube validates template labels at `<path>.labels`, not `<path>.metadata.labels`.
   const errs = validateLabels(tpl.metadata?.labels, child(path, 'labels'));
   errs.push(...validatePodSpec(tpl.spec, child(path, 'spec')));

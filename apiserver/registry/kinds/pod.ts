@@ -1,7 +1,8 @@
 // The Pod kind: create validation (ValidatePodCreate) and the update rule
 // that freezes a Pod's spec except images, activeDeadlineSeconds,
 // tolerations (additions only) and scheduling gates (removals only).
-import { child, fe, index, isObj, semanticEqual, type FieldError } from './field.ts';
+import { isObject } from '../../../shared/patch/go-format.ts';
+import { child, fe, index, semanticEqual, type FieldError } from './field.ts';
 import { inclusiveRange } from './validators.ts';
 import { defaultPod, validatePodSpec, type PodJSON } from './pod-spec.ts';
 import type { Container } from 'kubernetes-types/core/v1.js';
@@ -113,7 +114,7 @@ export function validatePodUpdate(pod: PodJSON, old: PodJSON): FieldError[] {
   if (oldGates.size > 0) {
     // A gated Pod may still gain node selectors and node affinity.
     munged.nodeSelector = oldSpec.nodeSelector;
-    if (isObj(munged.affinity) || isObj(oldSpec.affinity)) {
+    if (isObject(munged.affinity) || isObject(oldSpec.affinity)) {
       munged.affinity = { ...(munged.affinity ?? {}), nodeAffinity: oldSpec.affinity?.nodeAffinity };
     }
   }
@@ -131,7 +132,7 @@ export function validatePod(pod: PodJSON, old?: PodJSON): FieldError[] {
   if (!spec.serviceAccountName) {
     (Array.isArray(spec.volumes) ? spec.volumes : []).forEach((v, vi) => {
       (Array.isArray(v?.projected?.sources) ? v.projected.sources : []).forEach((s, si) => {
-        if (isObj(s?.serviceAccountToken)) {
+        if (isObject(s?.serviceAccountToken)) {
           errs.push(
             fe.forbidden(
               `spec.volumes[${vi}].projected.sources[${si}].serviceAccountToken`,

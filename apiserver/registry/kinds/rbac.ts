@@ -1,9 +1,9 @@
 // RBAC: roleRef/subject apiGroup defaults (pkg/apis/rbac/v1/defaults.go) and
 // pkg/apis/rbac/validation for roles, cluster roles and their bindings,
 // including the roleRef a binding may never change.
-import { goQuote } from '../../../shared/patch/go-format.ts';
+import { goQuote, isObject } from '../../../shared/patch/go-format.ts';
 import { nameProblems } from '../names.ts';
-import { child, fe, goStringSlice, index, isObj, zero, type FieldError } from './field.ts';
+import { child, fe, goStringSlice, index, zero, type FieldError } from './field.ts';
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef, Subject } from 'kubernetes-types/rbac/v1.js';
 
 type Binding = RoleBinding | ClusterRoleBinding;
@@ -13,10 +13,10 @@ const GROUP = 'rbac.authorization.k8s.io';
 
 /** SetDefaults_RoleBinding / SetDefaults_ClusterRoleBinding and SetDefaults_Subject. */
 export function defaultBinding(b: Binding): void {
-  if (!isObj(b.roleRef)) b.roleRef = zero<RoleRef>();
+  if (!isObject(b.roleRef)) b.roleRef = zero<RoleRef>();
   if (!b.roleRef.apiGroup) b.roleRef.apiGroup = GROUP;
   for (const s of Array.isArray(b.subjects) ? b.subjects : []) {
-    if (!isObj(s) || s.apiGroup) continue;
+    if (!isObject(s) || s.apiGroup) continue;
     if (s.kind === 'ServiceAccount') s.apiGroup = '';
     else if (s.kind === 'User' || s.kind === 'Group') s.apiGroup = GROUP;
   }
@@ -58,7 +58,7 @@ export function validateRole(role: Role): FieldError[] {
 /** ValidateClusterRole / ValidateClusterRoleUpdate. */
 export function validateClusterRole(role: ClusterRole): FieldError[] {
   const errs = validateRules(role, false);
-  if (isObj(role.aggregationRule)) {
+  if (isObject(role.aggregationRule)) {
     const sels = Array.isArray(role.aggregationRule.clusterRoleSelectors) ? role.aggregationRule.clusterRoleSelectors : [];
     if (sels.length === 0) {
       errs.push(
@@ -98,7 +98,7 @@ function goRoleRef(r: Partial<RoleRef>): string {
 
 function validateBinding(b: Binding, old: Binding | undefined, namespaced: boolean): FieldError[] {
   const errs: FieldError[] = [];
-  const ref: Partial<RoleRef> = isObj(b.roleRef) ? b.roleRef : {};
+  const ref: Partial<RoleRef> = isObject(b.roleRef) ? b.roleRef : {};
   if (ref.apiGroup !== GROUP) errs.push(fe.notSupported('roleRef.apiGroup', ref.apiGroup ?? '', [GROUP]));
   const kinds = namespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
   if (!kinds.includes(ref.kind ?? '')) errs.push(fe.notSupported('roleRef.kind', ref.kind ?? '', kinds));

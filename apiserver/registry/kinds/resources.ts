@@ -1,8 +1,9 @@
 // Resource names and quantities as core validation checks them: container
 // resources (requests <= limits, extended resources not overcommitted),
 // quota and limit-range resource names, integer-only resources.
+import { isObject } from '../../../shared/patch/go-format.ts';
 import { isLabelKey } from '../../../shared/labels/index.ts';
-import { child, fe, index, isObj, sortedKeys, type FieldError } from './field.ts';
+import { child, fe, index, sortedKeys, type FieldError } from './field.ts';
 import type { ResourceClaim, ResourceRequirements } from 'kubernetes-types/core/v1.js';
 import { cmpQuantity, formatQuantity, isInteger, parseQuantity, type Quantity } from './quantity.ts';
 
@@ -156,7 +157,7 @@ export function validateResourceRequirements(
   nameCheck: (name: string, path: string) => FieldError[] = validateContainerResourceName,
 ): FieldError[] {
   const errs: FieldError[] = [];
-  if (!isObj(req)) return errs;
+  if (!isObject(req)) return errs;
   const limPath = child(path, 'limits');
   const reqPath = child(path, 'requests');
   const limits = validateResourceList(req.limits, limPath, nameCheck, errs);

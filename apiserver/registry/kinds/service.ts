@@ -3,8 +3,9 @@
 // ValidateServiceUpdate. Allocating cluster IPs and node ports is done
 // elsewhere; patchServiceAllocatedValues is the registry's carry-over of
 // allocated values for updates that omit them.
+import { isObject } from '../../../shared/patch/go-format.ts';
 import { isIP } from 'node:net';
-import { child, fe, goStringSlice, index, isObj, jsonText, type FieldError } from './field.ts';
+import { child, fe, goStringSlice, index, jsonText, type FieldError } from './field.ts';
 import type { Service, ServicePort, ServiceSpec } from 'kubernetes-types/core/v1.js';
 import {
   dns1123Label,
@@ -39,7 +40,7 @@ const familyOf = (ip: string) => (isIP(ip) === 6 ? 'IPv6' : 'IPv4');
 
 /** SetDefaults_Service, NormalizeClusterIPs (create) and the IP-family defaults of the registry. */
 export function defaultService(svc: Service): void {
-  if (!isObj(svc.spec)) svc.spec = {};
+  if (!isObject(svc.spec)) svc.spec = {};
   const spec = svc.spec;
   if (!spec.sessionAffinity) spec.sessionAffinity = 'None';
   if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
@@ -48,7 +49,7 @@ export function defaultService(svc: Service): void {
   }
   if (!spec.type) spec.type = 'ClusterIP';
   for (const p of Array.isArray(spec.ports) ? spec.ports : []) {
-    if (!isObj(p)) continue;
+    if (!isObject(p)) continue;
     if (!p.protocol) p.protocol = 'TCP';
     if (unset(p.targetPort) || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
   }
@@ -63,14 +64,14 @@ export function defaultService(svc: Service): void {
 /** The IP-family fields the registry infers before allocation (single-stack IPv4 cluster). */
 export function defaultServiceIPFamilies(svc: Service): void {
   const spec = svc.spec;
-  if (!isObj(spec) || spec.type === 'ExternalName') return;
+  if (!isObject(spec) || spec.type === 'ExternalName') return;
   const ips: string[] = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [];
   if (unset(spec.ipFamilyPolicy) && (ips.length === 2 || (Array.isArray(spec.ipFamilies) && spec.ipFamilies.length === 2))) {
     spec.ipFamilyPolicy = 'RequireDualStack';
   }
   const families: string[] = Array.isArray(spec.ipFamilies) ? [...spec.ipFamilies] : [];
   for (let i = 0; i < ips.length && ips[i] !== 'None'; i++) if (i >= families.length && isIP(ips[i])) families.push(familyOf(ips[i]));
-  if (spec.type === 'ClusterIP' && ips[0] === 'None' && !isObj(spec.selector)) {
+  if (spec.type === 'ClusterIP' && ips[0] === 'None' && !isObject(spec.selector)) {
     spec.ipFamilies = families.length > 0 ? families : ['IPv4'];
     if (unset(spec.ipFamilyPolicy)) spec.ipFamilyPolicy = 'RequireDualStack';
     return;
@@ -87,7 +88,7 @@ export function defaultServiceIPFamilies(svc: Service): void {
 export function patchServiceAllocatedValues(next: Service, old: Service): void {
   const spec = next?.spec;
   const oldSpec = old?.spec;
-  if (!isObj(spec) || !isObj(oldSpec)) return;
+  if (!isObject(spec) || !isObject(oldSpec)) return;
   if (spec.type !== 'ExternalName' && oldSpec.type !== 'ExternalName') {
     if (!spec.clusterIP && !(Array.isArray(spec.clusterIPs) && spec.clusterIPs.length > 0)) {
       if (oldSpec.clusterIP) spec.clusterIP = oldSpec.clusterIP;
@@ -100,7 +101,7 @@ export function patchServiceAllocatedValues(next: Service, old: Service): void {
   const keepsNodePorts = (t: unknown) => t === 'NodePort' || t === 'LoadBalancer';
   if (keepsNodePorts(spec.type) && keepsNodePorts(oldSpec.type)) {
     for (const p of Array.isArray(spec.ports) ? spec.ports : []) {
-      if (!isObj(p) || p.nodePort) continue;
+      if (!isObject(p) || p.nodePort) continue;
       const match = (oldSpec.ports ?? []).find((o) => o?.port === p.port && (o?.protocol ?? 'TCP') === (p.protocol ?? 'TCP'));
       if (match?.nodePort) p.nodePort = match.nodePort;
     }
@@ -211,8 +212,8 @@ export function validateServiceSpec(svc: Service): FieldError[] {
   if (sa === 'ClientIP') {
     const cfg = spec.sessionAffinityConfig;
     const p = 'spec.sessionAffinityConfig';
-    if (!isObj(cfg)) errs.push(fe.required(p, 'when session affinity type is ClientIP'));
-    else if (!isObj(cfg.clientIP)) errs.push(fe.required(`${p}.clientIP`, 'when session affinity type is ClientIP'));
+    if (!isObject(cfg)) errs.push(fe.required(p, 'when session affinity type is ClientIP'));
+    else if (!isObject(cfg.clientIP)) errs.push(fe.required(`${p}.clientIP`, 'when session affinity type is ClientIP'));
     else if (unset(cfg.clientIP.timeoutSeconds))
       errs.push(fe.required(`${p}.clientIP.timeoutSeconds`, 'when session affinity type is ClientIP'));
     else if (cfg.clientIP.timeoutSeconds <= 0 || cfg.clientIP.timeoutSeconds > 86400) {

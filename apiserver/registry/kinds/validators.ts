@@ -1,12 +1,13 @@
 // The small validators kube's validation packages share (apimachinery's
 // util/validation and meta/v1/validation): DNS names, qualified names, label
 // maps and selectors, config keys, ports, env var names, IPs and CIDRs.
+import { isObject } from '../../../shared/patch/go-format.ts';
 import { isIP } from 'node:net';
 import { isLabelKey, isLabelValue } from '../../../shared/labels/index.ts';
 import { regexError } from '../../../shared/labels/validation.ts';
 import { nameProblems } from '../names.ts';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
-import { child, fe, index, isObj, sortedKeys, type FieldError } from './field.ts';
+import { child, fe, index, sortedKeys, type FieldError } from './field.ts';
 
 /** `ValidateDNS1123Label`. */
 export function dns1123Label(value: string, path: string): FieldError[] {
@@ -36,7 +37,7 @@ export function validateLabels(labels: unknown, path: string): FieldError[] {
 
 /** `ValidateLabelSelector` (strict: label values in expressions must be valid). */
 export function validateLabelSelector(sel: LabelSelector | null | undefined, path: string): FieldError[] {
-  if (!isObj(sel)) return [];
+  if (!isObject(sel)) return [];
   const errs = validateLabels(sel.matchLabels, child(path, 'matchLabels'));
   (Array.isArray(sel.matchExpressions) ? sel.matchExpressions : []).forEach((expr, i) => {
     const p = index(child(path, 'matchExpressions'), i);

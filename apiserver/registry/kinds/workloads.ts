@@ -2,9 +2,10 @@
 // (pkg/apis/apps/validation plus the apps/v1 selector immutability their
 // registries add on update) for Deployments, ReplicaSets, DaemonSets and
 // StatefulSets.
+import { isObject } from '../../../shared/patch/go-format.ts';
 import { matchesLabels, selectorFromLabelSelector } from '../../../shared/labels/index.ts';
 import { nameProblems } from '../names.ts';
-import { fe, goIntOrString, goLabelSelector, goStringMap, isObj, nonNegative, semanticEqual, zero, type FieldError } from './field.ts';
+import { fe, goIntOrString, goLabelSelector, goStringMap, nonNegative, semanticEqual, zero, type FieldError } from './field.ts';
 import { intOrPercentValue, notMoreThan100Percent, positiveIntOrPercent } from './intstr.ts';
 import { canonicalizeResourceList } from './quantity.ts';
 import { defaultPodTemplateSpec, validatePodTemplateSpec, type PodTemplateJSON } from './pod-spec.ts';
@@ -26,14 +27,14 @@ const unset = (v: unknown): v is null | undefined => v === undefined || v === nu
 
 /** The object's spec, Go's zero value when it has none. */
 function specOf<S extends object>(obj: { spec?: S }): S {
-  if (!isObj(obj.spec)) obj.spec = zero<S>();
+  if (!isObject(obj.spec)) obj.spec = zero<S>();
   return obj.spec;
 }
 
 function statusZeros(obj: { status?: object }, fields: string[]): void {
   // These status fields are not omitempty in kube's types, so a zero still shows.
   const status = obj.status;
-  if (!isObj(status)) return;
+  if (!isObject(status)) return;
   for (const f of fields) if (unset(status[f])) status[f] = 0;
 }
 
@@ -41,16 +42,16 @@ function statusZeros(obj: { status?: object }, fields: string[]): void {
 export function defaultDeployment(obj: Deployment): void {
   const spec = specOf(obj);
   if (unset(spec.replicas)) spec.replicas = 1;
-  if (!isObj(spec.strategy)) spec.strategy = {};
+  if (!isObject(spec.strategy)) spec.strategy = {};
   if (!spec.strategy.type) spec.strategy.type = 'RollingUpdate';
   if (spec.strategy.type === 'RollingUpdate') {
-    if (!isObj(spec.strategy.rollingUpdate)) spec.strategy.rollingUpdate = {};
+    if (!isObject(spec.strategy.rollingUpdate)) spec.strategy.rollingUpdate = {};
     if (unset(spec.strategy.rollingUpdate.maxUnavailable)) spec.strategy.rollingUpdate.maxUnavailable = '25%';
     if (unset(spec.strategy.rollingUpdate.maxSurge)) spec.strategy.rollingUpdate.maxSurge = '25%';
   }
   if (unset(spec.revisionHistoryLimit)) spec.revisionHistoryLimit = 10;
   if (unset(spec.progressDeadlineSeconds)) spec.progressDeadlineSeconds = 600;
-  if (!isObj(spec.template)) spec.template = {};
+  if (!isObject(spec.template)) spec.template = {};
   defaultPodTemplateSpec(spec.template);
 }
 
@@ -58,7 +59,7 @@ export function defaultDeployment(obj: Deployment): void {
 export function defaultReplicaSet(obj: ReplicaSet): void {
   const spec = specOf(obj);
   if (unset(spec.replicas)) spec.replicas = 1;
-  if (!isObj(spec.template)) spec.template = {};
+  if (!isObject(spec.template)) spec.template = {};
   defaultPodTemplateSpec(spec.template);
   statusZeros(obj, ['replicas']);
 }
@@ -69,19 +70,19 @@ export const DAEMONSET_TEMPLATE_GENERATION = 'deprecated.daemonset.template.gene
 /** SetDefaults_DaemonSet, plus the templateGeneration 1 the registry gives a new DaemonSet. */
 export function defaultDaemonSet(obj: DaemonSet): void {
   const spec = specOf(obj);
-  if (!isObj(spec.updateStrategy)) spec.updateStrategy = {};
+  if (!isObject(spec.updateStrategy)) spec.updateStrategy = {};
   const us = spec.updateStrategy;
   if (!us.type) us.type = 'RollingUpdate';
   if (us.type === 'RollingUpdate') {
-    if (!isObj(us.rollingUpdate)) us.rollingUpdate = {};
+    if (!isObject(us.rollingUpdate)) us.rollingUpdate = {};
     if (unset(us.rollingUpdate.maxUnavailable)) us.rollingUpdate.maxUnavailable = 1;
     if (unset(us.rollingUpdate.maxSurge)) us.rollingUpdate.maxSurge = 0;
   }
   if (unset(spec.revisionHistoryLimit)) spec.revisionHistoryLimit = 10;
-  if (!isObj(spec.template)) spec.template = {};
+  if (!isObject(spec.template)) spec.template = {};
   defaultPodTemplateSpec(spec.template);
-  if (isObj(obj.metadata)) {
-    const ann: Record<string, string> = isObj(obj.metadata.annotations) ? obj.metadata.annotations : {};
+  if (isObject(obj.metadata)) {
+    const ann: Record<string, string> = isObject(obj.metadata.annotations) ? obj.metadata.annotations : {};
     if (unset(ann[DAEMONSET_TEMPLATE_GENERATION])) obj.metadata.annotations = { ...ann, [DAEMONSET_TEMPLATE_GENERATION]: '1' };
   }
   statusZeros(obj, ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady']);
@@ -96,7 +97,7 @@ export function prepareDaemonSetUpdate(next: DaemonSet, old: DaemonSet): void {
   const prev = Number(old?.metadata?.annotations?.[DAEMONSET_TEMPLATE_GENERATION] ?? '0') || 0;
   const gen = semanticEqual(next?.spec?.template, old?.spec?.template) ? prev : prev + 1;
   if (gen === 0) return;
-  if (!isObj(next.metadata)) next.metadata = {};
+  if (!isObject(next.metadata)) next.metadata = {};
   next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [DAEMONSET_TEMPLATE_GENERATION]: String(gen) };
 }
 
@@ -104,32 +105,32 @@ export function prepareDaemonSetUpdate(next: DaemonSet, old: DaemonSet): void {
 export function defaultStatefulSet(obj: StatefulSet): void {
   const spec = specOf(obj);
   if (!spec.podManagementPolicy) spec.podManagementPolicy = 'OrderedReady';
-  if (!isObj(spec.updateStrategy)) spec.updateStrategy = {};
+  if (!isObject(spec.updateStrategy)) spec.updateStrategy = {};
   const us = spec.updateStrategy;
   if (!us.type) {
     us.type = 'RollingUpdate';
-    if (!isObj(us.rollingUpdate)) us.rollingUpdate = {};
+    if (!isObject(us.rollingUpdate)) us.rollingUpdate = {};
   }
-  if (us.type === 'RollingUpdate' && isObj(us.rollingUpdate) && unset(us.rollingUpdate.partition)) us.rollingUpdate.partition = 0;
-  if (!isObj(spec.persistentVolumeClaimRetentionPolicy)) spec.persistentVolumeClaimRetentionPolicy = {};
+  if (us.type === 'RollingUpdate' && isObject(us.rollingUpdate) && unset(us.rollingUpdate.partition)) us.rollingUpdate.partition = 0;
+  if (!isObject(spec.persistentVolumeClaimRetentionPolicy)) spec.persistentVolumeClaimRetentionPolicy = {};
   const rp = spec.persistentVolumeClaimRetentionPolicy;
   if (!rp.whenDeleted) rp.whenDeleted = 'Retain';
   if (!rp.whenScaled) rp.whenScaled = 'Retain';
   if (unset(spec.replicas)) spec.replicas = 1;
   if (unset(spec.revisionHistoryLimit)) spec.revisionHistoryLimit = 10;
-  if (!isObj(spec.template)) spec.template = {};
+  if (!isObject(spec.template)) spec.template = {};
   defaultPodTemplateSpec(spec.template);
   for (const pvc of Array.isArray(spec.volumeClaimTemplates) ? spec.volumeClaimTemplates : []) {
-    if (!isObj(pvc)) continue;
+    if (!isObject(pvc)) continue;
     pvc.apiVersion ??= 'v1';
     pvc.kind ??= 'PersistentVolumeClaim';
-    if (!isObj(pvc.spec)) pvc.spec = {};
+    if (!isObject(pvc.spec)) pvc.spec = {};
     if (!pvc.spec.volumeMode) pvc.spec.volumeMode = 'Filesystem';
     canonicalizeResourceList(pvc.spec.resources?.requests);
     canonicalizeResourceList(pvc.spec.resources?.limits);
     // kubernetes-types marks a PVC's status read-only, for clients; these defaults are the server's.
     const server: { status?: PersistentVolumeClaimStatus } = pvc;
-    if (!isObj(server.status)) server.status = {};
+    if (!isObject(server.status)) server.status = {};
     if (!server.status.phase) server.status.phase = 'Pending';
   }
   statusZeros(obj, ['replicas', 'availableReplicas']);
@@ -206,7 +207,7 @@ export function validateDeployment(obj: Deployment, old?: Deployment): FieldErro
       break;
     case 'RollingUpdate': {
       const ru = strategy.rollingUpdate;
-      if (!isObj(ru)) {
+      if (!isObject(ru)) {
         errs.push(fe.required('spec.strategy.rollingUpdate', 'this should be defaulted and never be nil'));
         break;
       }
@@ -284,7 +285,7 @@ export function validateDaemonSet(obj: DaemonSet, old?: DaemonSet): FieldError[]
       break;
     case 'RollingUpdate': {
       const ru = us.rollingUpdate;
-      if (!isObj(ru)) {
+      if (!isObject(ru)) {
         errs.push(fe.required('spec.updateStrategy.rollingUpdate'));
         break;
       }
@@ -346,7 +347,7 @@ export function validateStatefulSet(obj: StatefulSet, old?: StatefulSet): FieldE
         errs.push(fe.invalid('spec.updateStrategy.rollingUpdate', us.rollingUpdate, "only allowed for updateStrategy 'RollingUpdate'"));
       break;
     case 'RollingUpdate':
-      if (isObj(us.rollingUpdate)) {
+      if (isObject(us.rollingUpdate)) {
         const p = 'spec.updateStrategy.rollingUpdate';
         errs.push(...nonNegative(us.rollingUpdate.partition, `${p}.partition`));
         if (!unset(us.rollingUpdate.maxUnavailable)) {
@@ -361,7 +362,7 @@ export function validateStatefulSet(obj: StatefulSet, old?: StatefulSet): FieldE
       errs.push(fe.invalid('spec.updateStrategy', us, "must be 'RollingUpdate' or 'OnDelete'"));
   }
   const rp = spec.persistentVolumeClaimRetentionPolicy;
-  if (isObj(rp)) {
+  if (isObject(rp)) {
     for (const f of ['whenDeleted', 'whenScaled'] as const) {
       if (rp[f] !== 'Retain' && rp[f] !== 'Delete')
         errs.push(fe.notSupported(`spec.persistentVolumeClaimRetentionPolicy.${f}`, rp[f] ?? '', ['Retain', 'Delete']));
@@ -369,7 +370,7 @@ export function validateStatefulSet(obj: StatefulSet, old?: StatefulSet): FieldE
   }
   errs.push(...nonNegative(spec.replicas, 'spec.replicas'));
   errs.push(...nonNegative(spec.minReadySeconds, 'spec.minReadySeconds'));
-  if (isObj(spec.ordinals)) errs.push(...nonNegative(spec.ordinals.start, 'spec.ordinals.start'));
+  if (isObject(spec.ordinals)) errs.push(...nonNegative(spec.ordinals.start, 'spec.ordinals.start'));
   if (unset(spec.selector)) {
     errs.push(fe.required('spec.selector'));
   } else {

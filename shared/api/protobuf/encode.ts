@@ -6,6 +6,7 @@
 import { typeForKind, typeForProto, type ProtoField, type SchemaField, type SchemaType } from '../schema/index.ts';
 import { compareGoStrings, KUBE_PROTOBUF_MAGIC } from './decode.ts';
 import { ProtobufEncodeError } from './errors.ts';
+import { isObject } from '../../patch/go-format.ts';
 import { goFieldsOf, type GoField } from './go-fields.ts';
 import { parseDuration, parseTime } from './special.ts';
 import { WIRE_BYTES, WIRE_FIXED32, WIRE_FIXED64, WIRE_VARINT, Writer } from './wire.ts';
@@ -33,10 +34,6 @@ export function encodeKubeProtobuf(obj: unknown): Buffer {
   w.tag(4, WIRE_BYTES).bytes(new Uint8Array(0));
   const out = w.finish();
   return Buffer.from(out.buffer, out.byteOffset, out.length);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function encodeStruct(t: SchemaType, o: unknown, path: string): Uint8Array {
