@@ -34,6 +34,7 @@ import { handlePatch } from './handlers/patch.ts';
 import { handleUpdate } from './handlers/update.ts';
 import { bookmarkObject, checkWatchParams, runWatch } from './handlers/watch.ts';
 import type { RequestMetrics } from './metrics.ts';
+import { ANONYMOUS } from './auth/user-info.ts';
 
 async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | undefined> {
   const { verb, subresource, resource } = r.info;
@@ -136,6 +137,7 @@ export function createApiHandler(
       if (info.verb === 'watch') metrics.watchOpened();
       const r: ApiRequest = {
         info,
+        user: ANONYMOUS,
         query: url.searchParams,
         contentType: req.headers['content-type'],
         format,

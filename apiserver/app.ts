@@ -30,6 +30,7 @@ import { Store, type CompactionPolicy } from './storage/store.ts';
 import { healthHandler, storageCheck } from './storage/health-checks.ts';
 import { createApiMetrics } from './metrics.ts';
 import { versionInfo } from './version.ts';
+import { ALWAYS_ALLOW } from './auth/always-allow.ts';
 
 /** How to run an apiserver. */
 export interface ApiserverOptions {
@@ -88,6 +89,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     now: () => new Date(),
     newUid: randomUUID,
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
+    authorizer: ALWAYS_ALLOW,
   };
 
   const registry = createMetricsRegistry('apiserver');

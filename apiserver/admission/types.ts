@@ -6,9 +6,26 @@
 // write (IP allocation) is `transactional` and runs inside the transaction.
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { ObjectToStore, StoredObject } from '../storage/types.ts';
+import type { UserInfo } from '../auth/user-info.ts';
 
 /** A write operation, as kube's admission names them. */
-export type Operation = 'CREATE' | 'UPDATE';
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+/**
+ * The request behind an admission call (kube's admission.Attributes beyond
+ * the object): who asks, where, and whether it is a dry run. Absent only
+ * where no request exists (bootstrap writes).
+ */
+export interface AdmissionAttributes {
+  operation: Operation;
+  user: UserInfo;
+  namespace: string;
+  name: string;
+  subresource: string;
+  dryRun: boolean;
+  /** Called by the chain with each plugin that changed or refused the object, for the audit log. */
+  record?: (plugin: string, verdict: 'mutated' | 'refused', detail?: string) => void;
+}
 
 /** Which plugins a call runs: all, only those that look at the object alone, or only the transactional ones. */
 export type AdmissionStage = 'all' | 'object' | 'transaction';

@@ -8,6 +8,8 @@ import type { NewObjectPreparer } from './new-object-types.ts';
 import type { RequestInfo } from '../request-info.ts';
 import type { ResponseFormat, ResponseView } from '../http/codec.ts';
 import type { ListPage } from '../http/views.ts';
+import type { UserInfo } from '../auth/user-info.ts';
+import type { Authorizer } from '../auth/authorizer-types.ts';
 
 /** The apiserver's collaborators, shared by every request. */
 export interface ApiContext {
@@ -21,11 +23,24 @@ export interface ApiContext {
   createWorkers?: NewObjectPreparer;
   /** How often open watches that asked for them get a BOOKMARK. */
   bookmarkIntervalMs: number;
+  /**
+   * The authorizer chain (Node, then RBAC), asked for every request and by
+   * the review resources, impersonation and RBAC's escalation checks.
+   */
+  authorizer: Authorizer;
+  /**
+   * The client certificate the apiserver shows the kubelets it proxies to
+   * (logs, exec, attach): kubeadm's apiserver-kubelet-client, and the CA that
+   * signed the kubelets' serving certificates. Undefined on --insecure-http.
+   */
+  kubeletClientTls?: { certPem: string; keyPem: string; caPem: string };
 }
 
 /** One API request, parsed. */
 export interface ApiRequest {
   info: RequestInfo;
+  /** Who is asking: the authenticated (or impersonated) user; admission and the reviews read it. */
+  user: UserInfo;
   query: URLSearchParams;
   contentType: string | undefined;
   format: ResponseFormat;
