@@ -1,9 +1,8 @@
-// Writes a kubeconfig: cluster "ksim", user "admin", context "ksim". Used by
-// `ksim up` for DIR/kubeconfig and by the tests. Plain http today; the TLS and
-// token options are there for when the apiserver serves https.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// Writes a kubeconfig: cluster "ksim", a user ("admin" unless named),
+// context "ksim". Used for the cluster's kubeconfigs (shared/pki/kubeconfigs.ts)
+// and by the tests; https with embedded CA and client certificate, or a token.
 import { stringify } from 'yaml';
+import { writeFileAtomic } from '../pki/atomic-file.ts';
 
 /** Credentials and TLS settings; each *Data value is PEM text (or bytes). */
 export interface KubeconfigAuth {
@@ -18,6 +17,8 @@ export interface KubeconfigAuth {
   insecureSkipTlsVerify?: boolean;
   /** Default namespace of the context. */
   namespace?: string;
+  /** The user entry's name (default "admin"); kubeadm names it after the identity, e.g. "kubernetes-admin". */
+  user?: string;
 }
 
 const b64 = (v: string | Buffer): string => Buffer.from(v).toString('base64');
@@ -33,26 +34,31 @@ export function kubeconfigObject(serverUrl: string, auth: KubeconfigAuth = {}): 
   if (auth.keyData !== undefined) user['client-key-data'] = b64(auth.keyData);
   if (auth.token !== undefined) user.token = auth.token;
 
-  const context: Record<string, unknown> = { cluster: 'ksim', user: 'admin' };
+  const userName = auth.user ?? 'admin';
+  const context: Record<string, unknown> = { cluster: 'ksim', user: userName };
   if (auth.namespace !== undefined) context.namespace = auth.namespace;
 
   return {
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: 'ksim', cluster }],
-    users: [{ name: 'admin', user }],
+    users: [{ name: userName, user }],
     contexts: [{ name: 'ksim', context }],
     'current-context': 'ksim',
     preferences: {},
   };
 }
 
+/** The kubeconfig's YAML text. */
+export function kubeconfigText(serverUrl: string, auth: KubeconfigAuth = {}): string {
+  return stringify(kubeconfigObject(serverUrl, auth));
+}
+
 /**
- * Writes a minimal admin kubeconfig for serverUrl to path (mode 0600,
+ * Writes a minimal kubeconfig for serverUrl to path (mode 0600, atomically,
  * creating parent directories) and returns path.
  */
 export async function writeKubeconfig(path: string, serverUrl: string, auth: KubeconfigAuth = {}): Promise<string> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, stringify(kubeconfigObject(serverUrl, auth)), { mode: 0o600 });
+  await writeFileAtomic(path, kubeconfigText(serverUrl, auth), 0o600);
   return path;
 }
