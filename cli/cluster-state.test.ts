@@ -1,8 +1,12 @@
 // cluster.json on a disk that fills up: the supervisor must outlive a state
-// write that fails, and readers keep the last complete state.
+// write that fails, and readers keep the last complete state; an insecure
+// cluster is recorded as one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { mountTmpfs } from '../test/helpers/tmpfs.ts';
 import { readClusterState, writeClusterState, type ClusterState } from './cluster-state.ts';
 
@@ -30,5 +34,17 @@ test('a state write on a full disk fails without throwing and leaves the last st
     );
   } finally {
     disk.unmount();
+  }
+});
+
+test('an insecure cluster is recorded as such and read back; a guarded one has no flag', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ksim-state-'));
+  try {
+    assert.equal(writeClusterState(dir, { ...state(1), insecure: true }), undefined);
+    assert.equal(readClusterState(dir)?.insecure, true);
+    assert.equal(writeClusterState(dir, { ...state(2), server: 'https://127.0.0.1:1' }), undefined);
+    assert.equal(readClusterState(dir)?.insecure, undefined);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 });

@@ -1,5 +1,6 @@
 // DIR/cluster.json: what `ksim up` is running (component, pid, state,
-// endpoint), written by the supervisor and read by `ksim status` and chaos.
+// endpoint, and whether the apiserver is unguarded plain HTTP), written by the
+// supervisor and read by `ksim status` and chaos.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -18,6 +19,8 @@ export interface ComponentState {
 export interface ClusterState {
   supervisorPid: number;
   server: string;
+  /** The apiserver serves plain HTTP with no authentication (--insecure-http): `ksim status` says so. */
+  insecure?: boolean;
   components: ComponentState[];
 }
 

@@ -2,7 +2,13 @@
 // it is alive (checked now, not just as recorded) and its endpoint. The
 // apiserver's row also says when it is up but not ready, and which of its
 // /readyz checks fail (etcd: its storage refuses writes, e.g. a full disk).
+// An HTTPS endpoint is checked against the cluster CA (DIR/pki/ca.crt), as
+// kubectl would; an apiserver on plain HTTP is called out as INSECURE.
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import path from 'node:path';
+import { pkiPaths } from '../shared/pki/cluster-pki.ts';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
 import { readClusterState } from './cluster-state.ts';
 
@@ -20,15 +26,35 @@ function alive(pid: number): boolean {
   }
 }
 
+/** GETs url (trusting `ca` for https) within 2 s; undefined when it cannot be reached or its certificate is not the CA's. */
+function probe(url: string, ca: string | undefined): Promise<{ ok: boolean; body: string } | undefined> {
+  return new Promise((resolve) => {
+    const get = url.startsWith('https:') ? https.get : http.get;
+    const req = get(url, { ca, timeout: 2000, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ ok: (res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300, body }));
+      res.on('error', () => resolve(undefined));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(undefined));
+  });
+}
+
 /** The names of the /readyz checks that fail ("[-]etcd failed: ..."), or undefined when ready. */
-async function failingReadyChecks(endpoint: string): Promise<string[] | undefined> {
+async function failingReadyChecks(endpoint: string, ca: string | undefined): Promise<string[] | undefined> {
+  const res = await probe(`${endpoint}/readyz`, ca);
+  if (!res) return [];
+  if (res.ok) return undefined;
+  return [...res.body.matchAll(/^\[-\]([\w./-]+) failed/gm)].map((m) => m[1]);
+}
+
+function readCa(dataDir: string): string | undefined {
   try {
-    const res = await fetch(`${endpoint}/readyz`, { signal: AbortSignal.timeout(2000) });
-    const body = await res.text();
-    if (res.ok) return undefined;
-    return [...body.matchAll(/^\[-\]([\w./-]+) failed/gm)].map((m) => m[1]);
+    return fs.readFileSync(pkiPaths(dataDir, 'ca').certPath, 'utf8');
   } catch {
-    return [];
+    return undefined;
   }
 }
 
@@ -42,18 +68,16 @@ export async function statusMain(argv: string[]): Promise<void> {
     process.stderr.write(`ksim status: no cluster has been started in ${dataDir}\n`);
     process.exit(1);
   }
+  const ca = readCa(dataDir);
   const rows = [['COMPONENT', 'PID', 'STATE', 'ENDPOINT']];
   for (const c of state.components) {
     const running = c.state === 'running' && alive(c.pid);
     let health = running ? 'running' : c.state === 'running' ? 'dead' : `exited(${c.exitCode ?? c.signal ?? '?'})`;
     if (running && c.endpoint) {
-      const ok = await fetch(`${c.endpoint}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
-        (r) => r.ok,
-        () => false,
-      );
+      const ok = (await probe(`${c.endpoint}/healthz`, ca))?.ok ?? false;
       if (!ok) health = 'unhealthy';
       else if (c.name === 'apiserver') {
-        const failing = await failingReadyChecks(c.endpoint);
+        const failing = await failingReadyChecks(c.endpoint, ca);
         if (failing) health = `not-ready(${failing.join(',') || '?'})`;
       }
     }
@@ -67,4 +91,5 @@ export async function statusMain(argv: string[]): Promise<void> {
         .join('   ')
         .trimEnd() + '\n',
     );
+  if (state.insecure) process.stdout.write('INSECURE: plain HTTP, no authentication\n');
 }

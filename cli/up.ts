@@ -1,8 +1,11 @@
 // `ksim up`: the supervisor. Starts the apiserver, waits until that process
-// itself reports serving (over an IPC channel, with its pid and port: another
-// apiserver answering /readyz on the same port must not pass for it), writes
-// DIR/kubeconfig, then starts the other components, and stays in the
-// foreground until SIGINT/SIGTERM, when it stops every child and exits 0.
+// itself reports serving (over an IPC channel, with its pid, port and URL:
+// another apiserver answering /readyz on the same port must not pass for it),
+// then starts the other components, each with its own kubeconfig, and stays
+// in the foreground until SIGINT/SIGTERM, when it stops every child and exits 0.
+// Over HTTPS the apiserver itself makes DIR/pki and the kubeconfigs (it holds
+// the data dir); over plain HTTP (--insecure-http, or an apiserver that
+// reports no URL) this supervisor writes the one DIR/kubeconfig they share.
 // When its apiserver cannot start (data dir held by another ksim, port taken,
 // disk read-only or full) it says why in one line and exits 1, leaving the
 // data dir's cluster.json and kubeconfig to whoever owns them.
@@ -13,6 +16,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeKubeconfig } from '../shared/client/kubeconfig-file.ts';
+import { pkiPaths } from '../shared/pki/cluster-pki.ts';
+import { kubeconfigPaths } from '../shared/pki/kubeconfigs.ts';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
 import type { ServingMessage } from '../apiserver/main.ts';
 import { mkdirFailureCause, openFailureReason } from '../apiserver/storage/open-failure.ts';
@@ -24,15 +29,57 @@ const FLAGS = {
   nodes: { type: 'number', default: 3, help: 'number of simulated nodes' },
   speed: { type: 'number', default: 1, help: 'divide every control-plane duration by this' },
   'bind-address': { type: 'string', default: '127.0.0.1', help: 'apiserver listen address' },
+  'advertise-address': {
+    type: 'string',
+    default: '',
+    help: 'addresses or names the apiserver is reached at, comma-separated, added to its serving certificate',
+  },
+  'insecure-http': { type: 'boolean', help: 'serve plain HTTP with no authentication or authorization (teaching only)' },
   help: { type: 'boolean', help: 'print this help' },
 } satisfies FlagSpec;
 
+/** What a component's flags are made from. */
+interface ComponentContext {
+  dataDir: string;
+  /** Over HTTPS each component has its own identity; over plain HTTP all share DIR/kubeconfig. */
+  tls: boolean;
+  speed: number;
+  nodes: number;
+}
+
+const kubeconfigOf = (c: ComponentContext, name: keyof ReturnType<typeof kubeconfigPaths>) =>
+  c.tls ? kubeconfigPaths(c.dataDir)[name] : kubeconfigPaths(c.dataDir).admin;
+
 /** The components `ksim up` starts after the apiserver, in order, with their flags. */
-const COMPONENTS: { name: string; args: (c: { kubeconfig: string; speed: number; nodes: number }) => string[] }[] = [
-  { name: 'controller-manager', args: (c) => ['--kubeconfig', c.kubeconfig, '--speed', String(c.speed)] },
-  { name: 'scheduler', args: (c) => ['--kubeconfig', c.kubeconfig, '--speed', String(c.speed)] },
-  { name: 'kubelet-sim', args: (c) => ['--kubeconfig', c.kubeconfig, '--nodes', String(c.nodes), '--speed', String(c.speed)] },
+const COMPONENTS: { name: string; args: (c: ComponentContext) => string[] }[] = [
+  {
+    name: 'controller-manager',
+    args: (c) => [
+      '--kubeconfig',
+      kubeconfigOf(c, 'controllerManager'),
+      '--speed',
+      String(c.speed),
+      // The CSR signer issues from the cluster CA, as kubeadm configures kube-controller-manager.
+      ...(c.tls
+        ? [
+            '--cluster-signing-cert-file',
+            pkiPaths(c.dataDir, 'ca').certPath,
+            '--cluster-signing-key-file',
+            pkiPaths(c.dataDir, 'ca').keyPath,
+          ]
+        : []),
+    ],
+  },
+  { name: 'scheduler', args: (c) => ['--kubeconfig', kubeconfigOf(c, 'scheduler'), '--speed', String(c.speed)] },
+  {
+    name: 'kubelet-sim',
+    args: (c) => ['--kubeconfig', kubeconfigOf(c, 'kubeletSim'), '--nodes', String(c.nodes), '--speed', String(c.speed)],
+  },
 ];
+
+/** Said on stderr and recorded in cluster.json, so nobody mistakes such a cluster for a guarded one. */
+const INSECURE_WARNING =
+  'WARNING: --insecure-http: the apiserver serves plain HTTP with no authentication and no authorization; anyone who can reach it can do anything. For teaching only.';
 
 /** A port free right now on 127.0.0.1. */
 function freePort(): Promise<number> {
@@ -117,20 +164,23 @@ function fatalMessage(logFile: string, offset: number, pid: number): string | un
   return message;
 }
 
+/** The serving report; url is absent from an apiserver older than HTTPS. */
+type Serving = { port: number; url?: string };
+
 /**
- * Resolves with the port once the apiserver child itself reports serving;
- * rejects with the reason it gave (its fatal log line) if it exits first.
+ * Resolves with the port (and URL) once the apiserver child itself reports
+ * serving; rejects with the reason it gave (its fatal log line) if it exits first.
  */
-function waitServing(child: Child, logOffset: number): Promise<number> {
+function waitServing(child: Child, logOffset: number): Promise<Serving> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`the apiserver did not start serving within ${READY_TIMEOUT_MS / 1000}s; see ${child.state.log}`)),
       READY_TIMEOUT_MS,
     );
-    child.proc.on('message', (m: Partial<ServingMessage>) => {
+    child.proc.on('message', (m: Partial<ServingMessage> & { url?: unknown }) => {
       if (m?.type !== 'serving' || m.pid !== child.proc.pid || typeof m.port !== 'number') return;
       clearTimeout(timer);
-      resolve(m.port);
+      resolve({ port: m.port, url: typeof m.url === 'string' && /^https?:\/\//.test(m.url) ? m.url : undefined });
     });
     void child.exited.then(() => {
       clearTimeout(timer);
@@ -175,14 +225,21 @@ export async function upMain(argv: string[]): Promise<void> {
     process.exit(1);
   }
   const host = flags['bind-address'] === '0.0.0.0' ? '127.0.0.1' : flags['bind-address'];
-  let server = `http://${host}:${flags.port}`;
+  const insecure = flags['insecure-http'];
+  let server = `${insecure ? 'http' : 'https'}://${host}:${flags.port}`;
+  if (insecure) process.stderr.write(`ksim up: ${INSECURE_WARNING}\n`);
   const children: Child[] = [];
   // cluster.json is written only once this supervisor's apiserver serves: before that the data dir may be another ksim's.
   let owner = false;
   let saveFailing = false;
   const save = () => {
     if (!owner) return;
-    const err = writeClusterState(dataDir, { supervisorPid: process.pid, server, components: children.map((c) => c.state) });
+    const err = writeClusterState(dataDir, {
+      supervisorPid: process.pid,
+      server,
+      ...(server.startsWith('http:') ? { insecure: true } : {}),
+      components: children.map((c) => c.state),
+    });
     // Said once per failing stretch: a full disk must not end the supervisor, nor flood its output.
     if (err && !saveFailing)
       process.stderr.write(
@@ -210,17 +267,16 @@ export async function upMain(argv: string[]): Promise<void> {
 
   const apiserverLog = path.join(dataDir, 'logs', 'apiserver.log');
   const logOffset = fileSize(apiserverLog);
-  const apiserver = startChild(
-    'apiserver',
-    ['--data-dir', dataDir, '--port', String(flags.port), '--bind-address', flags['bind-address']],
-    dataDir,
-    server,
-    { ipc: true },
-  );
+  // Only the flags asked for are passed, so an apiserver that does not know them yet still starts without them.
+  const apiserverArgs = ['--data-dir', dataDir, '--port', String(flags.port), '--bind-address', flags['bind-address']];
+  if (flags['advertise-address']) apiserverArgs.push('--advertise-address', flags['advertise-address']);
+  if (insecure) apiserverArgs.push('--insecure-http');
+  const apiserver = startChild('apiserver', apiserverArgs, dataDir, server, { ipc: true });
   children.push(apiserver);
   try {
-    const port = await waitServing(apiserver, logOffset);
-    server = `http://${host}:${port}`;
+    const serving = await waitServing(apiserver, logOffset);
+    // No URL: an apiserver older than HTTPS, serving plain HTTP.
+    server = serving.url ?? `http://${host}:${serving.port}`;
     apiserver.state.endpoint = server;
     owner = true;
     // The channel has said what it was for; the apiserver must not depend on it.
@@ -235,17 +291,22 @@ export async function upMain(argv: string[]): Promise<void> {
     save();
     if (!stopping) process.stderr.write(`ksim: apiserver exited (code ${apiserver.state.exitCode}); see ${apiserver.state.log}\n`);
   });
-  const kubeconfig = path.join(dataDir, 'kubeconfig');
-  await writeKubeconfig(kubeconfig, server);
+  const tls = server.startsWith('https:');
+  const kubeconfig = kubeconfigPaths(dataDir).admin;
+  if (!tls) await writeKubeconfig(kubeconfig, server);
+  else {
+    const missing = Object.values(kubeconfigPaths(dataDir)).filter((f) => !fs.existsSync(f));
+    if (missing.length > 0) {
+      process.stderr.write(`ksim up: the apiserver serves ${server} but did not write ${missing.join(', ')}; see ${apiserver.state.log}\n`);
+      await stopAll(1);
+      return;
+    }
+  }
+  const context: ComponentContext = { dataDir, tls, speed: flags.speed, nodes: flags.nodes };
   for (const component of COMPONENTS) {
     if (component.name === 'kubelet-sim' && flags.nodes <= 0) continue;
     const port = await freePort();
-    const child = startChild(
-      component.name,
-      [...component.args({ kubeconfig, speed: flags.speed, nodes: flags.nodes }), '--port', String(port)],
-      dataDir,
-      `http://127.0.0.1:${port}`,
-    );
+    const child = startChild(component.name, [...component.args(context), '--port', String(port)], dataDir, `http://127.0.0.1:${port}`);
     children.push(child);
     void child.exited.then(() => {
       save();
@@ -256,6 +317,7 @@ export async function upMain(argv: string[]): Promise<void> {
   process.stdout.write(
     `ksim is up: apiserver at ${server} (pid ${apiserver.state.pid}), data in ${dataDir}\n` +
       `Components: ${children.map((c) => c.state.name).join(', ')}; \`ksim status --data-dir ${dataDir}\` shows them\n` +
+      (tls ? `Cluster CA: ${pkiPaths(dataDir, 'ca').certPath}\n` : `INSECURE: plain HTTP, no authentication\n`) +
       `To use it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get namespaces\n` +
       `Logs: ${path.join(dataDir, 'logs')}. Stop with Ctrl-C.\n`,
   );

@@ -1,12 +1,15 @@
 // `ksim up` as a user runs it: it serves, writes DIR/kubeconfig and prints
 // the export line; the real kubectl works with that kubeconfig; `ksim status`
 // lists the components; SIGTERM stops everything with exit 0; a restart on
-// the same data dir keeps every object. A second `ksim up` on a data dir or
+// the same data dir keeps every object, the CA and the keys. Over HTTPS each
+// component has its own kubeconfig; --insecure-http says so loudly, in the
+// output and in `ksim status`. A second `ksim up` on a data dir or
 // port that is taken says so and exits 1 without touching the first cluster;
 // a disk that fills shows in `ksim status` and the cluster carries on.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -14,6 +17,31 @@ import { api, freePort, kubectl, ksimCli, spawnTracked, tempDir, until, type Tra
 import { mountTmpfs } from './helpers/tmpfs.ts';
 
 const run = promisify(execFile);
+
+/** The apiserver URL `ksim up` recorded in DIR/cluster.json. */
+const serverOf = (dataDir: string): string =>
+  (JSON.parse(readFileSync(join(dataDir, 'cluster.json'), 'utf8')) as { server: string }).server;
+
+/** The status of GET /readyz, trusting the cluster CA when the server is HTTPS. */
+async function readyzStatus(dataDir: string): Promise<number> {
+  const server = serverOf(dataDir);
+  if (!server.startsWith('https:')) return (await fetch(`${server}/readyz`)).status;
+  const ca = readFileSync(join(dataDir, 'pki', 'ca.crt'));
+  return new Promise((resolve, reject) => {
+    https
+      .get(`${server}/readyz`, { ca, agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+      .on('error', reject);
+  });
+}
+
+/** Whether the apiserver knows --insecure-http (the HTTPS apiserver does; the one before it does not). */
+async function apiserverHasInsecureHttp(): Promise<boolean> {
+  const help = await run(process.execPath, [ksimCli, 'apiserver', '--help']);
+  return help.stdout.includes('--insecure-http');
+}
 let up: TrackedProcess | undefined;
 after(() => up?.stop());
 
@@ -56,7 +84,25 @@ test('ksim up serves, writes a kubeconfig kubectl can use, and keeps state acros
   assert.equal(created.code, 0, created.stderr);
 
   const status = await run(process.execPath, [ksimCli, 'status', '--data-dir', dataDir]);
-  assert.match(status.stdout, /apiserver\s+\d+\s+running\s+http:\/\/127\.0\.0\.1:\d+/);
+  assert.match(status.stdout, /apiserver\s+\d+\s+running\s+https?:\/\/127\.0\.0\.1:\d+/);
+  const tls = serverOf(dataDir).startsWith('https:');
+  if (tls) {
+    // Each component runs under its own identity, from its own kubeconfig.
+    assert.match(readFileSync(kubeconfig, 'utf8'), /server: https:\/\/127\.0\.0\.1:\d+/);
+    for (const f of [
+      'kubeconfig',
+      'controller-manager.kubeconfig',
+      'scheduler.kubeconfig',
+      'kubelet-sim.kubeconfig',
+      'pki/ca.key',
+      'pki/admin.key',
+    ])
+      assert.equal(statSync(join(dataDir, f)).mode & 0o777, 0o600, f);
+    assert.doesNotMatch(status.stdout, /INSECURE/);
+    assert.match(first.output(), new RegExp(`Cluster CA: ${join(dataDir, 'pki', 'ca.crt')}`));
+  }
+  const caBefore = tls ? readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8') : '';
+  const adminKeyBefore = tls ? readFileSync(join(dataDir, 'pki', 'admin.key'), 'utf8') : '';
 
   first.proc.signal('SIGTERM');
   const exit = await first.proc.exited;
@@ -67,6 +113,10 @@ test('ksim up serves, writes a kubeconfig kubectl can use, and keeps state acros
   const got = await kubectl(['get', 'configmap', 'survivor', '-o', 'jsonpath={.data.k}'], { kubeconfig });
   assert.equal(got.code, 0, got.stderr);
   assert.equal(got.stdout, 'v');
+  if (tls) {
+    assert.equal(readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8'), caBefore, 'a restart made a new CA');
+    assert.equal(readFileSync(join(dataDir, 'pki', 'admin.key'), 'utf8'), adminKeyBefore, 'a restart made a new admin key');
+  }
   second.proc.signal('SIGINT');
   assert.equal((await second.proc.exited).code, 0);
   up = undefined;
@@ -130,7 +180,7 @@ test('ksim up on a data dir another ksim holds, or on a taken port, says so and 
   // The first cluster is unharmed: every component still runs.
   const status = await run(process.execPath, [ksimCli, 'status', '--data-dir', dataDir]);
   assert.doesNotMatch(status.stdout, /exited|dead|unhealthy/);
-  assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
+  assert.equal(await readyzStatus(dataDir), 200);
   first.proc.signal('SIGTERM');
   assert.equal((await first.proc.exited).code, 0);
   up = undefined;
@@ -147,7 +197,7 @@ test('a cluster whose disk fills keeps running: ksim status says the apiserver i
     const port = await freePort();
     const cluster = await startUp(dataDir, port, ['--nodes', '0']);
     up = cluster.proc;
-    const c = api(`http://127.0.0.1:${port}`);
+    const c = api(serverOf(dataDir));
     const statusRow = async () =>
       (await run(process.execPath, [ksimCli, 'status', '--data-dir', dataDir])).stdout.split('\n').find((l) => l.startsWith('apiserver'))!;
     assert.match(await statusRow(), /^apiserver\s+\d+\s+running\s/);
@@ -196,4 +246,23 @@ test('ksim up on a read-only disk says so in one line and exits 1', async (t) =>
   } finally {
     disk.unmount();
   }
+});
+
+test('ksim up --insecure-http warns on stderr, and ksim status says the cluster is unguarded', async (t) => {
+  if (!(await apiserverHasInsecureHttp())) {
+    t.skip('this apiserver has no --insecure-http yet');
+    return;
+  }
+  const dataDir = await tempDir('up-insecure');
+  const cluster = await startUp(dataDir, await freePort(), ['--nodes', '0', '--insecure-http']);
+  up = cluster.proc;
+  assert.match(cluster.output(), /WARNING: --insecure-http: the apiserver serves plain HTTP with no authentication/);
+  assert.match(serverOf(dataDir), /^http:\/\/127\.0\.0\.1:\d+$/);
+  const ns = await kubectl(['get', 'namespace', 'default', '-o', 'name'], { kubeconfig: join(dataDir, 'kubeconfig') });
+  assert.equal(ns.code, 0, ns.stderr);
+  const status = await run(process.execPath, [ksimCli, 'status', '--data-dir', dataDir]);
+  assert.match(status.stdout, /^INSECURE: plain HTTP, no authentication$/m);
+  cluster.proc.signal('SIGTERM');
+  assert.equal((await cluster.proc.exited).code, 0);
+  up = undefined;
 });
