@@ -7,6 +7,8 @@ import { badRequest, methodNotAllowed } from '../shared/api/errors.ts';
 import { notFoundPath } from './http/path-segments.ts';
 import { queryFlag } from '../shared/api/query-bool.ts';
 import { handleReview, isReview } from './handlers/reviews.ts';
+import { handleSelfSubjectReview, handleTokenReview } from './handlers/authn-reviews.ts';
+import { handleTokenRequest } from './handlers/subresources/token-request.ts';
 import { proxyLog } from './handlers/subresources/kubelet-proxy.ts';
 import {
   aggregatedContentType,
@@ -34,7 +36,7 @@ import { handlePatch } from './handlers/patch.ts';
 import { handleUpdate } from './handlers/update.ts';
 import { bookmarkObject, checkWatchParams, runWatch } from './handlers/watch.ts';
 import type { RequestMetrics } from './metrics.ts';
-import { ANONYMOUS } from './auth/user-info.ts';
+import { ANONYMOUS, type UserInfo } from './auth/user-info.ts';
 
 async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | undefined> {
   const { verb, subresource, resource } = r.info;
@@ -42,7 +44,12 @@ async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | u
   if (!verbs.includes(verb)) throw methodNotAllowed(verb, { group: resource.group, resource: resource.plural });
   // Streams are served on a WebSocket upgrade (http/upgrade.ts); a plain request for one is refused, whatever its verb.
   if (subresource === 'exec' || subresource === 'attach' || subresource === 'portforward') throw badRequest('Upgrade request required');
+  if (resource.group === 'authentication.k8s.io') {
+    if (resource.plural === 'selfsubjectreviews') return handleSelfSubjectReview(ctx, r);
+    if (resource.plural === 'tokenreviews') return handleTokenReview(ctx, r, ctx.authentication);
+  }
   if (isReview(resource.group, resource.plural)) return handleReview(ctx, r);
+  if (subresource === 'token' && resource.plural === 'serviceaccounts') return handleTokenRequest(ctx, r, ctx.authentication);
   switch (verb) {
     case 'get': {
       if (subresource === 'log') {
@@ -100,8 +107,8 @@ function discovery(path: ReturnType<typeof parseRequest> & { kind: 'discovery' }
 export function createApiHandler(
   ctx: ApiContext,
   metrics: RequestMetrics,
-): (req: IncomingMessage, res: ServerResponse, url: RequestUrl) => void {
-  return (req, res, url) => {
+): (req: IncomingMessage, res: ServerResponse, url: RequestUrl, who?: { user: UserInfo }) => void {
+  return (req, res, url, who) => {
     const started = process.hrtime.bigint();
     let verb = req.method?.toLowerCase() ?? 'unknown';
     let resource = '';
@@ -137,7 +144,7 @@ export function createApiHandler(
       if (info.verb === 'watch') metrics.watchOpened();
       const r: ApiRequest = {
         info,
-        user: ANONYMOUS,
+        user: who?.user ?? ANONYMOUS,
         query: url.searchParams,
         contentType: req.headers['content-type'],
         format,

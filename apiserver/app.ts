@@ -1,7 +1,10 @@
-// Assembles the apiserver: the store, the HTTP server (API requests on the
+// Assembles the apiserver: the store, the cluster PKI and the HTTPS server
+// (every request authenticated and authorized first, then API requests on the
 // hot path, express for health, version and metrics), WebSocket watches, and
-// the bootstrap namespaces. `startApiserver` is what `ksim apiserver` runs.
+// the bootstrap objects and RBAC policy. `startApiserver` is what `ksim
+// apiserver` runs.
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
@@ -21,7 +24,8 @@ import { CreateWorkerPool } from './create-workers/pool.ts';
 import { startEventExpiry } from './registry/event-expiry.ts';
 import { handleOpenApi, warmOpenApi } from './openapi/handler.ts';
 import { sendError } from './http/respond.ts';
-import { parseRequestUrl } from './http/request-url.ts';
+import { parseRequestUrl, type RequestUrl } from './http/request-url.ts';
+import { writeKubeconfig } from '../shared/client/kubeconfig-file.ts';
 import { upgradeHandler } from './http/upgrade.ts';
 import { applyConnectionTimeouts } from './http/connection-timeouts.ts';
 import type { ApiContext } from './handlers/context.ts';
@@ -31,6 +35,15 @@ import { healthHandler, storageCheck } from './storage/health-checks.ts';
 import { createApiMetrics } from './metrics.ts';
 import { versionInfo } from './version.ts';
 import { ALWAYS_ALLOW } from './auth/always-allow.ts';
+import { ensureClusterPki, type ClusterPki } from '../shared/pki/cluster-pki.ts';
+import { writeClusterKubeconfigs } from '../shared/pki/kubeconfigs.ts';
+import { createAuthentication, type AuthnOptions } from './auth/authn/index.ts';
+import { createAuthorizer } from './auth/authorizer.ts';
+import { RequestPath, type RequestIdentity } from './auth/request-path.ts';
+import { serveIssuerDiscovery } from './auth/issuer-discovery.ts';
+import { reconcileBootstrapPolicy } from './auth/rbac/reconcile.ts';
+import { MASTERS_GROUP, AUTHENTICATED_GROUP, type UserInfo } from './auth/user-info.ts';
+import type { Authenticated } from './auth/authenticator-types.ts';
 
 /** How to run an apiserver. */
 export interface ApiserverOptions {
@@ -44,11 +57,27 @@ export interface ApiserverOptions {
   createWorkers?: number;
   /** How long an Event lives after its last write (kube's --event-ttl, default one hour). */
   eventTtlMs?: number;
+  /**
+   * Plain HTTP with neither authentication nor authorization (every request
+   * is `system:unsecured` in `system:masters`): only for teaching, and said loudly.
+   */
+  insecureHttp?: boolean;
+  /** More names or addresses for the serving certificate (--advertise-address). */
+  advertiseAddresses?: string[];
+  /** Token authenticators' settings (ServiceAccount issuer, static tokens, OIDC). */
+  authn?: Pick<AuthnOptions, 'serviceAccountIssuer' | 'apiAudiences' | 'tokenAuthFile' | 'oidc'>;
 }
+
+/** The user of every request on --insecure-http, as kube's old insecure port had it. */
+const UNSECURED: UserInfo = { username: 'system:unsecured', groups: [MASTERS_GROUP, AUTHENTICATED_GROUP] };
 
 /** A running apiserver. */
 export interface RunningApiserver {
   port: number;
+  /** https://HOST:PORT (http:// on --insecure-http). */
+  url: string;
+  /** DIR/kubeconfig, the admin's. */
+  kubeconfig: string;
   store: Store;
   close(): Promise<void>;
 }
@@ -81,6 +110,31 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
           log,
         )
       : undefined;
+  let pki: ClusterPki | undefined;
+  if (!opts.insecureHttp) {
+    pki = await ensureClusterPki(opts.dataDir, { serviceIPs: [KUBERNETES_SERVICE_IP], advertiseAddresses: opts.advertiseAddresses });
+    if (pki.written.length > 0) log.info({ files: pki.written }, 'made the cluster PKI');
+  } else {
+    log.warn(
+      'INSECURE: serving plain HTTP with no authentication and no authorization (--insecure-http): every request is system:unsecured in system:masters; use only for teaching',
+    );
+  }
+  const authorizer = opts.insecureHttp ? ALWAYS_ALLOW : createAuthorizer(store);
+  // Also on --insecure-http: TokenRequest still signs ServiceAccount tokens, which a TokenReview can check.
+  const authentication = await createAuthentication({
+    ...opts.authn,
+    store,
+    dataDir: opts.dataDir,
+    clientCaPem: pki?.ca.certPem,
+    now: () => new Date(),
+    log,
+  });
+  const requestPath = new RequestPath({
+    authenticate: pki
+      ? (req) => authentication.authenticate(req)
+      : (): Promise<Authenticated> => Promise.resolve({ user: UNSECURED, authenticator: 'insecure-http' }),
+    authorizer,
+  });
   const ctx: ApiContext = {
     store,
     log,
@@ -89,7 +143,13 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     now: () => new Date(),
     newUid: randomUUID,
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
-    authorizer: ALWAYS_ALLOW,
+    authorizer,
+    authentication,
+    kubeletClientTls: pki && {
+      certPem: pki.apiserverKubeletClient.certPem,
+      keyPem: pki.apiserverKubeletClient.keyPem,
+      caPem: pki.ca.certPem,
+    },
   };
 
   const registry = createMetricsRegistry('apiserver');
@@ -116,33 +176,67 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     res.status(404).json(err.toStatus());
   });
 
-  const server = http.createServer({ connectionsCheckingInterval: 1000, maxHeaderSize: 1 << 20 }, (req, res) => {
-    const url = parseRequestUrl(req.url);
+  const route = (req: http.IncomingMessage, res: http.ServerResponse, url: RequestUrl, who: RequestIdentity) => {
     try {
       if (handleOpenApi(req, res, url)) return;
+      if (serveIssuerDiscovery(authentication, req.method ?? 'GET', url.pathname, res)) return;
     } catch (err) {
       sendError(res, err, log);
       return;
     }
     if (url.pathname === '/api' || url.pathname.startsWith('/api/') || url.pathname === '/apis' || url.pathname.startsWith('/apis/')) {
-      apiHandler(req, res, url);
+      apiHandler(req, res, url, who);
     } else {
       app(req, res);
     }
-  });
+  };
+  const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const url = parseRequestUrl(req.url);
+    requestPath.admit(req, url).then(
+      (who) => route(req, res, url, who),
+      (err: unknown) => {
+        if (!req.complete) req.resume();
+        sendError(res, err, log);
+      },
+    );
+  };
+  const serverOptions = { connectionsCheckingInterval: 1000, maxHeaderSize: 1 << 20 };
+  const server = pki
+    ? https.createServer(
+        {
+          ...serverOptions,
+          cert: pki.apiserver.certPem,
+          key: pki.apiserver.keyPem,
+          // Client certificates are asked for, verified against the cluster CA, and read by the x509
+          // authenticator; a client without one is still served (tokens, anonymous health checks).
+          ca: pki.ca.certPem,
+          requestCert: true,
+          rejectUnauthorized: false,
+        },
+        listener,
+      )
+    : http.createServer(serverOptions, listener);
   applyConnectionTimeouts(server);
+  // A failed handshake (an untrusting client, plain HTTP on the TLS port) is the client's problem, never the server's.
+  server.on('tlsClientError', (err: Error) => log.debug({ err: err.message }, 'TLS handshake failed'));
 
   const wss = new WebSocketServer({ noServer: true });
-  server.on('upgrade', upgradeHandler(ctx, wss));
+  server.on('upgrade', upgradeHandler(ctx, wss, requestPath));
 
+  // The policy is in place before the first request is authorized (kube's rbac/bootstrap-roles post-start hook gates /readyz).
+  await reconcileBootstrapPolicy(store, log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   await ensureBootstrapObjects(ctx, port);
+  const url = `${pki ? 'https' : 'http'}://${clientHost(opts.host)}:${port}`;
+  const kubeconfig = pki
+    ? (await writeClusterKubeconfigs(opts.dataDir, url, pki)).admin
+    : await writeKubeconfig(path.join(opts.dataDir, 'kubeconfig'), url);
   ready = true;
-  log.info({ port, host: opts.host, dataDir: opts.dataDir }, 'serving');
+  log.info({ port, host: opts.host, url, dataDir: opts.dataDir, kubeconfig, insecure: opts.insecureHttp === true }, 'serving');
   // Build the OpenAPI documents (~0.4 s of blocking work) before kubectl's first
   // write needs them, but not at once: right after a restart, clients re-watching
   // and writing come first.
@@ -156,6 +250,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
 
   return {
     port,
+    url,
+    kubeconfig,
     store,
     async close() {
       ready = false;
@@ -171,6 +267,13 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       await store.close();
     },
   };
+}
+
+/** The address clients use for a listen address (a wildcard is reached on loopback). */
+function clientHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /** The admission chain, seeded with what the store already holds. */

@@ -15,10 +15,11 @@ const SERVED_SUBRESOURCES: Record<string, { verbs: string[]; kind?: string; grou
   attach: { verbs: ['create', 'get'], kind: 'PodAttachOptions' },
   portforward: { verbs: ['create', 'get'], kind: 'PodPortForwardOptions' },
   approval: { verbs: ['get', 'patch', 'update'] },
+  token: { verbs: ['create'], kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1' },
 };
 
-/** Verbs of subresources served but not listed in discovery: a Namespace's finalize, and serviceaccounts/token (not implemented yet). */
-const UNLISTED_SUBRESOURCE_VERBS: Record<string, string[]> = { finalize: ['update'], token: ['create'] };
+/** Verbs of subresources served but not listed in discovery: a Namespace's finalize. */
+const UNLISTED_SUBRESOURCE_VERBS: Record<string, string[]> = { finalize: ['update'] };
 
 /** The verbs a subresource serves, as kube lists them; a request with any other verb is a 405. */
 export function subresourceVerbs(subresource: string): readonly string[] {

@@ -25,8 +25,41 @@ const FLAGS = {
     default: -1,
     help: 'threads that decode, default and validate new objects (-1: one when there are two or more cores)',
   },
+  'insecure-http': {
+    type: 'boolean',
+    default: false,
+    help: 'serve plain HTTP with no authentication or authorization (teaching only: anyone can do anything)',
+  },
+  'advertise-address': { type: 'string', default: '', help: 'more addresses or names for the serving certificate, comma-separated' },
+  'service-account-issuer': {
+    type: 'string',
+    default: '',
+    help: 'issuer of ServiceAccount tokens (default https://kubernetes.default.svc.cluster.local)',
+  },
+  'api-audiences': { type: 'string', default: '', help: 'audiences of the API, comma-separated (default: the issuer)' },
+  'token-auth-file': { type: 'string', default: '', help: 'static bearer tokens, kube\'s CSV: token,user,uid,"group1,group2"' },
+  'oidc-issuer-url': { type: 'string', default: '', help: 'OIDC issuer whose ID tokens authenticate users (https)' },
+  'oidc-client-id': { type: 'string', default: '', help: 'audience an OIDC ID token must carry' },
+  'oidc-username-claim': { type: 'string', default: 'sub', help: 'OIDC claim that names the user' },
+  'oidc-username-prefix': { type: 'string', default: '', help: 'prefix of OIDC usernames ("-" for none)' },
+  'oidc-groups-claim': { type: 'string', default: '', help: 'OIDC claim that lists the groups' },
+  'oidc-groups-prefix': { type: 'string', default: '', help: 'prefix of OIDC groups' },
+  'oidc-ca-file': { type: 'string', default: '', help: "CA bundle for the OIDC issuer's TLS" },
+  'oidc-jwks-file': { type: 'string', default: '', help: "the issuer's keys from a file instead of its jwks_uri (ksim)" },
+  'audit-log-path': { type: 'string', default: '', help: 'audit log file (default DIR/audit.log; "-" for stdout)' },
+  'audit-policy-file': { type: 'string', default: '', help: 'audit.k8s.io/v1 Policy (default: Metadata for every request)' },
+  'audit-log-maxsize': { type: 'number', default: 100, help: 'megabytes before the audit log is rotated' },
+  'audit-log-maxbackup': { type: 'number', default: 10, help: 'rotated audit logs kept' },
+  'audit-log-maxage': { type: 'number', default: 0, help: 'days a rotated audit log is kept (0: no limit)' },
   help: { type: 'boolean', help: 'print this help' },
 } satisfies FlagSpec;
+
+/** A comma-separated flag's values. */
+const list = (v: string): string[] =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Runs the apiserver command with `argv` (flags only). */
 export async function apiserverMain(argv: string[]): Promise<void> {
@@ -48,6 +81,25 @@ export async function apiserverMain(argv: string[]): Promise<void> {
       bookmarkIntervalMs: flags['bookmark-interval'] * 1000,
       eventTtlMs: flags['event-ttl'] * 1000,
       createWorkers: flags['create-workers'] >= 0 ? flags['create-workers'] : undefined,
+      insecureHttp: flags['insecure-http'],
+      advertiseAddresses: list(flags['advertise-address']),
+      authn: {
+        serviceAccountIssuer: flags['service-account-issuer'] || undefined,
+        apiAudiences: list(flags['api-audiences']),
+        tokenAuthFile: flags['token-auth-file'] || undefined,
+        oidc: flags['oidc-issuer-url']
+          ? {
+              issuerUrl: flags['oidc-issuer-url'],
+              clientId: flags['oidc-client-id'],
+              usernameClaim: flags['oidc-username-claim'],
+              usernamePrefix: flags['oidc-username-prefix'] || undefined,
+              groupsClaim: flags['oidc-groups-claim'] || undefined,
+              groupsPrefix: flags['oidc-groups-prefix'] || undefined,
+              caFile: flags['oidc-ca-file'] || undefined,
+              jwksFile: flags['oidc-jwks-file'] || undefined,
+            }
+          : undefined,
+      },
     });
   } catch (err) {
     const message = startFailureMessage(err, { dataDir: flags['data-dir'], host: flags['bind-address'], port: flags.port });
@@ -62,7 +114,13 @@ export async function apiserverMain(argv: string[]): Promise<void> {
   }
   handleShutdown(log, () => server.close());
   if (process.send) {
-    process.send({ type: 'serving', pid: process.pid, port: server.port } satisfies ServingMessage);
+    process.send({
+      type: 'serving',
+      pid: process.pid,
+      port: server.port,
+      url: server.url,
+      kubeconfig: server.kubeconfig,
+    } satisfies ServingMessage);
     // The channel only reports; it must not keep the process alive or be what stops it.
     process.channel?.unref();
   }
@@ -73,6 +131,10 @@ export interface ServingMessage {
   type: 'serving';
   pid: number;
   port: number;
+  /** https://HOST:PORT, or http:// on --insecure-http. */
+  url: string;
+  /** The admin kubeconfig it wrote. */
+  kubeconfig: string;
 }
 
 /** One line saying why the apiserver could not start, naming the data dir or the address. */

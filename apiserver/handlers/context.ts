@@ -10,6 +10,7 @@ import type { ResponseFormat, ResponseView } from '../http/codec.ts';
 import type { ListPage } from '../http/views.ts';
 import type { UserInfo } from '../auth/user-info.ts';
 import type { Authorizer } from '../auth/authorizer-types.ts';
+import type { Authentication } from '../auth/authn/index.ts';
 
 /** The apiserver's collaborators, shared by every request. */
 export interface ApiContext {
@@ -28,6 +29,8 @@ export interface ApiContext {
    * the review resources, impersonation and RBAC's escalation checks.
    */
   authorizer: Authorizer;
+  /** Authentication: TokenReview asks it, TokenRequest signs with its ServiceAccount key. */
+  authentication: Authentication;
   /**
    * The client certificate the apiserver shows the kubelets it proxies to
    * (logs, exec, attach): kubeadm's apiserver-kubelet-client, and the CA that

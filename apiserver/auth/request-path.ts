@@ -1,0 +1,92 @@
+// The front of every request, as kube-apiserver's handler chain has it:
+// authentication (client certificate, bearer token, or anonymous on the few
+// public paths), impersonation, then authorization of the request's
+// attributes. What comes out is who the request acts as and why it was
+// allowed; what fails is kube's 401 or 403 Status. Admission and storage
+// come after, in the verb handlers.
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { StatusError } from '../../shared/api/errors.ts';
+import type { RequestUrl } from '../http/request-url.ts';
+import { AuthenticationError, type Authenticated, type AuthnRequest } from './authenticator-types.ts';
+import type { Authorizer, AuthzAttributes } from './authorizer-types.ts';
+import { forbidden } from './forbidden.ts';
+import { impersonatedUser } from './impersonation.ts';
+import { requestAttributes } from './request-attributes.ts';
+import { ANONYMOUS_USER, type UserInfo } from './user-info.ts';
+
+/**
+ * The paths anonymous requests may reach (kube's AuthenticationConfiguration
+ * `anonymous.conditions`); on any other path a request without credentials
+ * is a 401. RBAC's system:public-info-viewer then allows them.
+ */
+export const ANONYMOUS_PATHS: ReadonlySet<string> = new Set([
+  '/livez',
+  '/readyz',
+  '/healthz',
+  '/version',
+  '/version/',
+  '/.well-known/openid-configuration',
+  '/openid/v1/jwks',
+]);
+
+/** Who a request acts as, and the decision that let it through. */
+export interface RequestIdentity {
+  /** The user the request acts as (the impersonated one, when it impersonates). */
+  user: UserInfo;
+  /** The user its credentials proved, when it impersonates someone else. */
+  authenticatedUser?: UserInfo;
+  authenticator: string;
+  attrs: AuthzAttributes;
+  reason: string;
+}
+
+/** What the request path needs. */
+export interface RequestPathDeps {
+  /** Authentication: anonymous for a request without credentials; throws AuthenticationError for bad ones. */
+  authenticate(req: AuthnRequest): Promise<Authenticated>;
+  authorizer: Authorizer;
+}
+
+/** kube's answer to missing or refused credentials. */
+export function unauthorized(): StatusError {
+  return new StatusError(401, 'Unauthorized', 'Unauthorized');
+}
+
+/** The request path: see the file comment. */
+export class RequestPath {
+  // A connection's client certificate does not change: authenticate it once per TLS connection.
+  private readonly byConnection = new WeakMap<TLSSocket, Authenticated>();
+
+  constructor(private readonly deps: RequestPathDeps) {}
+
+  /** Authenticates and authorizes `req`; throws a 401 or 403 StatusError. */
+  async admit(req: IncomingMessage, url: RequestUrl, method = req.method ?? 'GET'): Promise<RequestIdentity> {
+    const who = await this.authenticate(req, url);
+    const impersonated = impersonatedUser(req.headers, who.user, this.deps.authorizer);
+    const user = impersonated ?? who.user;
+    const attrs: AuthzAttributes = { user, ...requestAttributes(method, url) };
+    const { decision, reason } = this.deps.authorizer.authorize(attrs);
+    if (decision !== 'allow') throw forbidden(attrs, reason);
+    return { user, authenticatedUser: impersonated ? who.user : undefined, authenticator: who.authenticator, attrs, reason };
+  }
+
+  private async authenticate(req: IncomingMessage, url: RequestUrl): Promise<Authenticated> {
+    const tls = 'encrypted' in req.socket ? (req.socket as TLSSocket) : undefined;
+    const bearer = req.headers.authorization !== undefined;
+    const cached = tls && !bearer ? this.byConnection.get(tls) : undefined;
+    let who: Authenticated;
+    if (cached) who = cached;
+    else {
+      try {
+        who = await this.deps.authenticate({ headers: req.headers, tls });
+      } catch (err) {
+        if (err instanceof AuthenticationError) throw Object.assign(unauthorized(), { authenticationFailure: err.message });
+        throw err;
+      }
+      if (tls && !bearer && who.user.username !== ANONYMOUS_USER) this.byConnection.set(tls, who);
+    }
+    if (who.user.username === ANONYMOUS_USER && !ANONYMOUS_PATHS.has(url.pathname)) throw unauthorized();
+    return who;
+  }
+}
