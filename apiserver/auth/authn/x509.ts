@@ -1,0 +1,51 @@
+// Client certificate authentication, as kube's x509 authenticator: the TLS
+// layer has already checked the chain against the cluster CA (requestCert,
+// rejectUnauthorized false); this reads its verdict. Subject CN is the user,
+// each O a group. A certificate that did not verify is refused, naming why.
+import type { TLSSocket } from 'node:tls';
+import { AuthenticationError, type Authenticated } from '../authenticator-types.ts';
+
+/** Go's wording for the verification failures OpenSSL reports by code. */
+const GO_WORDING: Record<string, string> = {
+  CERT_HAS_EXPIRED: 'x509: certificate has expired or is not yet valid',
+  CERT_NOT_YET_VALID: 'x509: certificate has expired or is not yet valid',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'x509: certificate signed by unknown authority',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'x509: certificate signed by unknown authority',
+  UNABLE_TO_GET_ISSUER_CERT: 'x509: certificate signed by unknown authority',
+  SELF_SIGNED_CERT_IN_CHAIN: 'x509: certificate signed by unknown authority',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'x509: certificate signed by unknown authority',
+  CERT_SIGNATURE_FAILURE: 'x509: certificate signed by unknown authority',
+  INVALID_PURPOSE: 'x509: certificate specifies an incompatible key usage',
+};
+
+const CLIENT_AUTH_OID = '1.3.6.1.5.5.7.3.2';
+
+function asList(v: string | string[] | undefined): string[] {
+  if (v === undefined) return [];
+  return Array.isArray(v) ? v : [v];
+}
+
+/**
+ * The user of the client certificate on `tls`: undefined when none was
+ * presented (or it names no user); throws when one was presented and did not verify.
+ */
+export function authenticateClientCertificate(tls: TLSSocket | undefined): Authenticated | undefined {
+  if (!tls || typeof tls.getPeerCertificate !== 'function') return undefined;
+  const cert = tls.getPeerCertificate();
+  if (!cert || !cert.raw) return undefined;
+  const serial = cert.serialNumber ? BigInt(`0x${cert.serialNumber}`).toString() : '';
+  if (!tls.authorized) {
+    const code = String(tls.authorizationError ?? 'certificate not verified');
+    const why = GO_WORDING[code] ? `${GO_WORDING[code]} (${code})` : code;
+    throw new AuthenticationError(`verifying certificate SN=${serial} failed: ${why}`);
+  }
+  // Go verifies with ExtKeyUsageClientAuth: a certificate that lists usages must include it.
+  const usages = cert.ext_key_usage;
+  if (usages && usages.length > 0 && !usages.includes(CLIENT_AUTH_OID) && !usages.includes('2.5.29.37.0')) {
+    throw new AuthenticationError(`verifying certificate SN=${serial} failed: ${GO_WORDING.INVALID_PURPOSE}`);
+  }
+  const username = asList(cert.subject?.CN).at(0) ?? '';
+  // kube's CommonNameUserConversion: no CN, no user (not an error).
+  if (!username) return undefined;
+  return { user: { username, groups: asList(cert.subject?.O) }, authenticator: 'x509' };
+}
