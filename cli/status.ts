@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
+import { describeCertificate } from '../shared/pki/certificates.ts';
 import { pkiPaths } from '../shared/pki/cluster-pki.ts';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
 import { readClusterState } from './cluster-state.ts';
@@ -92,4 +93,20 @@ export async function statusMain(argv: string[]): Promise<void> {
         .trimEnd() + '\n',
     );
   if (state.insecure) process.stdout.write('INSECURE: plain HTTP, no authentication\n');
+  else if (state.server.startsWith('https:')) {
+    const line = tlsLine(dataDir);
+    if (line) process.stdout.write(`${line}\n`);
+  }
+}
+
+/** When the serving certificate and the CA expire, as `kubeadm certs check-expiration` would tell. */
+function tlsLine(dataDir: string): string | undefined {
+  try {
+    const serving = describeCertificate(fs.readFileSync(pkiPaths(dataDir, 'apiserver').certPath, 'utf8'));
+    const ca = describeCertificate(fs.readFileSync(pkiPaths(dataDir, 'ca').certPath, 'utf8'));
+    const day = (d: Date) => d.toISOString().slice(0, 10);
+    return `TLS: serving certificate valid until ${day(serving.notAfter)}, CA "${ca.commonName}" (${pkiPaths(dataDir, 'ca').certPath}) until ${day(ca.notAfter)}`;
+  } catch {
+    return undefined;
+  }
 }

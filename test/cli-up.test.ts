@@ -99,6 +99,7 @@ test('ksim up serves, writes a kubeconfig kubectl can use, and keeps state acros
     ])
       assert.equal(statSync(join(dataDir, f)).mode & 0o777, 0o600, f);
     assert.doesNotMatch(status.stdout, /INSECURE/);
+    assert.match(status.stdout, /^TLS: serving certificate valid until \d{4}-\d\d-\d\d, CA "kubernetes" \(.*ca\.crt\) until \d{4}-/m);
     assert.match(first.output(), new RegExp(`Cluster CA: ${join(dataDir, 'pki', 'ca.crt')}`));
   }
   const caBefore = tls ? readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8') : '';
