@@ -15,7 +15,7 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 
 async function requestPem(subject: x509.JsonName, sans: x509.JsonGeneralNames = []): Promise<string> {
-  const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
   const req = await x509.Pkcs10CertificateRequestGenerator.create({
     name: subject,
     keys,
@@ -69,7 +69,7 @@ function forged(pem: string): string {
   return x509.PemConverter.encode(der, 'CERTIFICATE REQUEST');
 }
 
-const cases: { name: string; csr: CertificateSigningRequest; want: 'none' | 'issue' | string }[] = [
+const cases: { name: string; csr: CertificateSigningRequest; want: string }[] = [
   { name: 'client: client auth', csr: csr(alice, CLIENT, ['client auth']), want: 'issue' },
   {
     name: 'client: with digital signature, key encipherment',

@@ -136,7 +136,12 @@ test('openssl key and request, kubectl approve: the signer issues a certificate 
 
 test('a request for server auth from the client signer is Failed, with nothing issued', async () => {
   await openssl('req', '-new', '-key', 'alice.key', '-subj', '/CN=mallory', '-out', 'mallory.csr');
-  ok(await k(['create', '--validate=false', '-f', '-'], csrYaml('mallory', await readFile(join(dir, 'mallory.csr'), 'utf8'), ['client auth', 'server auth'])));
+  ok(
+    await k(
+      ['create', '--validate=false', '-f', '-'],
+      csrYaml('mallory', await readFile(join(dir, 'mallory.csr'), 'utf8'), ['client auth', 'server auth']),
+    ),
+  );
   ok(await k(['certificate', 'approve', 'mallory']));
   await until(async () => ((await conditionOf('mallory')) === 'Approved,Failed' ? true : undefined), 'the Failed condition');
   const csr = JSON.parse(ok(await k(['get', 'csr', 'mallory', '-o', 'json'])));
