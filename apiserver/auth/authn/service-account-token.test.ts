@@ -163,7 +163,7 @@ test('bad tokens are refused with a clear reason and none authenticates', async 
     const pubPem = await readFile(join(w.dir, 'pki', 'sa.pub'));
     const t0 = w.clock.now;
     const at = (s: number) => new Date(t0.getTime() + s * 1000);
-    const cases: { name: string; token: () => Promise<string>; setup?: () => Promise<void>; when?: Date; want: string | RegExp }[] = [
+    const cases: { name: string; token: () => Promise<string>; setup?: () => Promise<unknown>; when?: Date; want: string | RegExp }[] = [
       {
         name: 'forged: another key, our kid',
         token: () => forge(w, { key: other }),
