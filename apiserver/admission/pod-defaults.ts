@@ -1,29 +1,18 @@
-// The admission plugins kube runs on every Pod that ksim models:
-// ServiceAccount (spec.serviceAccountName defaults to "default"),
-// DefaultTolerationSeconds (300 s NoExecute tolerations for not-ready and
+// The admission plugins that look at a new Pod alone (and at data they are
+// handed): ServiceAccount (see service-account.ts), DefaultTolerationSeconds (300 s NoExecute tolerations for not-ready and
 // unreachable nodes) and Priority (spec.priority from the PriorityClass).
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { fieldError, forbidden, invalid } from '../../shared/api/errors.ts';
 import type { ObjectToStore } from '../storage/types.ts';
 import type { AdmissionPlugin } from './types.ts';
 import type { PriorityClassView } from './priority-classes.ts';
+import { serviceAccountAdmission, type ServiceAccountView } from './service-account.ts';
 
 const isPod = (rt: { group: string; plural: string }) => rt.group === '' && rt.plural === 'pods';
 
 /** The Pod a plugin looks at: the object itself, when `rt` is pods and it is being created. */
 const podCreated = (op: string, rt: { group: string; plural: string }, obj: ObjectToStore): Pod | undefined =>
   op === 'CREATE' && isPod(rt) ? (obj as Pod) : undefined;
-
-/** ServiceAccount admission's defaulting (no token volume: ksim does not mount tokens). */
-export const serviceAccountDefault: AdmissionPlugin = {
-  name: 'ServiceAccount',
-  admit(op, rt, obj) {
-    const pod = podCreated(op, rt, obj);
-    if (!pod?.spec) return;
-    pod.spec.serviceAccountName ||= pod.spec.serviceAccount || 'default';
-    pod.spec.serviceAccount = pod.spec.serviceAccountName;
-  },
-};
 
 /** DefaultTolerationSeconds with kube's default of 300 seconds. */
 export const defaultTolerationSeconds: AdmissionPlugin = {
@@ -78,10 +67,14 @@ export function priorityAdmission(classes: PriorityClassView): AdmissionPlugin {
 }
 
 /**
- * The plugins that look at the object alone (and at the PriorityClasses
- * `classes` shows), in kube's order: the same list on the main thread and on
- * a create worker.
+ * The plugins that look at the object alone (and at the PriorityClasses and
+ * ServiceAccounts the views show), in kube's order: the same list on the
+ * main thread and on a create worker.
  */
-export function objectAdmissionPlugins(classes: PriorityClassView): AdmissionPlugin[] {
-  return [serviceAccountDefault, defaultTolerationSeconds, priorityAdmission(classes)];
+export function objectAdmissionPlugins(
+  classes: PriorityClassView,
+  // Until every caller passes a view: each ServiceAccount taken to exist, with nothing set.
+  serviceAccounts: ServiceAccountView = { get: () => ({}) },
+): AdmissionPlugin[] {
+  return [serviceAccountAdmission(serviceAccounts), priorityAdmission(classes), defaultTolerationSeconds];
 }

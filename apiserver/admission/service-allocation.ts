@@ -2,6 +2,7 @@
 // kube's service registry does: a free IP from the service CIDR for each
 // ClusterIP Service, a free port in 30000-32767 for each NodePort /
 // LoadBalancer port, with user-chosen values checked against what is taken.
+// A dry run is answered with the addresses it would get, holding none.
 import type { Service } from 'kubernetes-types/core/v1.js';
 import { fieldError, invalid } from '../../shared/api/errors.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
@@ -73,7 +74,7 @@ export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<Serv
     return undefined;
   }
 
-  function allocate(op: Operation, svc: Service, old?: Service): void {
+  function allocate(op: Operation, svc: Service, old: Service | undefined, commit: boolean): void {
     const name = svc.metadata?.name ?? '';
     const fail = (e: ReturnType<typeof fieldError.invalid>) => invalid('Service', '', name, [e]);
     const spec = (svc.spec ??= {});
@@ -103,13 +104,13 @@ export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<Serv
         }
         if (ips.has(n))
           throw fail(fieldError.invalid('spec.clusterIPs', [want], `failed to allocate IP ${want}: provided IP is already allocated`));
-        ips.add(n);
+        if (commit) ips.add(n);
         spec.clusterIP = want;
         spec.clusterIPs = [want];
       } else {
         const n = freeIp();
         if (n === undefined) throw fail(fieldError.invalid('spec.clusterIPs', [], `failed to allocate a serviceIP: range is full`));
-        ips.add(n);
+        if (commit) ips.add(n);
         spec.clusterIP = intToIp(n);
         spec.clusterIPs = [spec.clusterIP];
       }
@@ -133,18 +134,19 @@ export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<Serv
           }
           if (ports.has(p.nodePort))
             throw fail(fieldError.invalid(`spec.ports[${i}].nodePort`, p.nodePort, 'provided port is already allocated'));
-          ports.add(p.nodePort);
+          if (commit) ports.add(p.nodePort);
         } else {
           const port = freePort();
           if (port === undefined) throw fail(fieldError.invalid(`spec.ports[${i}].nodePort`, 0, 'range is full'));
-          ports.add(port);
+          if (commit) ports.add(port);
           p.nodePort = port;
         }
       });
     } else {
       for (const p of spec.ports ?? []) delete p.nodePort;
     }
-    // Release what the old version held and the new one does not.
+    // Release what the old version held and the new one does not (a dry run holds and releases nothing).
+    if (!commit) return;
     const nowPorts = new Set((spec.ports ?? []).map((p) => p.nodePort).filter((n): n is number => Boolean(n)));
     for (const p of held) if (!nowPorts.has(p)) ports.delete(p);
     if (!needsClusterIP(svc)) for (const ip of oldIPs) ips.delete(ipToInt(ip)!);
@@ -156,8 +158,8 @@ export function serviceAllocation(ranges: ServiceRanges, existing: Iterable<Serv
     // The allocation maps must change atomically with the write that takes or frees an address.
     transactional: true,
     appliesTo: isService,
-    admit(op, rt, obj, old) {
-      if (isService(rt)) allocate(op, obj as Service, old as Service | undefined);
+    admit(op, rt, obj, old, attrs) {
+      if (isService(rt)) allocate(op, obj as Service, old as Service | undefined, !attrs?.dryRun);
     },
     deleted(rt, obj) {
       if (!isService(rt)) return;

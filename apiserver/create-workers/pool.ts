@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { internalError, StatusError } from '../../shared/api/errors.ts';
 import type { NewObjectPreparer, NewObjectRequest, PreparedCreate } from '../handlers/new-object-types.ts';
 import { RESOURCE_VERSION_PLACEHOLDER, SerializedObject } from '../storage/serialized-object.ts';
+import type { AdmissionSnapshot } from '../admission/snapshot.ts';
 import type { CreateWorkerData, PrepareBatch, PrepareMessage, PrepareReply, WorkerReply } from './protocol.ts';
 
 /** The ksim command, which starts a worker when given `__create-worker`. */
@@ -133,6 +134,9 @@ export class CreateWorkerPool implements NewObjectPreparer {
       nowMs: req.now.getTime(),
       uid: req.uid,
     };
+    // The handler adds what the worker's admission reads (admission/snapshot.ts) to a Pod's request.
+    const snapshot = (req as NewObjectRequest & AdmissionSnapshot).serviceAccounts;
+    if (snapshot) msg.serviceAccounts = snapshot;
     const version = this.classes.version();
     if (version !== worker.classesVersion) {
       msg.priorityClasses = this.classes.texts();

@@ -21,6 +21,8 @@ export interface PrepareMessage {
   nowMs: number;
   uid: string;
   priorityClasses?: string[];
+  /** A Pod's: the ServiceAccounts of its namespace, as JSON texts (see admission/snapshot.ts). */
+  serviceAccounts?: string[];
 }
 
 /** A prepared object: its JSON with the placeholder as its resourceVersion. */

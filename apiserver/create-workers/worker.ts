@@ -8,6 +8,7 @@ import { findResource } from '../../shared/api/resources.ts';
 import { objectAdmissionPlugins } from '../admission/pod-defaults.ts';
 import { priorityClassSnapshot, type PriorityClassView } from '../admission/priority-classes.ts';
 import { AdmissionChain } from '../admission/types.ts';
+import { serviceAccountSnapshot, type ServiceAccountView } from '../admission/service-account.ts';
 import { prepareNewObject } from '../handlers/new-object.ts';
 import type { CreateWorkerData, PrepareBatch, PrepareMessage, PrepareReply, WorkerReply } from './protocol.ts';
 
@@ -17,13 +18,18 @@ export function runCreateWorker(): void {
   if (!port) throw new Error('ksim __create-worker runs only as a worker thread of the apiserver');
   const { placeholder } = workerData as CreateWorkerData;
   let classes: PriorityClassView = priorityClassSnapshot([]);
+  let accounts: ServiceAccountView = serviceAccountSnapshot([]);
   const admission = new AdmissionChain(
-    objectAdmissionPlugins({ lookup: (name) => classes.lookup(name), globalDefault: () => classes.globalDefault() }),
+    objectAdmissionPlugins(
+      { lookup: (name) => classes.lookup(name), globalDefault: () => classes.globalDefault() },
+      { get: (ns, name) => accounts.get(ns, name) },
+    ),
   );
   const send = (m: WorkerReply) => port.postMessage(m);
 
   const prepare = (m: PrepareMessage): PrepareReply => {
     try {
+      accounts = serviceAccountSnapshot(m.serviceAccounts ?? []);
       if (m.priorityClasses) classes = priorityClassSnapshot(m.priorityClasses.map((j) => JSON.parse(j)));
       const rt = findResource(m.group, m.version, m.plural);
       if (!rt) throw new Error(`unknown resource ${m.group}/${m.version}/${m.plural}`);

@@ -15,6 +15,7 @@ import { admitNamespace } from './namespace-lifecycle.ts';
 import { commitWrite } from './commit-write.ts';
 import { asObjectOf, checkPatched, checkPatchedSize } from './decode-object.ts';
 import { isDryRun } from './dry-run.ts';
+import { admissionAttributes } from './write-object.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
 /**
@@ -48,6 +49,8 @@ export async function handleApply(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
   const { obj: config, warnings } = checkPatched(r, rt, applied);
   const dryRun = isDryRun(r.query);
   const now = ctx.now();
+  const admitted: string[] = [];
+  const attrs = admissionAttributes(r, 'UPDATE', dryRun, admitted);
   const res = await commitWrite(
     ctx,
     rt,
@@ -58,7 +61,7 @@ export async function handleApply(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
         checkNamespace(rt, obj, namespace);
         admitNamespace(ctx.store, rt, namespace);
         prepareCreate(rt, obj, now, ctx.newUid());
-        if (!dryRun) ctx.admission.admit('CREATE', rt, obj);
+        ctx.admission.admit('CREATE', rt, obj, undefined, 'all', { ...attrs, operation: 'CREATE' });
         return obj;
       }
       let merged: StoredObject;
@@ -71,7 +74,7 @@ export async function handleApply(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
           throw new StatusError(422, 'Invalid', 'the patch or the object it patches is nested too deeply to be applied');
         throw err;
       }
-      const next = prepareUpdate(rt, merged, cur, '', dryRun ? undefined : (o, old) => ctx.admission.admit('UPDATE', rt, o, old));
+      const next = prepareUpdate(rt, merged, cur, '', (o, old) => ctx.admission.admit('UPDATE', rt, o, old, 'all', attrs));
       if (next && readyToDelete(rt, next)) return null;
       // Last, after admission and validation, where kube meets etcd's limit on what it stores.
       if (next) checkPatchedSize(next);
@@ -80,5 +83,5 @@ export async function handleApply(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
     dryRun,
     (json) => json,
   );
-  return { ...res, warnings };
+  return { ...res, warnings: [...warnings, ...admitted] };
 }

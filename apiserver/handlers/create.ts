@@ -14,6 +14,10 @@ import { handleEviction } from './subresources/eviction.ts';
 import { resourceStore } from './resource-store.ts';
 import { storageConversion } from '../registry/conversions.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
+import { admissionAttributes } from './write-object.ts';
+import { serviceAccountTexts } from '../admission/chain.ts';
+import type { AdmissionSnapshot } from '../admission/snapshot.ts';
+import type { StoredObject } from '../storage/types.ts';
 
 const GENERATE_NAME_ATTEMPTS = 8;
 
@@ -31,7 +35,9 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   if (subresource === 'eviction' && rt.group === '' && rt.plural === 'pods') return handleEviction(ctx, r);
   if (subresource) throw methodNotAllowed(`create on ${subresource}`, gr);
   const dryRun = isDryRun(r.query);
-  const request: NewObjectRequest = {
+  const admitted: string[] = [];
+  const attrs = admissionAttributes(r, 'CREATE', dryRun, admitted);
+  const request: NewObjectRequest & AdmissionSnapshot = {
     rt,
     namespace,
     body: await r.body(),
@@ -40,12 +46,16 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     now: ctx.now(),
     uid: ctx.newUid(),
   };
-  // A transactional admission plugin must see the object inside the transaction: prepare it here then;
-  // and an object stored as another resource's is converted from the parsed object.
-  const worker = !dryRun && !ctx.admission.needsTransaction(rt) && !storageConversion(rt) ? ctx.createWorkers : undefined;
+  // Admission that reads the store or the user, or must run inside the transaction, runs here: so does the
+  // preparing then. An object stored as another resource's is converted from the parsed object.
+  const mainThread = ctx.admission.needsTransaction(rt, attrs) || ctx.admission.needsContext(rt, attrs) || storageConversion(rt);
+  const worker = !dryRun && !mainThread ? ctx.createWorkers : undefined;
+  // What the worker's ServiceAccount admission reads, sent along with a Pod.
+  if (worker && rt.group === '' && rt.plural === 'pods') request.serviceAccounts = serviceAccountTexts(ctx.store, namespace);
+  const prepareHere = (): PreparedCreate<StoredObject> => prepareNewObject(request, ctx.admission, attrs);
   let prepared: PreparedCreate;
   try {
-    prepared = (await worker?.prepare(request)) ?? prepareNewObject(request, ctx.admission);
+    prepared = (await worker?.prepare(request)) ?? prepareHere();
   } catch (err) {
     // kube decodes first (400, 413, 415), then admits the namespace (404 when it is missing),
     // then validates and runs the other admission plugins: their refusals come after a missing namespace.
@@ -53,23 +63,33 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     throw err;
   }
   admitNamespace(ctx.store, rt, namespace);
+  // The plugins that read the store or the user, on an object prepared here (a worker takes only creates that need none).
+  const admitHere = (p: PreparedCreate) => {
+    if (!(p.value instanceof SerializedObject))
+      ctx.admission.admit('CREATE', rt, p.value, undefined, 'context', { ...attrs, name: p.name });
+  };
+  admitHere(prepared);
   const objects = resourceStore(ctx.store, rt);
 
   for (let attempt = 0; ; attempt++) {
     const key = objectKey(rt, namespace, prepared.name);
     if (dryRun) {
       if (objects.get(key)) throw alreadyExists(gr, prepared.name);
-      return { status: 201, json: JSON.stringify(prepared.value), warnings: prepared.warnings };
+      // A dry run is admitted in full; its plugins allocate and charge nothing.
+      if (!(prepared.value instanceof SerializedObject))
+        ctx.admission.admit('CREATE', rt, prepared.value, undefined, 'transaction', { ...attrs, name: prepared.name });
+      return { status: 201, json: JSON.stringify(prepared.value), warnings: [...prepared.warnings, ...admitted] };
     }
     try {
-      const { value } = prepared;
+      const { value, name: preparedName } = prepared;
       const result = await objects.txn(key, (cur) => {
         if (cur) throw alreadyExists(gr, prepared.name);
         // Transactional admission runs once, inside the transaction: a name collision throws before it.
-        if (!(value instanceof SerializedObject)) ctx.admission.admit('CREATE', rt, value, undefined, 'transaction');
+        if (!(value instanceof SerializedObject))
+          ctx.admission.admit('CREATE', rt, value, undefined, 'transaction', { ...attrs, name: preparedName });
         return value;
       });
-      return { status: 201, json: result.json!, warnings: prepared.warnings };
+      return { status: 201, json: result.json!, warnings: [...prepared.warnings, ...admitted] };
     } catch (err) {
       const retry =
         prepared.generateName !== undefined &&
@@ -79,7 +99,8 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
       if (!retry) throw err;
       // As kube, each attempt prepares the object again from the request with a new name:
       // what was derived from the name (a Namespace's kubernetes.io/metadata.name label) follows it.
-      prepared = prepareNewObject(request, ctx.admission);
+      prepared = prepareHere();
+      admitHere(prepared);
     }
   }
 }

@@ -3,7 +3,7 @@
 // from generateName, server-set metadata, defaults, validation, and the
 // admission plugins that look at the object alone. It reads nothing from the
 // store, so it runs the same on the main thread and on a create worker.
-import type { AdmissionChain } from '../admission/types.ts';
+import type { AdmissionAttributes, AdmissionChain } from '../admission/types.ts';
 import { checkNamespace, prepareCreate } from '../registry/lifecycle.ts';
 import { generateNameFrom } from '../registry/names.ts';
 import { asObjectOf, decodeBytes } from './decode-object.ts';
@@ -11,7 +11,11 @@ import type { StoredObject } from '../storage/types.ts';
 import type { NewObjectRequest, PreparedCreate } from './new-object-types.ts';
 
 /** Prepares a create's object (parsed); throws the StatusError the client should get. */
-export function prepareNewObject(req: NewObjectRequest, admission: AdmissionChain): PreparedCreate<StoredObject> {
+export function prepareNewObject(
+  req: NewObjectRequest,
+  admission: AdmissionChain,
+  attrs?: AdmissionAttributes,
+): PreparedCreate<StoredObject> {
   const { rt } = req;
   const { obj: body, warnings } = decodeBytes(req.body, req.contentType, req.fieldValidation, {
     group: rt.group,
@@ -26,7 +30,7 @@ export function prepareNewObject(req: NewObjectRequest, admission: AdmissionChai
   // kubernetes.io/metadata.name label) and validation see the name that is stored.
   if (generateName !== undefined) meta.name = generateNameFrom(generateName);
   prepareCreate(rt, obj, req.now, req.uid);
-  admission.admit('CREATE', rt, obj, undefined, 'object');
+  admission.admit('CREATE', rt, obj, undefined, 'object', attrs && { ...attrs, name: meta.name! });
   // prepareCreate refused an object without a name.
   return { value: obj, name: meta.name!, generateName, warnings };
 }

@@ -13,7 +13,7 @@ import { isDryRun } from './dry-run.ts';
 import { handleApply } from './apply.ts';
 import { checkPatched, checkPatchedSize, validationMode } from './decode-object.ts';
 import { commitWrite } from './commit-write.ts';
-import { updateMutation } from './write-object.ts';
+import { admissionAttributes, updateMutation } from './write-object.ts';
 import { approvalMutation } from './subresources/csr-approval.ts';
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import type { Mutate, ServerObjectMeta } from '../storage/types.ts';
@@ -176,7 +176,8 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
     now: ctx.now(),
     newUid: ctx.newUid,
     allowCreate: false,
-    admission: isDryRun(r.query) ? undefined : ctx.admission,
+    admission: ctx.admission,
+    attrs: admissionAttributes(r, 'UPDATE', isDryRun(r.query), warnings),
   });
   const mutate = approval ? approvalMutation(rt, () => requestedConditions, ctx.now(), update) : update;
   // Last, after admission and validation, where kube meets etcd's limit on what it stores.

@@ -7,7 +7,7 @@ import { checkNamespace } from '../registry/lifecycle.ts';
 import { toScale } from '../registry/scale.ts';
 import { isDryRun } from './dry-run.ts';
 import { commitWrite } from './commit-write.ts';
-import { updateMutation } from './write-object.ts';
+import { admissionAttributes, updateMutation } from './write-object.ts';
 import { approvalMutation } from './subresources/csr-approval.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
@@ -25,6 +25,8 @@ export async function handleUpdate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     }
   }
   const approval = subresource === 'approval';
+  const dryRun = isDryRun(r.query);
+  const admitted: string[] = [];
   const update = updateMutation({
     rt,
     name,
@@ -34,12 +36,13 @@ export async function handleUpdate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     now: ctx.now(),
     newUid: ctx.newUid,
     allowCreate: true,
-    admission: isDryRun(r.query) ? undefined : ctx.admission,
+    admission: ctx.admission,
+    attrs: admissionAttributes(r, 'UPDATE', dryRun, admitted),
   });
   const conditions = approval ? structuredClone((body as CertificateSigningRequest).status?.conditions) : undefined;
   const mutate = approval ? approvalMutation(rt, () => conditions, ctx.now(), update) : update;
-  const res = await commitWrite(ctx, rt, objectKey(rt, namespace, name), mutate, isDryRun(r.query), (json) =>
+  const res = await commitWrite(ctx, rt, objectKey(rt, namespace, name), mutate, dryRun, (json) =>
     subresource === 'scale' ? JSON.stringify(toScale(JSON.parse(json))) : json,
   );
-  return { ...res, warnings };
+  return { ...res, warnings: [...warnings, ...admitted] };
 }

@@ -6,7 +6,8 @@ import type { ResourceType } from '../../shared/api/resource-type.ts';
 import { checkTypeMeta, prepareCreate, prepareUpdate, readyToDelete } from '../registry/lifecycle.ts';
 import { applyScale, toScale } from '../registry/scale.ts';
 import { strategyFor } from '../registry/strategy.ts';
-import type { AdmissionChain } from '../admission/types.ts';
+import type { AdmissionAttributes, AdmissionChain, Operation } from '../admission/types.ts';
+import type { ApiRequest } from './context.ts';
 import type { Scale } from 'kubernetes-types/autoscaling/v1.js';
 import type { Mutate, StoredObject } from '../storage/types.ts';
 
@@ -30,6 +31,27 @@ export interface WriteRequest {
   /** Called when the object does not exist and the strategy allows create-on-update. */
   allowCreate: boolean;
   admission?: AdmissionChain;
+  /** The request as admission sees it (its operation is set here: CREATE when the update creates). */
+  attrs?: AdmissionAttributes;
+}
+
+/**
+ * The admission attributes of request `r`; warnings the plugins raise are
+ * pushed to `warnings`. The audit hooks (record, annotate) are to be set
+ * here from the request's audit context once the request carries one.
+ */
+export function admissionAttributes(r: ApiRequest, operation: Operation, dryRun: boolean, warnings: string[]): AdmissionAttributes {
+  return {
+    operation,
+    user: r.user,
+    namespace: r.info.namespace,
+    name: r.info.name,
+    subresource: r.info.subresource,
+    dryRun,
+    warn: (m) => {
+      if (!warnings.includes(m)) warnings.push(m);
+    },
+  };
 }
 
 /** The store mutation for an update or patch: the object to store, null to delete, undefined for no change. */
@@ -40,7 +62,7 @@ export function updateMutation(w: WriteRequest): Mutate {
       if (!w.allowCreate || w.subresource || !strategyFor(w.rt).allowCreateOnUpdate) throw notFound(gr, w.name);
       const obj = w.incoming(() => undefined) as StoredObject;
       prepareCreate(w.rt, obj, w.now, w.newUid());
-      w.admission?.admit('CREATE', w.rt, obj);
+      w.admission?.admit('CREATE', w.rt, obj, undefined, 'all', w.attrs && { ...w.attrs, operation: 'CREATE' });
       return obj;
     }
     let incoming: StoredObject;
@@ -61,7 +83,7 @@ export function updateMutation(w: WriteRequest): Mutate {
       incoming,
       cur,
       sub,
-      w.admission ? (obj, old) => w.admission!.admit('UPDATE', w.rt, obj, old) : undefined,
+      w.admission ? (obj, old) => w.admission!.admit('UPDATE', w.rt, obj, old, 'all', w.attrs) : undefined,
     );
     if (next && readyToDelete(w.rt, next)) return null;
     return next;

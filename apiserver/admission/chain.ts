@@ -1,0 +1,54 @@
+// The apiserver's admission chain, in kube-apiserver's plugin order
+// (options.AllOrderedPlugins), limited to the plugins ksim has:
+// NamespaceLifecycle, LimitRanger, ServiceAccount, NodeRestriction,
+// PodSecurity, Priority, DefaultTolerationSeconds, then the caller's extra
+// plugins (RBAC escalation checks and the like), ServiceAllocation (the
+// Service registry's IP and port allocation) and ResourceQuota last.
+// ValidatingAdmissionPolicy and the webhooks are not built.
+import type { ServiceAccount, Service } from 'kubernetes-types/core/v1.js';
+import type { Store } from '../storage/store.ts';
+import { KUBERNETES_SERVICE_IP } from '../bootstrap.ts';
+import { NamespacedObjects } from './common.ts';
+import { limitRanger } from './limit-ranger.ts';
+import { namespaceLifecycle } from './namespace-lifecycle.ts';
+import { nodeRestriction } from './node-restriction.ts';
+import { objectAdmissionPlugins } from './pod-defaults.ts';
+import { podSecurity } from './pod-security.ts';
+import { storePriorityClasses } from './priority-classes.ts';
+import { resourceQuota } from './resource-quota.ts';
+import { DEFAULT_SERVICE_RANGES, serviceAllocation } from './service-allocation.ts';
+import type { ServiceAccountView } from './service-account.ts';
+import { AdmissionChain, type AdmissionPlugin } from './types.ts';
+
+export const SERVICE_ACCOUNTS_BUCKET = '/registry/core/serviceaccounts';
+
+/** The store's ServiceAccounts, as the ServiceAccount plugin reads them. */
+export function storeServiceAccounts(store: Store): ServiceAccountView {
+  const accounts = new NamespacedObjects<ServiceAccount>(store, SERVICE_ACCOUNTS_BUCKET);
+  return { get: (ns, name) => accounts.list(ns).find((sa) => sa.metadata?.name === name) };
+}
+
+/** The ServiceAccounts of `namespace` as JSON texts (what a create worker is sent with a Pod). */
+export function serviceAccountTexts(store: Store, namespace: string): string[] {
+  const prefix = `${SERVICE_ACCOUNTS_BUCKET}/${namespace}/`;
+  return store.list({ bucket: SERVICE_ACCOUNTS_BUCKET, keyPrefix: prefix }).items;
+}
+
+/** The chain, seeded with what the store already holds; `extra` runs after the built-in mutating plugins. */
+export function buildAdmissionChain(store: Store, extra: AdmissionPlugin[]): AdmissionChain {
+  const services = store
+    .list({ bucket: '/registry/core/services', keyPrefix: '/registry/core/services/' })
+    .items.map((j) => JSON.parse(j) as Service);
+  const [serviceAccount, ...podDefaults] = objectAdmissionPlugins(storePriorityClasses(store), storeServiceAccounts(store));
+  return new AdmissionChain([
+    namespaceLifecycle(store),
+    limitRanger(store),
+    serviceAccount,
+    nodeRestriction,
+    podSecurity(store),
+    ...podDefaults,
+    ...extra,
+    serviceAllocation(DEFAULT_SERVICE_RANGES, [...services, { spec: { clusterIPs: [KUBERNETES_SERVICE_IP] } }]),
+    resourceQuota(store),
+  ]);
+}
