@@ -36,7 +36,9 @@ import { handlePatch } from './handlers/patch.ts';
 import { handleUpdate } from './handlers/update.ts';
 import { bookmarkObject, checkWatchParams, runWatch } from './handlers/watch.ts';
 import type { RequestMetrics } from './metrics.ts';
-import { ANONYMOUS, type UserInfo } from './auth/user-info.ts';
+import { ANONYMOUS } from './auth/user-info.ts';
+import type { RequestIdentity } from './auth/request-path.ts';
+import type { AuditRecord } from './audit/auditor.ts';
 
 async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | undefined> {
   const { verb, subresource, resource } = r.info;
@@ -107,7 +109,7 @@ function discovery(path: ReturnType<typeof parseRequest> & { kind: 'discovery' }
 export function createApiHandler(
   ctx: ApiContext,
   metrics: RequestMetrics,
-): (req: IncomingMessage, res: ServerResponse, url: RequestUrl, who?: { user: UserInfo }) => void {
+): (req: IncomingMessage, res: ServerResponse, url: RequestUrl, who?: RequestIdentity) => void {
   return (req, res, url, who) => {
     const started = process.hrtime.bigint();
     let verb = req.method?.toLowerCase() ?? 'unknown';
@@ -145,17 +147,21 @@ export function createApiHandler(
       const r: ApiRequest = {
         info,
         user: who?.user ?? ANONYMOUS,
+        audit: who?.audit,
         query: url.searchParams,
         contentType: req.headers['content-type'],
         format,
         view: negotiated.view,
-        body: () => readBody(req),
+        body: who?.audit
+          ? () => readBody(req).then((b) => auditRequestBody(who.audit!, b, req.headers['content-type']))
+          : () => readBody(req),
         req,
         res,
       };
       try {
         const out = await dispatch(ctx, r);
         if (out) {
+          if (who?.audit?.wantsResponseObject) who.audit.setResponseObject(parseForAudit(out.encoded?.toString('utf8') ?? out.json));
           sendJson(res, out.status, out.encoded ?? out.json, format, [...(out.warnings ?? []), ...deprecationWarnings(info)]);
           finish(out.status);
         } else {
@@ -175,6 +181,24 @@ export function createApiHandler(
       finish(sendError(res, err, ctx.log, format));
     });
   };
+}
+
+/** A JSON text as the audit log records it (anything else as it is). */
+function parseForAudit(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Hands a JSON request body to the audit record (its objectRef, and the body at Request level); returns the body. */
+function auditRequestBody(audit: AuditRecord, body: Buffer, contentType: string | undefined): Buffer {
+  if (body.length > 0 && (contentType === undefined || /json/.test(contentType))) {
+    const obj = parseForAudit(body.toString('utf8'));
+    if (typeof obj === 'object') audit.setRequestObject(obj);
+  }
+  return body;
 }
 
 /** kube 1.33+ warns on every use of core/v1 Endpoints. */

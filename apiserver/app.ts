@@ -41,6 +41,8 @@ import { createAuthentication, type AuthnOptions } from './auth/authn/index.ts';
 import { createAuthorizer } from './auth/authorizer.ts';
 import { RequestPath, type RequestIdentity } from './auth/request-path.ts';
 import { serveIssuerDiscovery } from './auth/issuer-discovery.ts';
+import { AUDIT_ID_HEADER, createAuditor } from './audit/auditor.ts';
+import { loadPolicyFile } from './audit/policy.ts';
 import { reconcileBootstrapPolicy } from './auth/rbac/reconcile.ts';
 import { MASTERS_GROUP, AUTHENTICATED_GROUP, type UserInfo } from './auth/user-info.ts';
 import type { Authenticated } from './auth/authenticator-types.ts';
@@ -64,6 +66,8 @@ export interface ApiserverOptions {
   insecureHttp?: boolean;
   /** More names or addresses for the serving certificate (--advertise-address). */
   advertiseAddresses?: string[];
+  /** The audit log (--audit-*): DIR/audit.log at ksim's default policy unless told otherwise. */
+  audit?: { path?: string; policyFile?: string; maxSizeMb?: number; maxBackups?: number; maxAgeDays?: number };
   /** Token authenticators' settings (ServiceAccount issuer, static tokens, OIDC). */
   authn?: Pick<AuthnOptions, 'serviceAccountIssuer' | 'apiAudiences' | 'tokenAuthFile' | 'oidc'>;
 }
@@ -129,7 +133,16 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     now: () => new Date(),
     log,
   });
+  const auditor = createAuditor({
+    path: opts.audit?.path ?? path.join(opts.dataDir, 'audit.log'),
+    policy: opts.audit?.policyFile ? loadPolicyFile(opts.audit.policyFile) : undefined,
+    maxSizeMB: opts.audit?.maxSizeMb,
+    maxBackups: opts.audit?.maxBackups,
+    maxAgeDays: opts.audit?.maxAgeDays,
+    log,
+  });
   const requestPath = new RequestPath({
+    auditor,
     authenticate: pki
       ? (req) => authentication.authenticate(req)
       : (): Promise<Authenticated> => Promise.resolve({ user: UNSECURED, authenticator: 'insecure-http' }),
@@ -193,7 +206,10 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = parseRequestUrl(req.url);
     requestPath.admit(req, url).then(
-      (who) => route(req, res, url, who),
+      (who) => {
+        auditAnswer(res, who);
+        route(req, res, url, who);
+      },
       (err: unknown) => {
         if (!req.complete) req.resume();
         sendError(res, err, log);
@@ -221,7 +237,17 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   server.on('tlsClientError', (err: Error) => log.debug({ err: err.message }, 'TLS handshake failed'));
 
   const wss = new WebSocketServer({ noServer: true });
-  server.on('upgrade', upgradeHandler(ctx, wss, requestPath));
+  server.on(
+    'upgrade',
+    upgradeHandler(ctx, wss, {
+      admit: async (req, url, method) => {
+        const who = await requestPath.admit(req, url, method);
+        // A stream's audit event is complete when its connection ends.
+        if (who.audit) req.socket.once('close', () => who.audit!.complete(101));
+        return who;
+      },
+    }),
+  );
 
   // The policy is in place before the first request is authorized (kube's rbac/bootstrap-roles post-start hook gates /readyz).
   await reconcileBootstrapPolicy(store, log);
@@ -263,10 +289,30 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       server.closeAllConnections();
       await closed;
       await createWorkers?.close();
+      await auditor.close();
       eventExpiry.stop();
       await store.close();
     },
   };
+}
+
+/**
+ * Completes a request's audit record when its answer is sent (or, for a
+ * watch, marks ResponseStarted when the stream opens and completes it when
+ * the stream ends), and hands the client its Audit-Id.
+ */
+function auditAnswer(res: http.ServerResponse, who: RequestIdentity): void {
+  const audit = who.audit;
+  if (!audit) return;
+  res.setHeader(AUDIT_ID_HEADER, audit.auditID);
+  if (who.attrs.verb === 'watch') {
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
+    res.writeHead = (...args: unknown[]) => {
+      if (typeof args[0] === 'number' && args[0] < 300) audit.responseStarted(args[0]);
+      return writeHead(...args);
+    };
+  }
+  res.once('close', () => audit.complete(res.statusCode));
 }
 
 /** The address clients use for a listen address (a wildcard is reached on loopback). */

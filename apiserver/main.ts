@@ -83,6 +83,13 @@ export async function apiserverMain(argv: string[]): Promise<void> {
       createWorkers: flags['create-workers'] >= 0 ? flags['create-workers'] : undefined,
       insecureHttp: flags['insecure-http'],
       advertiseAddresses: list(flags['advertise-address']),
+      audit: {
+        path: flags['audit-log-path'] || undefined,
+        policyFile: flags['audit-policy-file'] || undefined,
+        maxSizeMb: flags['audit-log-maxsize'],
+        maxBackups: flags['audit-log-maxbackup'],
+        maxAgeDays: flags['audit-log-maxage'],
+      },
       authn: {
         serviceAccountIssuer: flags['service-account-issuer'] || undefined,
         apiAudiences: list(flags['api-audiences']),

@@ -14,6 +14,8 @@ import { forbidden } from './forbidden.ts';
 import { impersonatedUser } from './impersonation.ts';
 import { requestAttributes } from './request-attributes.ts';
 import { ANONYMOUS_USER, type UserInfo } from './user-info.ts';
+import type { AuditRecord, Auditor } from '../audit/auditor.ts';
+import type { AuditObjectRef } from '../audit/types.ts';
 
 /**
  * The paths anonymous requests may reach (kube's AuthenticationConfiguration
@@ -39,6 +41,8 @@ export interface RequestIdentity {
   authenticator: string;
   attrs: AuthzAttributes;
   reason: string;
+  /** The request's audit record (undefined when the policy says None): the handler completes it. */
+  audit?: AuditRecord;
 }
 
 /** What the request path needs. */
@@ -46,6 +50,8 @@ export interface RequestPathDeps {
   /** Authentication: anonymous for a request without credentials; throws AuthenticationError for bad ones. */
   authenticate(req: AuthnRequest): Promise<Authenticated>;
   authorizer: Authorizer;
+  /** The audit backend: every request gets a record from authentication on. */
+  auditor?: Auditor;
 }
 
 /** kube's answer to missing or refused credentials. */
@@ -60,15 +66,38 @@ export class RequestPath {
 
   constructor(private readonly deps: RequestPathDeps) {}
 
-  /** Authenticates and authorizes `req`; throws a 401 or 403 StatusError. */
+  /**
+   * Authenticates and authorizes `req`; throws a 401 or 403 StatusError,
+   * after recording it in the audit log. On success the caller completes
+   * the returned audit record when the answer is sent.
+   */
   async admit(req: IncomingMessage, url: RequestUrl, method = req.method ?? 'GET'): Promise<RequestIdentity> {
-    const who = await this.authenticate(req, url);
-    const impersonated = impersonatedUser(req.headers, who.user, this.deps.authorizer);
-    const user = impersonated ?? who.user;
-    const attrs: AuthzAttributes = { user, ...requestAttributes(method, url) };
-    const { decision, reason } = this.deps.authorizer.authorize(attrs);
-    if (decision !== 'allow') throw forbidden(attrs, reason);
-    return { user, authenticatedUser: impersonated ? who.user : undefined, authenticator: who.authenticator, attrs, reason };
+    const receivedAt = this.deps.auditor?.now();
+    const requested = requestAttributes(method, url);
+    let who: Authenticated;
+    try {
+      who = await this.authenticate(req, url);
+    } catch (err) {
+      // kube's failed-authentication audit: an event with no user, answered 401.
+      this.deps.auditor
+        ?.begin(req, { verb: requested.verb, objectRef: objectRefOf(requested), receivedAt })
+        ?.complete(statusCode(err), statusOf(err));
+      throw err;
+    }
+    const audit = this.deps.auditor?.begin(req, { verb: requested.verb, user: who.user, objectRef: objectRefOf(requested), receivedAt });
+    try {
+      const impersonated = impersonatedUser(req.headers, who.user, this.deps.authorizer);
+      const user = impersonated ?? who.user;
+      if (impersonated) audit?.setUser(who.user, impersonated);
+      const attrs: AuthzAttributes = { user, ...requested };
+      const { decision, reason } = this.deps.authorizer.authorize(attrs);
+      audit?.setDecision(decision === 'allow' ? 'allow' : 'forbid', reason);
+      if (decision !== 'allow') throw forbidden(attrs, reason);
+      return { user, authenticatedUser: impersonated ? who.user : undefined, authenticator: who.authenticator, attrs, reason, audit };
+    } catch (err) {
+      audit?.complete(statusCode(err), statusOf(err));
+      throw err;
+    }
   }
 
   private async authenticate(req: IncomingMessage, url: RequestUrl): Promise<Authenticated> {
@@ -89,4 +118,25 @@ export class RequestPath {
     if (who.user.username === ANONYMOUS_USER && !ANONYMOUS_PATHS.has(url.pathname)) throw unauthorized();
     return who;
   }
+}
+
+function statusCode(err: unknown): number {
+  return err instanceof StatusError ? err.code : 500;
+}
+
+function statusOf(err: unknown): { status: string; message: string; reason: string } | undefined {
+  return err instanceof StatusError ? { status: 'Failure', message: err.message, reason: err.reason } : undefined;
+}
+
+/** The audit objectRef of a resource request (undefined for a non-resource one). */
+function objectRefOf(a: Omit<AuthzAttributes, 'user'>): AuditObjectRef | undefined {
+  if (!a.resourceRequest) return undefined;
+  return {
+    resource: a.resource,
+    namespace: a.namespace || undefined,
+    name: a.name || undefined,
+    apiGroup: a.apiGroup,
+    apiVersion: a.apiVersion,
+    subresource: a.subresource || undefined,
+  };
 }

@@ -11,6 +11,7 @@ import type { ListPage } from '../http/views.ts';
 import type { UserInfo } from '../auth/user-info.ts';
 import type { Authorizer } from '../auth/authorizer-types.ts';
 import type { Authentication } from '../auth/authn/index.ts';
+import type { AuditRecord } from '../audit/auditor.ts';
 
 /** The apiserver's collaborators, shared by every request. */
 export interface ApiContext {
@@ -44,6 +45,8 @@ export interface ApiRequest {
   info: RequestInfo;
   /** Who is asking: the authenticated (or impersonated) user; admission and the reviews read it. */
   user: UserInfo;
+  /** The request's audit record, when the audit policy records it: admission annotates it. */
+  audit?: AuditRecord;
   query: URLSearchParams;
   contentType: string | undefined;
   format: ResponseFormat;
