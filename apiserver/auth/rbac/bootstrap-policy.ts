@@ -447,7 +447,11 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly ClusterRoleBinding[] = [
   // kubeadm's: the admin kubeconfig (O=kubeadm:cluster-admins) and the apiserver's
   // kube-apiserver-kubelet-client certificate (kubeadm issues it with the same
   // organization since 1.29) are cluster admins through this group, not system:masters.
-  clusterBinding('kubeadm:cluster-admins', [group('kubeadm:cluster-admins')], 'cluster-admin'),
+  // kubeadm writes it without kube's bootstrapping label and annotation.
+  {
+    ...clusterBinding('kubeadm:cluster-admins', [group('kubeadm:cluster-admins')], 'cluster-admin'),
+    metadata: { name: 'kubeadm:cluster-admins' },
+  },
   // ksim's design: one kubelet-sim process runs thousands of nodes, so it does not
   // hold a certificate per node. It authenticates as itself and impersonates
   // system:node:NAME (with the system:nodes and system:authenticated groups) on
