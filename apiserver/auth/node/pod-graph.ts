@@ -2,8 +2,8 @@
 // Secrets, ConfigMaps, PersistentVolumeClaims and ServiceAccount each of them
 // references (kube's node authorizer graph, plugin/pkg/auth/authorizer/node,
 // limited to the edges that start at a Pod). Kept from the store lazily:
-// when the pods bucket changed, only the Pods whose revision changed are
-// parsed again, so a status write costs one parse, not a rebuild.
+// only the Pods written since the last look are parsed again, so a status
+// write costs one parse, not a rebuild.
 import type { Container, EphemeralContainer, Pod, Volume } from 'kubernetes-types/core/v1.js';
 import type { Store } from '../../storage/store.ts';
 
@@ -112,10 +112,6 @@ export class PodGraph {
     return this.pods.get(key)?.rev;
   }
 
-  keys(): IterableIterator<string> {
-    return this.pods.keys();
-  }
-
   private count(refs: PodRefs, delta: number): void {
     if (!refs.nodeName) return;
     for (const k of refKeys(refs)) {
@@ -138,22 +134,32 @@ export class PodGraph {
 
 export const PODS_BUCKET = '/registry/core/pods';
 
-/** A PodGraph that follows the store's pods bucket, brought up to date when asked and the bucket changed. */
+/**
+ * A PodGraph that follows the store's pods bucket. On first use it marks
+ * every stored Pod and registers a watcher that only notes which keys
+ * changed; each use then re-reads just those, so the cost is that of the
+ * pod writes since the last node request, not of the whole bucket.
+ */
 export function storePodGraph(store: Store): () => PodGraph {
   const graph = new PodGraph();
-  let version = -1;
+  let dirty: Set<string> | undefined;
   return () => {
-    const now = store.bucketVersion(PODS_BUCKET);
-    if (now === version) return graph;
-    version = now;
-    const live = new Set<string>();
-    for (const key of store.keys(PODS_BUCKET, `${PODS_BUCKET}/`)) {
-      live.add(key);
-      const entry = store.get(key);
-      if (!entry || graph.revOf(key) === entry.rev) continue;
-      graph.set(key, entry.rev, JSON.parse(entry.json) as Pod);
+    if (!dirty) {
+      const marked = new Set(store.keys(PODS_BUCKET, `${PODS_BUCKET}/`));
+      dirty = marked;
+      // Delivered synchronously as each batch commits, before its writers are answered.
+      store.watch(
+        { bucket: PODS_BUCKET, keyPrefix: `${PODS_BUCKET}/`, deliver: (events) => events.forEach((e) => marked.add(e.key)) },
+        store.revision,
+      );
     }
-    for (const key of [...graph.keys()]) if (!live.has(key)) graph.set(key, 0, undefined);
+    if (dirty.size === 0) return graph;
+    for (const key of dirty) {
+      const entry = store.get(key);
+      if (!entry) graph.set(key, 0, undefined);
+      else if (graph.revOf(key) !== entry.rev) graph.set(key, entry.rev, JSON.parse(entry.json) as Pod);
+    }
+    dirty.clear();
     return graph;
   };
 }
