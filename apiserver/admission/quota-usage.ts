@@ -31,7 +31,8 @@ export function quantity(v: unknown): Quantity | undefined {
 
 function add(u: Usage, k: string, v: Quantity): void {
   const cur = u.get(k);
-  u.set(k, cur ? addQuantity(cur, v) : v);
+  // A sum takes the format of its first term (kube's Quantity.Add on a copy of it): 64Mi + 64Mi is 128Mi.
+  u.set(k, cur && cur.mant !== 0n ? addQuantity(cur, v) : v);
 }
 
 /** The count name of a resource: `count/pods`, `count/deployments.apps`. */
