@@ -18,6 +18,8 @@ export interface AuthzAttributes {
   subresource: string;
   namespace: string;
   name: string;
+  /** The raw `fieldSelector` of a list or watch (the Node authorizer lets a node list pods only by its own spec.nodeName). */
+  fieldSelector?: string;
 }
 
 export type Decision = 'allow' | 'deny' | 'noOpinion';

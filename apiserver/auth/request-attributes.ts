@@ -82,14 +82,28 @@ export function requestAttributes(method: string, url: RequestUrl): RequestAttri
   if (!name && verb === 'get') verb = 'list';
   if (!name && verb === 'delete') verb = 'deletecollection';
   let objectName = name;
+  let fieldSelector: string | undefined;
   if (verb === 'list' || verb === 'watch') {
+    fieldSelector = url.searchParams.get('fieldSelector') ?? undefined;
     if (verb === 'list' && queryFlag(url.searchParams, 'watch')) verb = 'watch';
     // kube reads a `metadata.name=NAME` field selector as the request's name (resourceNames rules, the Node authorizer).
     const selected = nameFromFieldSelector(url.searchParams.get('fieldSelector'));
     if (selected !== undefined) objectName = selected;
   }
   if (method === 'GET' && CONNECT_SUBRESOURCES.has(subresource)) verb = 'create';
-  return { verb, resourceRequest: true, path: url.pathname, apiGroup, apiVersion, resource, subresource, namespace, name: objectName };
+  const attrs: RequestAttributes = {
+    verb,
+    resourceRequest: true,
+    path: url.pathname,
+    apiGroup,
+    apiVersion,
+    resource,
+    subresource,
+    namespace,
+    name: objectName,
+  };
+  if (fieldSelector !== undefined) attrs.fieldSelector = fieldSelector;
+  return attrs;
 }
 
 /** The name a field selector pins with `metadata.name=NAME` (or `==`), if that is one of its terms. */

@@ -421,6 +421,12 @@ const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
   'resourcequota-controller': [rule(['list', 'watch'], ['*'], ['*']), rule(['update'], [''], ['resourcequotas/status']), eventsRule()],
   'root-ca-cert-publisher': [rule(['create', 'update'], [''], ['configmaps']), eventsRule()],
   'service-account-controller': [rule(['create'], [''], ['serviceaccounts']), eventsRule()],
+  // kube 1.29+ (SeparateTaintEvictionController): the taint-based eviction runs as its own controller.
+  'taint-eviction-controller': [
+    rule(['patch', 'update'], [''], ['pods/status']),
+    rule(['list', 'watch', 'get', 'delete'], [''], ['pods']),
+    eventsRule(),
+  ],
 };
 
 /** Every bootstrap ClusterRole. */
