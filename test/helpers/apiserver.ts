@@ -1,14 +1,28 @@
 // Starts a real `ksim apiserver` process for an end-to-end test, on a free
-// port and a temporary data dir, and waits until it reports ready.
+// port and a temporary data dir, and waits until it reports ready: over
+// HTTPS (the default) it verifies the server with DIR/pki/ca.crt and then
+// reads the admin kubeconfig the apiserver wrote, DIR/kubeconfig; with
+// --insecure-http (or an apiserver that makes no PKI) it speaks plain HTTP
+// and writes that kubeconfig itself, as `ksim up` does.
 //
 //   const apiserver = await startApiserver();
 //   after(() => apiserver.stop());
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+//   api(apiserver).request('GET', '/api/v1/namespaces');   // as the admin
+//   kubectl(['get', 'ns'], { kubeconfig: apiserver.kubeconfig });
+import { existsSync, closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import https from 'node:https';
 import { join } from 'node:path';
+import { loadKubeconfig, type ClientConfig } from '../../shared/client/kubeconfig.ts';
+import { writeKubeconfig } from '../../shared/client/kubeconfig-file.ts';
+import { kubeconfigPaths } from '../../shared/pki/kubeconfigs.ts';
 import { freePort } from './free-port.ts';
 import { ksimNodeArgs, repoRoot } from './paths.ts';
 import { spawnTracked, type TrackedProcess } from './processes.ts';
 import { tempDir } from './temp-dir.ts';
+import { tlsMaterialOf, type ApiTarget, type TlsMaterial } from './tls.ts';
+
+/** The identities whose kubeconfigs the apiserver writes in its data dir. */
+export type Identity = keyof ReturnType<typeof kubeconfigPaths>;
 
 /** Options for startApiserver; everything has a test-friendly default. */
 export interface ApiserverOptions {
@@ -25,9 +39,19 @@ export interface ApiserverOptions {
 }
 
 /** A running apiserver under test. */
-export interface Apiserver {
-  /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash). */
+export interface Apiserver extends ApiTarget {
+  /** Base URL, e.g. https://127.0.0.1:41234 (no trailing slash; http:// with --insecure-http). */
   readonly url: string;
+  /** Whether it serves HTTPS (with authentication and authorization). */
+  readonly secure: boolean;
+  /** The cluster CA and the admin's client certificate and key; undefined over plain HTTP. */
+  readonly tls?: TlsMaterial;
+  /** DIR/kubeconfig: the admin (CN=kubernetes-admin, O=kubeadm:cluster-admins). */
+  readonly kubeconfig: string;
+  /** The admin kubeconfig, loaded: `new KubeClient(apiserver.clientConfig)`. */
+  readonly clientConfig: ClientConfig;
+  /** The kubeconfig of a component's own identity (over plain HTTP everyone shares DIR/kubeconfig). */
+  kubeconfigOf(identity: Identity): string;
   readonly port: number;
   readonly dataDir: string;
   /** Pid of the current process (changes after restart). */
@@ -59,21 +83,81 @@ function tail(file: string, n: number): string {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Returns true when GET url/readyz answers 200. */
-async function isReady(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
-    await res.arrayBuffer();
-    return res.status === 200;
-  } catch {
-    return false;
+/** Returns true when GET url/readyz answers 200 (verifying the server with `ca` over https). */
+async function isReady(url: string, ca?: Buffer): Promise<boolean> {
+  if (!url.startsWith('https:')) {
+    try {
+      const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      return res.status === 200;
+    } catch {
+      return false;
+    }
+  }
+  return new Promise((resolve) => {
+    const req = https.get(`${url}/readyz`, { ca, agent: false, timeout: 2000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200));
+      res.on('error', () => resolve(false));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
+
+const insecureRequested = (opts: ApiserverOptions): boolean => (opts.extraArgs ?? []).includes('--insecure-http');
+
+/**
+ * The scheme to poll: https once DIR/pki/ca.crt exists (the apiserver makes
+ * it before it listens), http when --insecure-http was asked for or while
+ * there is no CA (an apiserver that predates TLS never makes one).
+ */
+function probe(dataDir: string, port: number, opts: ApiserverOptions): { url: string; ca?: Buffer } {
+  const caFile = join(dataDir, 'pki', 'ca.crt');
+  if (!insecureRequested(opts) && existsSync(caFile)) {
+    try {
+      return { url: `https://127.0.0.1:${port}`, ca: readFileSync(caFile) };
+    } catch {
+      // Being written: plain http fails too, and the next poll reads it.
+    }
+  }
+  return { url: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * The admin kubeconfig of a ready apiserver: over https the one it writes
+ * once serving (waited for; it must name this port); over http one written
+ * here at the same path, as `ksim up` writes it.
+ */
+async function adminKubeconfig(dataDir: string, url: string, deadline: number): Promise<ClientConfig> {
+  const path = kubeconfigPaths(dataDir).admin;
+  if (url.startsWith('http:')) {
+    await writeKubeconfig(path, url);
+    return loadKubeconfig(path);
+  }
+  let last: unknown;
+  for (;;) {
+    try {
+      const config = loadKubeconfig(path);
+      if (config.server === url && config.cert && config.key) return config;
+      last = new Error(`${path} names ${config.server}, not ${url}`);
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`apiserver at ${url} is ready but wrote no usable ${path}: ${(last as Error).message}`);
+    await sleep(pollIntervalMs);
   }
 }
 
 class AddressInUse extends Error {}
 
 /** Spawns the process and waits for /readyz; kills it and throws on failure. */
-async function launch(dataDir: string, port: number, logFile: string, opts: ApiserverOptions): Promise<TrackedProcess> {
+async function launch(
+  dataDir: string,
+  port: number,
+  logFile: string,
+  opts: ApiserverOptions,
+): Promise<{ proc: TrackedProcess; config: ClientConfig }> {
   const args = [...ksimNodeArgs(), 'apiserver', '--data-dir', dataDir, '--port', String(port), ...(opts.extraArgs ?? [])];
   const fd = openSync(logFile, 'a');
   let proc: TrackedProcess;
@@ -87,16 +171,23 @@ async function launch(dataDir: string, port: number, logFile: string, opts: Apis
   } finally {
     closeSync(fd);
   }
-  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (opts.readyTimeoutMs ?? defaultReadyTimeoutMs);
   for (;;) {
+    const { url, ca } = probe(dataDir, port, opts);
     if (!proc.running()) {
       const { code, signal } = await proc.exited;
       const log = tail(logFile, 40);
       if (/EADDRINUSE/.test(log)) throw new AddressInUse(log);
       throw new Error(`apiserver exited before it was ready (code ${code}, signal ${signal}); last log lines of ${logFile}:\n${log}`);
     }
-    if (await isReady(url)) return proc;
+    if (await isReady(url, ca)) {
+      try {
+        return { proc, config: await adminKubeconfig(dataDir, url, deadline) };
+      } catch (err) {
+        await proc.kill9();
+        throw new Error(`${(err as Error).message}; last log lines of ${logFile}:\n${tail(logFile, 40)}`, { cause: err });
+      }
+    }
     if (Date.now() > deadline) {
       await proc.kill9();
       throw new Error(
@@ -118,12 +209,12 @@ export async function startApiserver(opts: ApiserverOptions = {}): Promise<Apise
   const dataDir = opts.dataDir ?? (await tempDir('apiserver'));
   const logFile = join(dataDir, 'apiserver.log');
   let port = opts.port ?? (await freePort());
-  let proc: TrackedProcess | undefined;
+  let launched: { proc: TrackedProcess; config: ClientConfig } | undefined;
   // A port picked by freePort can be taken before the server binds it: retry
   // with another one, but never when the caller asked for a specific port.
   for (let attempt = 1; ; attempt++) {
     try {
-      proc = await launch(dataDir, port, logFile, opts);
+      launched = await launch(dataDir, port, logFile, opts);
       break;
     } catch (err) {
       if (!(err instanceof AddressInUse) || opts.port !== undefined || attempt >= 3) {
@@ -135,9 +226,16 @@ export async function startApiserver(opts: ApiserverOptions = {}): Promise<Apise
     }
   }
 
-  let current: TrackedProcess = proc;
+  let current: TrackedProcess = launched.proc;
+  const config = launched.config;
+  const secure = config.server.startsWith('https:');
   const api: Apiserver = {
-    url: `http://127.0.0.1:${port}`,
+    url: config.server,
+    secure,
+    tls: tlsMaterialOf(config),
+    kubeconfig: kubeconfigPaths(dataDir).admin,
+    clientConfig: config,
+    kubeconfigOf: (identity) => (secure ? kubeconfigPaths(dataDir)[identity] : kubeconfigPaths(dataDir).admin),
     port,
     dataDir,
     logFile,
@@ -153,7 +251,8 @@ export async function startApiserver(opts: ApiserverOptions = {}): Promise<Apise
     },
     async restart() {
       if (current.running()) await current.stop(5000);
-      current = await launch(dataDir, port, logFile, opts);
+      // Same data dir: the same PKI and kubeconfigs, so clients made before keep working.
+      current = (await launch(dataDir, port, logFile, opts)).proc;
     },
   };
   return api;

@@ -1,21 +1,31 @@
 // Starts a whole cluster the way a user does, `ksim up --nodes N --speed S`,
 // on a free port and a temporary data dir, waits until every node is Ready,
 // and gives the test kubectl against it plus the supervisor's component pids
-// (for chaos: kill one, start it again).
-import { readFileSync } from 'node:fs';
+// (for chaos: kill one, start it again). Over HTTPS (the default) the URL,
+// CA and admin certificate come from DIR/kubeconfig, and a component started
+// again runs under its own identity's kubeconfig, as `ksim up` starts it.
+import { existsSync, readFileSync } from 'node:fs';
 import type { ClusterState, ComponentState } from '../../cli/cluster-state.ts';
 import { join } from 'node:path';
+import { loadKubeconfig } from '../../shared/client/kubeconfig.ts';
+import { kubeconfigPaths } from '../../shared/pki/kubeconfigs.ts';
+import { pkiPaths } from '../../shared/pki/cluster-pki.ts';
 import { freePort } from './free-port.ts';
 import { kubectl, type ToolResult } from './kubectl.ts';
 import { ksimCli } from './paths.ts';
 import { spawnTracked, type TrackedProcess } from './processes.ts';
 import { tempDir } from './temp-dir.ts';
+import { tlsMaterialOf, type ApiTarget, type TlsMaterial } from './tls.ts';
 
 /** A running `ksim up`. */
-export interface Cluster {
+export interface Cluster extends ApiTarget {
   dataDir: string;
+  /** DIR/kubeconfig, the admin's. */
   kubeconfig: string;
+  /** The apiserver's URL as the kubeconfig names it (https unless the cluster is insecure). */
   url: string;
+  /** The cluster CA and the admin's client certificate; undefined over plain HTTP. */
+  tls?: TlsMaterial;
   /** Runs the real kubectl against the cluster. */
   k(args: string[], input?: string): Promise<ToolResult>;
   /** The pid `ksim up` recorded for a component (throws when it recorded none). */
@@ -58,6 +68,27 @@ export async function startCluster(opts: { nodes?: number; speed?: number } = {}
     if (Date.now() > deadline) throw new Error(`nodes not Ready in time: ${r.stdout} ${r.stderr}`);
     await sleep(200);
   }
+  const config = loadKubeconfig(kubeconfig);
+  const secure = config.server.startsWith('https:');
+  // Each component's own identity, as `ksim up` starts it (everyone shares the admin's over plain HTTP).
+  const identityArgs = (component: string): string[] => {
+    const paths = kubeconfigPaths(dataDir);
+    const own: Record<string, string> = {
+      'controller-manager': paths.controllerManager,
+      scheduler: paths.scheduler,
+      'kubelet-sim': paths.kubeletSim,
+    };
+    const file = secure && own[component] && existsSync(own[component]) ? own[component] : kubeconfig;
+    const args = ['--kubeconfig', file];
+    if (secure && component === 'controller-manager')
+      args.push(
+        '--cluster-signing-cert-file',
+        pkiPaths(dataDir, 'ca').certPath,
+        '--cluster-signing-key-file',
+        pkiPaths(dataDir, 'ca').keyPath,
+      );
+    return args;
+  };
   const recorded = (component: string): ComponentState => {
     const state = JSON.parse(readFileSync(join(dataDir, 'cluster.json'), 'utf8')) as ClusterState;
     const c = state.components.find((s) => s.name === component);
@@ -67,12 +98,13 @@ export async function startCluster(opts: { nodes?: number; speed?: number } = {}
   return {
     dataDir,
     kubeconfig,
-    url: `http://127.0.0.1:${port}`,
+    url: config.server,
+    tls: tlsMaterialOf(config),
     k,
     pidOf: (component) => recorded(component).pid,
     endpointOf: (component) => recorded(component).endpoint,
     async startComponent(component, args = []) {
-      const proc = await spawnTracked(process.execPath, [ksimCli, component, '--kubeconfig', kubeconfig, '--port', '0', ...args], {
+      const proc = await spawnTracked(process.execPath, [ksimCli, component, ...identityArgs(component), '--port', '0', ...args], {
         stdio: 'ignore',
       });
       extra.push(proc);

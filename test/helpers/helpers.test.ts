@@ -3,13 +3,34 @@
 // against a small in-process server.
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { statSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, freePort, helm, homeFor, kubectl, repoRoot, tempDir, WatchHttpError, writeKubeconfig } from './index.ts';
+import {
+  createCertificateAuthority,
+  generateKeyPair,
+  issueCertificate,
+  loadCertificateAuthority,
+  type KeyUsageName,
+} from '../../shared/pki/certificates.ts';
+import {
+  api,
+  connectRaw,
+  freePort,
+  helm,
+  homeFor,
+  kubectl,
+  repoRoot,
+  tempDir,
+  WatchHttpError,
+  writeKubeconfig,
+  type ApiTarget,
+} from './index.ts';
 
 const run = promisify(execFile);
 
@@ -158,5 +179,91 @@ describe('api client', () => {
     const c = await base();
     const w = c.watch('/gone');
     await assert.rejects(w.next(), (err: unknown) => err instanceof WatchHttpError && err.status === 410);
+  });
+});
+
+describe('api client over https', () => {
+  // A CA, a serving certificate for 127.0.0.1 and a client certificate; the server says who it saw.
+  const pki = (async () => {
+    const now = new Date();
+    const span = { notBefore: new Date(now.getTime() - 60_000), notAfter: new Date(now.getTime() + 3_600_000) };
+    const caPair = await createCertificateAuthority('helpers-test-ca', { now, days: 1 });
+    const ca = await loadCertificateAuthority(caPair.certPem, caPair.keyPem);
+    const leaf = async (commonName: string, usages: KeyUsageName[], ipAddresses?: string[]) => {
+      const { keys, keyPem } = await generateKeyPair();
+      return { certPem: await issueCertificate(ca, { publicKey: keys.publicKey, commonName, ipAddresses, usages, ...span }), keyPem };
+    };
+    return {
+      ca: caPair.certPem,
+      server: await leaf('server', ['digital signature', 'server auth'], ['127.0.0.1']),
+      client: await leaf('kubernetes-admin', ['digital signature', 'client auth']),
+    };
+  })();
+  let server: ReturnType<typeof createHttpsServer> | undefined;
+  after(() => new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined))));
+
+  const target = async (): Promise<ApiTarget> => {
+    const p = await pki;
+    if (!server) {
+      server = createHttpsServer(
+        { cert: p.server.certPem, key: p.server.keyPem, ca: p.ca, requestCert: true, rejectUnauthorized: false },
+        (req, res) => {
+          const socket = req.socket as TLSSocket;
+          const peer = socket.getPeerCertificate();
+          const who = socket.authorized ? peer.subject.CN : 'anonymous';
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ who, authorization: req.headers.authorization ?? null }));
+        },
+      );
+      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    }
+    const address = server.address();
+    assert.ok(address && typeof address === 'object');
+    return {
+      url: `https://127.0.0.1:${address.port}`,
+      tls: { ca: Buffer.from(p.ca), cert: Buffer.from(p.client.certPem), key: Buffer.from(p.client.keyPem) },
+    };
+  };
+
+  test('verifies the server with the CA and shows the client certificate', async () => {
+    const t = await target();
+    const c = api(t);
+    const res = await c.request('GET', '/whoami');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { who: 'kubernetes-admin', authorization: null });
+    // Again on the kept-alive connection.
+    assert.equal((await c.request('GET', '/whoami')).body.who, 'kubernetes-admin');
+    c.close();
+  });
+
+  test('anonymous shows no certificate; a token goes as a bearer header without one', async () => {
+    const t = await target();
+    assert.deepEqual((await api(t, { credentials: 'anonymous' }).request('GET', '/')).body, { who: 'anonymous', authorization: null });
+    assert.deepEqual((await api(t, { credentials: { token: 'abc' } }).request('GET', '/')).body, {
+      who: 'anonymous',
+      authorization: 'Bearer abc',
+    });
+  });
+
+  test('refuses a server its CA did not sign', async () => {
+    const t = await target();
+    const other = await createCertificateAuthority('another-ca', { days: 1 });
+    await assert.rejects(
+      api({ ...t, tls: { ...t.tls!, ca: Buffer.from(other.certPem) } }).request('GET', '/'),
+      /self-signed|unable to verify|certificate/i,
+    );
+  });
+
+  test('connectRaw gives a TLS socket that carries hand-written HTTP', async () => {
+    const t = await target();
+    const socket = await connectRaw(t);
+    let text = '';
+    socket.setEncoding('utf8').on('data', (d: string) => (text += d));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await closed;
+    assert.match(text, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.match(text, /"who":"kubernetes-admin"/);
   });
 });
