@@ -89,7 +89,7 @@ test('client certificates over a real TLS connection: CN is the user, O the grou
       [
         'another CA',
         client(other, 'mallory', ['system:masters']),
-        /^verifying certificate SN=\d+ failed: .*(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT)/,
+        /^verifying certificate SN=\d+, SKID=([0-9A-F]{2}:){19}[0-9A-F]{2}, AKID=([0-9A-F]{2}:){19}[0-9A-F]{2} failed: x509: certificate signed by unknown authority \((UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\)$/,
       ],
       [
         'expired',

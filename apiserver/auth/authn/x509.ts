@@ -3,6 +3,8 @@
 // rejectUnauthorized false); this reads its verdict. Subject CN is the user,
 // each O a group. A certificate that did not verify is refused, naming why.
 import type { TLSSocket } from 'node:tls';
+import 'reflect-metadata';
+import * as x509 from '@peculiar/x509';
 import { AuthenticationError, type Authenticated } from '../authenticator-types.ts';
 
 /** Go's wording for the verification failures OpenSSL reports by code. */
@@ -20,6 +22,22 @@ const GO_WORDING: Record<string, string> = {
 
 const CLIENT_AUTH_OID = '1.3.6.1.5.5.7.3.2';
 
+/** kube's certificateIdentifier: "SN=<decimal>, SKID=AB:CD..., AKID=AB:CD...". */
+function certificateIdentifier(raw: Buffer, serialHex: string | undefined): string {
+  const colons = (hex: string | undefined) => (hex ?? '').toUpperCase().match(/../g)?.join(':') ?? '';
+  let skid: string | undefined;
+  let akid: string | undefined;
+  try {
+    const cert = new x509.X509Certificate(raw);
+    skid = cert.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
+    akid = cert.getExtension(x509.AuthorityKeyIdentifierExtension)?.keyId;
+  } catch {
+    // TLS parsed it; an extension this library cannot read only leaves the identifier shorter.
+  }
+  const serial = serialHex ? BigInt(`0x${serialHex}`).toString() : '';
+  return `SN=${serial}, SKID=${colons(skid)}, AKID=${colons(akid)}`;
+}
+
 function asList(v: string | string[] | undefined): string[] {
   if (v === undefined) return [];
   return Array.isArray(v) ? v : [v];
@@ -33,16 +51,16 @@ export function authenticateClientCertificate(tls: TLSSocket | undefined): Authe
   if (!tls || typeof tls.getPeerCertificate !== 'function') return undefined;
   const cert = tls.getPeerCertificate();
   if (!cert || !cert.raw) return undefined;
-  const serial = cert.serialNumber ? BigInt(`0x${cert.serialNumber}`).toString() : '';
+  const id = () => certificateIdentifier(cert.raw, cert.serialNumber);
   if (!tls.authorized) {
     const code = String(tls.authorizationError ?? 'certificate not verified');
     const why = GO_WORDING[code] ? `${GO_WORDING[code]} (${code})` : code;
-    throw new AuthenticationError(`verifying certificate SN=${serial} failed: ${why}`);
+    throw new AuthenticationError(`verifying certificate ${id()} failed: ${why}`);
   }
   // Go verifies with ExtKeyUsageClientAuth: a certificate that lists usages must include it.
   const usages = cert.ext_key_usage;
   if (usages && usages.length > 0 && !usages.includes(CLIENT_AUTH_OID) && !usages.includes('2.5.29.37.0')) {
-    throw new AuthenticationError(`verifying certificate SN=${serial} failed: ${GO_WORDING.INVALID_PURPOSE}`);
+    throw new AuthenticationError(`verifying certificate ${id()} failed: ${GO_WORDING.INVALID_PURPOSE}`);
   }
   const username = asList(cert.subject?.CN).at(0) ?? '';
   // kube's CommonNameUserConversion: no CN, no user (not an error).

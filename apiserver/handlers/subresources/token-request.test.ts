@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
 import { StatusError } from '../../../shared/api/errors.ts';
+import { encodeKubeProtobuf, KUBE_PROTOBUF_CONTENT_TYPE } from '../../../shared/api/protobuf/index.ts';
 import { findResource } from '../../../shared/api/resources.ts';
 import { makeWorld, type World } from '../../auth/authn/test-fixtures.ts';
 import type { ApiContext, ApiRequest } from '../context.ts';
@@ -9,13 +10,13 @@ import { handleTokenRequest } from './token-request.ts';
 
 const SA = findResource('', 'v1', 'serviceaccounts')!;
 
-function request(name: string, body: unknown, query = ''): ApiRequest {
+function request(name: string, body: unknown, query = '', protobuf = false): ApiRequest {
   return {
     info: { verb: 'create', resource: SA, namespace: 'lab', name, subresource: 'token' },
     user: { username: 'admin', groups: ['system:masters'] },
     query: new URLSearchParams(query),
-    contentType: 'application/json',
-    body: () => Promise.resolve(Buffer.from(JSON.stringify(body))),
+    contentType: protobuf ? KUBE_PROTOBUF_CONTENT_TYPE : 'application/json',
+    body: () => Promise.resolve(protobuf ? encodeKubeProtobuf(body) : Buffer.from(JSON.stringify(body))),
   } as unknown as ApiRequest;
 }
 
@@ -196,4 +197,29 @@ test('refusals carry kube status codes and messages', async () => {
     },
     { maxTokenExpirationSeconds: 3600 },
   );
+});
+
+test('a protobuf TokenRequest, as client-go (kubelet) sends it', async () => {
+  await withWorld(async (w, ctx) => {
+    await w.put('serviceaccounts', 'lab', 'reader');
+    const podUid = await w.put('pods', 'lab', 'web', { spec: { serviceAccountName: 'reader' } });
+    const body = {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      metadata: {},
+      spec: {
+        audiences: ['https://kubernetes.default.svc.cluster.local'],
+        expirationSeconds: 3607,
+        boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web', uid: podUid },
+      },
+    };
+    const out = JSON.parse((await handleTokenRequest(ctx, request('reader', body, '', true), w.authn)).json) as {
+      spec: { expirationSeconds: number };
+      status: { token: string; expirationTimestamp: string };
+    };
+    assert.equal(out.spec.expirationSeconds, 3607);
+    assert.equal(out.status.expirationTimestamp, '2026-01-01T01:00:07Z');
+    const claims = decodeJwt(out.status.token);
+    assert.equal((claims['kubernetes.io'] as { warnafter: number }).warnafter, claims.iat! + 3607);
+  });
 });
