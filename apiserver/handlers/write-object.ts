@@ -37,8 +37,9 @@ export interface WriteRequest {
 
 /**
  * The admission attributes of request `r`; warnings the plugins raise are
- * pushed to `warnings`. The audit hooks (record, annotate) are to be set
- * here from the request's audit context once the request carries one.
+ * pushed to `warnings`, annotations (PodSecurity's) go to the request's
+ * audit record. `record` (each plugin's verdict) is left for the request
+ * trace to set.
  */
 export function admissionAttributes(r: ApiRequest, operation: Operation, dryRun: boolean, warnings: string[]): AdmissionAttributes {
   return {
@@ -51,6 +52,7 @@ export function admissionAttributes(r: ApiRequest, operation: Operation, dryRun:
     warn: (m) => {
       if (!warnings.includes(m)) warnings.push(m);
     },
+    annotate: r.audit ? (key, value) => r.audit!.annotate(key, value) : undefined,
   };
 }
 
