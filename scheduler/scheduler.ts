@@ -6,12 +6,10 @@
 // condition; every attempt is explained in an annotation and a log line.
 import type { ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { Namespace, Node, Pod, Service } from 'kubernetes-types/core/v1.js';
-import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { StatusError } from '../shared/api/errors.ts';
 import { findResource } from '../shared/api/resources.ts';
-import type { ResourceType } from '../shared/api/resource-type.ts';
 import { realClock, type Clock } from '../shared/clock/clock.ts';
 import type { KubeClient } from '../shared/client/kube-client.ts';
 import { EventRecorder } from '../shared/events/event-recorder.ts';
@@ -36,8 +34,6 @@ const namespaces = findResource('', 'v1', 'namespaces')!;
 const services = findResource('', 'v1', 'services')!;
 const replicasets = findResource('apps', 'v1', 'replicasets')!;
 const statefulsets = findResource('apps', 'v1', 'statefulsets')!;
-/** Not served by every apiserver build: PriorityClass lookups are skipped when absent. */
-const priorityclasses: ResourceType | undefined = findResource('scheduling.k8s.io', 'v1', 'priorityclasses');
 
 /** What a scheduler is built from. */
 export interface SchedulerOptions {
@@ -80,7 +76,6 @@ export class Scheduler {
   private readonly svcInformer: Informer<Service>;
   private readonly rsInformer: Informer<ReplicaSet>;
   private readonly stsInformer: Informer<StatefulSet>;
-  private readonly pcInformer?: Informer<PriorityClass>;
   private readonly recorder: EventRecorder;
   private readonly metrics?: SchedulerMetrics;
   private readonly clock: Clock;
@@ -107,9 +102,7 @@ export class Scheduler {
     this.svcInformer = new Informer<Service>(client, services, iopts);
     this.rsInformer = new Informer<ReplicaSet>(client, replicasets, iopts);
     this.stsInformer = new Informer<StatefulSet>(client, statefulsets, iopts);
-    if (priorityclasses) this.pcInformer = new Informer<PriorityClass>(client, priorityclasses, iopts);
     this.informers.push(this.podInformer, this.nodeInformer, this.nsInformer, this.svcInformer, this.rsInformer, this.stsInformer);
-    if (this.pcInformer) this.informers.push(this.pcInformer);
 
     const handle: Handle = {
       cache: this.cache,
@@ -181,15 +174,14 @@ export class Scheduler {
     await this.recorder.flush();
   }
 
-  /** The Pod's priority: spec.priority, else its PriorityClass, else the global default, else 0. */
+  /**
+   * The Pod's priority, as kube-scheduler reads it: spec.priority (the
+   * apiserver's Priority admission resolves the PriorityClass into it), else 0.
+   * The scheduler reads no PriorityClasses, so its RBAC role needs none.
+   */
   priorityOf(pod: Pod): number {
     const p = pod.spec?.priority;
-    if (typeof p === 'number') return p;
-    if (!this.pcInformer) return 0;
-    const name = pod.spec?.priorityClassName;
-    if (name) return this.pcInformer.cache.get(name)?.value ?? 0;
-    for (const pc of this.pcInformer.cache.list()) if (pc.globalDefault) return pc.value ?? 0;
-    return 0;
+    return typeof p === 'number' ? p : 0;
   }
 
   private responsible(pod: Pod): boolean {
