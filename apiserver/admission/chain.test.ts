@@ -206,3 +206,25 @@ test('NodeRestriction and NamespaceLifecycle refuse as kube does', () =>
     assert.equal(term.code, 403);
     assert.match(term.message, /unable to create new content in namespace lab because it is being terminated$/);
   }));
+
+test('ServiceAllocation answers a dry run with an address and holds none', () =>
+  withStore(async (_store, chain) => {
+    const services = findResource('', 'v1', 'services')!;
+    const svc = (name: string, clusterIP?: string) =>
+      ({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name, namespace: 'lab' },
+        spec: { clusterIP, ports: [{ port: 80 }] },
+      }) as StoredObject;
+    const dry = svc('dry', '10.96.0.50');
+    chain.admit('CREATE', services, dry, undefined, 'all', attrs('CREATE', 'dry', { dryRun: true }));
+    assert.equal((dry as { spec: { clusterIP: string } }).spec.clusterIP, '10.96.0.50');
+    // The address is still free for a real create, and then taken.
+    chain.admit('CREATE', services, svc('real', '10.96.0.50'), undefined, 'all', attrs('CREATE', 'real'));
+    const taken = await refusal(() =>
+      chain.admit('CREATE', services, svc('again', '10.96.0.50'), undefined, 'all', attrs('CREATE', 'again')),
+    );
+    assert.equal(taken.code, 422);
+    assert.match(taken.message, /provided IP is already allocated/);
+  }));
