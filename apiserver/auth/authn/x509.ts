@@ -28,7 +28,7 @@ function certificateIdentifier(raw: Buffer, serialHex: string | undefined): stri
   let skid: string | undefined;
   let akid: string | undefined;
   try {
-    const cert = new x509.X509Certificate(raw);
+    const cert = new x509.X509Certificate(new Uint8Array(raw));
     skid = cert.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
     akid = cert.getExtension(x509.AuthorityKeyIdentifierExtension)?.keyId;
   } catch {
