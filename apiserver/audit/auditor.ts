@@ -68,12 +68,18 @@ export interface AuditBeginAttributes {
 
 const defaultNow = () => performance.timeOrigin + performance.now();
 
-/** metav1.MicroTime: UTC with six fractional digits. */
+let cachedSecond = NaN;
+let cachedPrefix = '';
+
+/** metav1.MicroTime: UTC with six fractional digits (the date part is formatted once a second). */
 export function microTime(ms: number): string {
-  const whole = Math.floor(ms);
-  const micros = Math.floor((ms - whole) * 1000);
-  const iso = new Date(whole).toISOString(); // 2026-01-01T00:00:00.123Z
-  return `${iso.slice(0, 23)}${String(micros).padStart(3, '0')}Z`;
+  const second = Math.floor(ms / 1000);
+  if (second !== cachedSecond) {
+    cachedSecond = second;
+    cachedPrefix = new Date(second * 1000).toISOString().slice(0, 20); // 2026-01-01T00:00:00.
+  }
+  const micros = Math.floor((ms - second * 1000) * 1000);
+  return `${cachedPrefix}${String(micros).padStart(6, '0')}Z`;
 }
 
 /** The request's Audit-ID header if the client sent one, else a new UUID (kube's WithAuditInit). */
@@ -192,12 +198,14 @@ export class AuditRecord {
    * names what it created; at Request and above the body is recorded.
    */
   setRequestObject(obj: unknown): void {
-    const meta = (obj as { metadata?: { namespace?: string; name?: string; uid?: string; resourceVersion?: string } } | null)?.metadata;
-    if (this.objectRef && meta && typeof meta === 'object') {
-      this.objectRef.namespace ||= meta.namespace || undefined;
-      this.objectRef.name ||= meta.name || undefined;
-      this.objectRef.uid ||= meta.uid || undefined;
-      this.objectRef.resourceVersion ||= meta.resourceVersion || undefined;
+    const meta = (obj as { metadata?: Record<string, unknown> } | null)?.metadata;
+    const ref = this.objectRef;
+    if (ref && meta && typeof meta === 'object') {
+      // Only fields the object has are added: the reference keeps its shape otherwise.
+      for (const k of ['namespace', 'name', 'uid', 'resourceVersion'] as const) {
+        const v = meta[k];
+        if (!ref[k] && typeof v === 'string' && v) ref[k] = v;
+      }
     }
     if (this.wantsRequestObject) this.requestObject = this.config.omitManagedFields ? withoutManagedFields(obj) : obj;
   }
