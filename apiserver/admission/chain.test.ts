@@ -219,7 +219,7 @@ test('ServiceAllocation answers a dry run with an address and holds none', () =>
       }) as StoredObject;
     const dry = svc('dry', '10.96.0.50');
     chain.admit('CREATE', services, dry, undefined, 'all', attrs('CREATE', 'dry', { dryRun: true }));
-    assert.equal((dry as { spec: { clusterIP: string } }).spec.clusterIP, '10.96.0.50');
+    assert.equal((dry as unknown as { spec: { clusterIP: string } }).spec.clusterIP, '10.96.0.50');
     // The address is still free for a real create, and then taken.
     chain.admit('CREATE', services, svc('real', '10.96.0.50'), undefined, 'all', attrs('CREATE', 'real'));
     const taken = await refusal(() =>
