@@ -229,3 +229,40 @@ test('audit IDs, source IPs and microsecond times', () => {
   assert.equal(microTime(T0), '2026-06-01T12:00:00.000000Z');
   assert.equal(microTime(T0 + 123.4567), '2026-06-01T12:00:00.123456Z');
 });
+
+test('a Status handed over before the answer ends is reported by a complete() that knows only the code', () => {
+  const { auditor, events } = collect();
+  const notFound = {
+    kind: 'Status',
+    status: 'Failure',
+    message: 'pods "x" not found',
+    reason: 'NotFound',
+    details: { name: 'x', kind: 'pods' },
+    code: 404,
+  };
+  const a = auditor.begin(fakeRequest(), {
+    verb: 'get',
+    user: alice,
+    objectRef: { resource: 'pods', namespace: 'lab', name: 'x', apiVersion: 'v1' },
+  })!;
+  a.setResponseStatus(notFound);
+  a.complete(404);
+  const b = auditor.begin(fakeRequest(), {
+    verb: 'get',
+    user: alice,
+    objectRef: { resource: 'pods', namespace: 'lab', name: 'x', apiVersion: 'v1' },
+  })!;
+  b.setResponseObject(notFound);
+  b.complete(404);
+  for (const ev of events()) {
+    assert.deepEqual(ev.responseStatus, {
+      metadata: {},
+      status: 'Failure',
+      message: 'pods "x" not found',
+      reason: 'NotFound',
+      details: { name: 'x', kind: 'pods' },
+      code: 404,
+    });
+    assert.equal(ev.responseObject, undefined, 'Metadata level: no body');
+  }
+});

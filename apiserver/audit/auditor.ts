@@ -131,6 +131,14 @@ export function withoutManagedFields(obj: unknown): unknown {
   return out;
 }
 
+/** The fields of a metav1.Status the audit keeps. */
+export interface StatusFields {
+  status?: string;
+  message?: string;
+  reason?: string;
+  details?: unknown;
+}
+
 /** One request's audit; see the file comment. Every method is cheap and never throws. */
 export class AuditRecord {
   private impersonatedUser?: UserInfo;
@@ -138,6 +146,7 @@ export class AuditRecord {
   private requestObject?: unknown;
   private responseObject?: unknown;
   private responseStatus?: AuditResponseStatus;
+  private answerStatus?: StatusFields;
   private done = false;
   private started = false;
   private readonly receivedAt: string;
@@ -210,8 +219,18 @@ export class AuditRecord {
     if (this.wantsRequestObject) this.requestObject = this.config.omitManagedFields ? withoutManagedFields(obj) : obj;
   }
 
+  /**
+   * The metav1.Status an error answer carries, at any level (kube's
+   * LogResponseObject keeps its bounded fields): complete() then reports it
+   * even when the caller that completes knows only the code.
+   */
+  setResponseStatus(status: StatusFields): void {
+    this.answerStatus = status;
+  }
+
   /** The response body; recorded at RequestResponse only. A Status answer also fills responseStatus. */
   setResponseObject(obj: unknown): void {
+    if ((obj as { kind?: unknown } | null)?.kind === 'Status') this.answerStatus = obj as StatusFields;
     if (this.wantsResponseObject) this.responseObject = this.config.omitManagedFields ? withoutManagedFields(obj) : obj;
   }
 
@@ -224,10 +243,10 @@ export class AuditRecord {
   }
 
   /** The answer is complete: the ResponseComplete stage. `status` is the metav1.Status body of an error answer. */
-  complete(code: number, status?: { status?: string; message?: string; reason?: string; details?: unknown }): void {
+  complete(code: number, status?: StatusFields): void {
     if (this.done) return;
     this.done = true;
-    this.responseStatus = statusOf(code, status);
+    this.responseStatus = statusOf(code, status ?? this.answerStatus);
     this.emit('ResponseComplete');
   }
 
@@ -274,7 +293,7 @@ export class AuditRecord {
   }
 }
 
-function statusOf(code: number, status?: { status?: string; message?: string; reason?: string; details?: unknown }): AuditResponseStatus {
+function statusOf(code: number, status?: StatusFields): AuditResponseStatus {
   const out: AuditResponseStatus = { metadata: {}, code };
   if (!status) return out;
   // kube copies the bounded fields of a Status answer, in metav1.Status's order.
