@@ -13,7 +13,7 @@ before(async () => {
 after(() => server?.stop());
 
 test('objects, resourceVersions and watch resume survive a clean restart', async () => {
-  const c = api(server.url);
+  const c = api(server);
   await c.request('POST', '/api/v1/namespaces', { metadata: { name: 'keep' } });
   const a = (await c.request('POST', '/api/v1/namespaces/keep/configmaps', { metadata: { name: 'a' }, data: { k: 'v' } })).body;
   const b = (await c.request('POST', '/api/v1/namespaces/keep/configmaps', { metadata: { name: 'b' }, data: { k: 'v' } })).body;
@@ -33,7 +33,7 @@ test('objects, resourceVersions and watch resume survive a clean restart', async
 });
 
 test('every acknowledged create survives kill -9 during a stream of creates', async () => {
-  const c = api(server.url);
+  const c = api(server);
   await c.request('POST', '/api/v1/namespaces', { metadata: { name: 'crash' } });
   const acked: string[] = [];
   let stop = false;

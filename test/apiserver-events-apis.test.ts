@@ -10,7 +10,7 @@ let c: ApiClient;
 
 before(async () => {
   server = await startApiserver();
-  c = api(server.url);
+  c = api(server);
   await c.request('POST', '/api/v1/namespaces', { metadata: { name: 'ev' } });
 });
 after(() => server?.stop());
@@ -160,7 +160,7 @@ describe('--event-ttl', () => {
   test('an Event is deleted the TTL after its last write, through either API, and watchers see it go', async () => {
     const short = await startApiserver({ extraArgs: ['--event-ttl', '3'] });
     try {
-      const s = api(short.url);
+      const s = api(short);
       await s.request('POST', '/api/v1/namespaces', { metadata: { name: 'ev' } });
       const from = (await s.request('GET', CORE)).body.metadata.resourceVersion;
       const watch = s.watch(`${V1}?watch=true&resourceVersion=${from}`);
@@ -199,7 +199,7 @@ describe('--event-ttl', () => {
   test('Events stored before a restart get a full TTL after it, and then go', async () => {
     const short = await startApiserver({ extraArgs: ['--event-ttl', '2'] });
     try {
-      const s = api(short.url);
+      const s = api(short);
       await s.request('POST', '/api/v1/namespaces', { metadata: { name: 'ev' } });
       assert.equal((await s.request('POST', CORE, pulled('before-restart', 'web'))).status, 201);
       const restarting = Date.now();

@@ -10,7 +10,7 @@ let c: ApiClient;
 
 before(async () => {
   server = await startApiserver();
-  c = api(server.url);
+  c = api(server);
 });
 after(() => server?.stop());
 

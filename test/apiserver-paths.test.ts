@@ -1,12 +1,11 @@
 // Request paths, names and generateName against a real apiserver, over raw
-// HTTP: fetch and node:http would normalise `..`, `.` and `\` before they
+// HTTP on a TLS socket (as the admin): fetch and node:http would normalise `..`, `.` and `\` before they
 // reach the server, and the point is what the server does with them. Every
 // hostile path gets kube's Status, and nothing outside the path's own object
 // is read or deleted.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
-import { api, startApiserver, type Apiserver, type ApiClient } from './helpers/index.ts';
+import { api, openRaw, startApiserver, type Apiserver, type ApiClient } from './helpers/index.ts';
 
 let server: Apiserver;
 let c: ApiClient;
@@ -43,7 +42,7 @@ function raw(method: string, target: string, body?: unknown, extraHeaders = ''):
       : `Content-Type: ${method === 'PATCH' ? 'application/merge-patch+json' : 'application/json'}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n`) +
     '\r\n';
   return new Promise((resolve, reject) => {
-    const socket = net.connect(server.port, '127.0.0.1');
+    const socket = openRaw(server);
     const chunks: Buffer[] = [];
     socket.setTimeout(10_000, () => socket.destroy(new Error(`no answer to ${method} ${target}`)));
     socket.on('data', (d) => chunks.push(d));
@@ -97,7 +96,7 @@ async function names(path: string): Promise<string[]> {
 
 before(async () => {
   server = await startApiserver({ extraArgs: ['--create-workers', '0'] });
-  c = api(server.url);
+  c = api(server);
   for (const ns of ['other', 'third'])
     assert.equal((await c.request('POST', '/api/v1/namespaces', { metadata: { name: ns } })).status, 201);
   for (const n of ['keep-1', 'keep-2']) assert.equal((await c.request('POST', CMS, cm(n))).status, 201);

@@ -5,7 +5,6 @@
 // anything that did not change, and what the real kubectl shows.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { StatusError } from '../shared/api/errors.ts';
 import { findResource } from '../shared/api/resources.ts';
@@ -18,7 +17,7 @@ import { createMetricsRegistry } from '../shared/metrics/registry.ts';
 import type { ControllerContext } from '../controller-manager/context.ts';
 import { endpointsController } from '../controller-manager/controllers/endpoints/controller.ts';
 import { endpointSliceController } from '../controller-manager/controllers/endpointslice/controller.ts';
-import { kubectl, startApiserver, tempDir, writeKubeconfig, type Apiserver, until } from './helpers/index.ts';
+import { kubectl, startApiserver, type Apiserver, until } from './helpers/index.ts';
 
 const services = findResource('', 'v1', 'services')!;
 const pods = findResource('', 'v1', 'pods')!;
@@ -93,8 +92,8 @@ async function stopControllers(): Promise<void> {
 
 before(async () => {
   server = await startApiserver();
-  client = new KubeClient({ server: server.url });
-  kubeconfig = await writeKubeconfig(join(await tempDir('endpoints'), 'kubeconfig'), server.url);
+  client = new KubeClient(server.clientConfig);
+  kubeconfig = server.kubeconfig;
   await startControllers();
   await client.create(nodes, undefined, { metadata: { name: 'node-1', labels: { 'topology.kubernetes.io/zone': 'zone-a' } } });
   await client.create(nodes, undefined, { metadata: { name: 'node-2', labels: { 'topology.kubernetes.io/zone': 'zone-b' } } });

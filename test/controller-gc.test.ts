@@ -8,7 +8,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { StatusError } from '../shared/api/errors.ts';
 import { findResource } from '../shared/api/resources.ts';
@@ -25,7 +24,7 @@ import { CONTROLLERS } from '../controller-manager/controllers/index.ts';
 import { garbageCollectorController } from '../controller-manager/controllers/garbagecollector/controller.ts';
 import { namespaceController } from '../controller-manager/controllers/namespace/controller.ts';
 import { serviceAccountController } from '../controller-manager/controllers/serviceaccount/controller.ts';
-import { kubectl, startApiserver, tempDir, writeKubeconfig, type Apiserver, until as untilHelper, ok } from './helpers/index.ts';
+import { kubectl, startApiserver, type Apiserver, until as untilHelper, ok } from './helpers/index.ts';
 
 const namespaces = findResource('', 'v1', 'namespaces')!;
 const deployments = findResource('apps', 'v1', 'deployments')!;
@@ -99,8 +98,8 @@ async function startControllers(): Promise<void> {
 
 before(async () => {
   server = await startApiserver();
-  client = new KubeClient({ server: server.url });
-  kubeconfig = await writeKubeconfig(join(await tempDir('gc'), 'kubeconfig'), server.url);
+  client = new KubeClient(server.clientConfig);
+  kubeconfig = server.kubeconfig;
   await startControllers();
 });
 

@@ -15,7 +15,7 @@ let client: KubeClient;
 
 before(async () => {
   server = await startApiserver({ extraArgs: ['--watch-window-events', '50'] });
-  client = new KubeClient({ server: server.url });
+  client = new KubeClient(server.clientConfig);
 });
 after(async () => {
   client?.close();

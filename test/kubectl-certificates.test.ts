@@ -6,18 +6,7 @@
 // path is exercised by hand.)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import {
-  api,
-  kubectl as runKubectl,
-  ok,
-  startApiserver,
-  tempDir,
-  writeKubeconfig,
-  type Apiserver,
-  type ApiClient,
-  type ToolResult,
-} from './helpers/index.ts';
+import { api, kubectl as runKubectl, ok, startApiserver, type Apiserver, type ApiClient, type ToolResult } from './helpers/index.ts';
 import { certificateRequestPem, selfSignedCertificatePem } from './helpers/csr.ts';
 
 let server: Apiserver;
@@ -26,8 +15,8 @@ let http: ApiClient;
 
 before(async () => {
   server = await startApiserver();
-  kubeconfig = await writeKubeconfig(join(await tempDir('certificates'), 'kubeconfig'), server.url);
-  http = api(server.url);
+  kubeconfig = server.kubeconfig;
+  http = api(server);
 });
 after(() => server?.stop());
 

@@ -5,16 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile, chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  helm,
-  kubectl as runKubectl,
-  startApiserver,
-  tempDir,
-  writeKubeconfig,
-  type Apiserver,
-  type ToolResult,
-  ok,
-} from './helpers/index.ts';
+import { helm, kubectl as runKubectl, startApiserver, tempDir, type Apiserver, type ToolResult, ok } from './helpers/index.ts';
 
 let server: Apiserver;
 let kubeconfig: string;
@@ -23,7 +14,7 @@ let dir: string;
 before(async () => {
   server = await startApiserver();
   dir = await tempDir('kubectl');
-  kubeconfig = await writeKubeconfig(join(dir, 'kubeconfig'), server.url);
+  kubeconfig = server.kubeconfig;
 });
 after(() => server?.stop());
 
@@ -69,9 +60,12 @@ describe('discovery and version', () => {
 });
 
 describe('auth', () => {
-  test('auth can-i and whoami answer as an AlwaysAllow cluster without authentication does', async () => {
+  test("auth whoami names the kubeconfig's admin and can-i answers as for cluster-admin", async () => {
     assert.equal(ok(await k(['auth', 'can-i', 'create', 'deployments'])).trim(), 'yes');
-    assert.match(ok(await k(['auth', 'whoami'])), /Username\s+system:anonymous/);
+    assert.equal(ok(await k(['auth', 'can-i', '*', '*', '--all-namespaces'])).trim(), 'yes');
+    const whoami = ok(await k(['auth', 'whoami']));
+    assert.match(whoami, /Username\s+kubernetes-admin/);
+    assert.match(whoami, /Groups\s+\[kubeadm:cluster-admins system:authenticated\]/);
   });
 });
 

@@ -14,7 +14,7 @@ let client: KubeClient;
 
 before(async () => {
   server = await startApiserver();
-  client = new KubeClient({ server: server.url });
+  client = new KubeClient(server.clientConfig);
 });
 after(async () => {
   client?.close();

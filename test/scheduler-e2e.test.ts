@@ -34,7 +34,7 @@ const boundNode = (name: string, ns = 'default') =>
 
 before(async () => {
   server = await startApiserver();
-  client = new KubeClient({ server: server.url });
+  client = new KubeClient(server.clientConfig);
   await client.create(nodes, undefined, makeNode('node-a', { cpu: '2' }));
   await client.create(
     nodes,

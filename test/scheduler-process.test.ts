@@ -2,11 +2,10 @@
 // the kube-system/kube-scheduler Lease, binds a Pod, and exits 0 on SIGTERM.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { findResource } from '../shared/api/resources.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
 import { makeNode, makePod } from '../scheduler/testing/fixtures.ts';
-import { freePort, repoRoot, spawnTracked, startApiserver, writeKubeconfig, type Apiserver } from './helpers/index.ts';
+import { freePort, repoRoot, spawnTracked, startApiserver, type Apiserver } from './helpers/index.ts';
 
 const pods = findResource('', 'v1', 'pods')!;
 const nodes = findResource('', 'v1', 'nodes')!;
@@ -16,7 +15,7 @@ let client: KubeClient;
 
 before(async () => {
   server = await startApiserver();
-  client = new KubeClient({ server: server.url });
+  client = new KubeClient(server.clientConfig);
 });
 after(async () => {
   client?.close();
@@ -34,8 +33,8 @@ const until = async <T>(fn: () => Promise<T | undefined>, what: string, ms = 15_
 };
 
 test('the scheduler process leads, schedules, serves metrics and exits 0 on SIGTERM', async () => {
-  const kubeconfig = join(server.dataDir, 'scheduler.kubeconfig');
-  await writeKubeconfig(kubeconfig, server.url);
+  // Its own identity, system:kube-scheduler, as `ksim up` starts it.
+  const kubeconfig = server.kubeconfigOf('scheduler');
   const port = await freePort();
   const code = `import('./scheduler/main.ts').then((m) => m.schedulerMain(['--kubeconfig', ${JSON.stringify(kubeconfig)}, '--port', '${port}', '--leader-elect-lease-duration', '3']))`;
   const proc = await spawnTracked(process.execPath, ['--import', 'tsx', '-e', code], {
