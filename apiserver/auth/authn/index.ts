@@ -125,7 +125,7 @@ export async function createAuthentication(opts: AuthnOptions): Promise<Authenti
     async authenticate(req: AuthnRequest): Promise<Authenticated> {
       const errors: Error[] = [];
       try {
-        const cert = authenticateClientCertificate(req.tls);
+        const cert = authenticateClientCertificate(req.tls, opts.now().getTime());
         if (cert) return { ...cert, user: withAuthenticatedGroup(cert.user) };
       } catch (err) {
         if (!(err instanceof AuthenticationError)) throw err;

@@ -11,6 +11,7 @@ import {
   type KeyUsageName,
 } from '../../../shared/pki/certificates.ts';
 import { makeWorld } from './test-fixtures.ts';
+import { authenticateClientCertificate } from './x509.ts';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -130,4 +131,27 @@ test('client certificates over a real TLS connection: CN is the user, O the grou
     await new Promise((resolve) => server.close(resolve));
     await w.close();
   }
+});
+
+test('a connection is judged once; its certificate still expires while the connection stays open', () => {
+  let reads = 0;
+  const socket = {
+    authorized: true,
+    getPeerCertificate() {
+      reads++;
+      return { raw: Buffer.from('not DER'), serialNumber: '0A', valid_to: 'Jan  1 00:00:00 2027 GMT', subject: { CN: 'alice', O: 'dev' } };
+    },
+  } as unknown as TLSSocket;
+  const before = Date.parse('2026-06-01T00:00:00Z');
+  const first = authenticateClientCertificate(socket, before);
+  assert.deepEqual(first, { user: { username: 'alice', groups: ['dev'] }, authenticator: 'x509' });
+  first.user.groups.push('mutated');
+  assert.deepEqual(authenticateClientCertificate(socket, before)?.user.groups, ['dev']);
+  assert.equal(reads, 1);
+  assert.throws(() => authenticateClientCertificate(socket, Date.parse('2027-01-02T00:00:00Z')), {
+    name: 'AuthenticationError',
+    message: 'verifying certificate SN=10, SKID=, AKID= failed: x509: certificate has expired or is not yet valid (CERT_HAS_EXPIRED)',
+  });
+  const none = { authorized: false, getPeerCertificate: () => ({}) } as unknown as TLSSocket;
+  assert.equal(authenticateClientCertificate(none), undefined);
 });

@@ -43,27 +43,55 @@ function asList(v: string | string[] | undefined): string[] {
   return Array.isArray(v) ? v : [v];
 }
 
-/**
- * The user of the client certificate on `tls`: undefined when none was
- * presented (or it names no user); throws when one was presented and did not verify.
- */
-export function authenticateClientCertificate(tls: TLSSocket | undefined): Authenticated | undefined {
-  if (!tls || typeof tls.getPeerCertificate !== 'function') return undefined;
+/** What a connection's certificate was found to be: TLS checks it once per connection, so it is read once. */
+interface Verdict {
+  found?: Authenticated;
+  error?: AuthenticationError;
+  validToMs: number;
+  id: string;
+}
+
+const verdicts = new WeakMap<TLSSocket, Verdict>();
+
+/** Reads and judges the certificate of a connection (none: no user, no error). */
+function judge(tls: TLSSocket): Verdict {
   const cert = tls.getPeerCertificate();
-  if (!cert || !cert.raw) return undefined;
-  const id = () => certificateIdentifier(cert.raw, cert.serialNumber);
+  if (!cert || !cert.raw) return { validToMs: Infinity, id: '' };
+  const id = certificateIdentifier(cert.raw, cert.serialNumber);
+  const validToMs = Date.parse(cert.valid_to);
   if (!tls.authorized) {
     const code = String(tls.authorizationError ?? 'certificate not verified');
     const why = GO_WORDING[code] ? `${GO_WORDING[code]} (${code})` : code;
-    throw new AuthenticationError(`verifying certificate ${id()} failed: ${why}`);
+    return { error: new AuthenticationError(`verifying certificate ${id} failed: ${why}`), validToMs, id };
   }
   // Go verifies with ExtKeyUsageClientAuth: a certificate that lists usages must include it.
   const usages = cert.ext_key_usage;
   if (usages && usages.length > 0 && !usages.includes(CLIENT_AUTH_OID) && !usages.includes('2.5.29.37.0')) {
-    throw new AuthenticationError(`verifying certificate ${id()} failed: ${GO_WORDING.INVALID_PURPOSE}`);
+    return { error: new AuthenticationError(`verifying certificate ${id} failed: ${GO_WORDING.INVALID_PURPOSE}`), validToMs, id };
   }
   const username = asList(cert.subject?.CN).at(0) ?? '';
   // kube's CommonNameUserConversion: no CN, no user (not an error).
-  if (!username) return undefined;
-  return { user: { username, groups: asList(cert.subject?.O) }, authenticator: 'x509' };
+  if (!username) return { validToMs, id };
+  return { found: { user: { username, groups: asList(cert.subject?.O) }, authenticator: 'x509' }, validToMs, id };
+}
+
+/**
+ * The user of the client certificate on `tls`: undefined when none was
+ * presented (or it names no user); throws when one was presented and did not
+ * verify, or has expired since the connection was opened (kube checks the
+ * chain on every request).
+ */
+export function authenticateClientCertificate(tls: TLSSocket | undefined, nowMs = Date.now()): Authenticated | undefined {
+  if (!tls || typeof tls.getPeerCertificate !== 'function') return undefined;
+  let verdict = verdicts.get(tls);
+  if (!verdict) {
+    verdict = judge(tls);
+    verdicts.set(tls, verdict);
+  }
+  if (verdict.error) throw verdict.error;
+  if (nowMs > verdict.validToMs) {
+    throw new AuthenticationError(`verifying certificate ${verdict.id} failed: ${GO_WORDING.CERT_HAS_EXPIRED} (CERT_HAS_EXPIRED)`);
+  }
+  const found = verdict.found;
+  return found && { ...found, user: { ...found.user, groups: [...found.user.groups] } };
 }
