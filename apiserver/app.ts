@@ -16,10 +16,9 @@ import { StatusError } from '../shared/api/errors.ts';
 import { createMetricsRegistry } from '../shared/metrics/registry.ts';
 import { createApiHandler } from './api-handler.ts';
 import { ensureBootstrapObjects, KUBERNETES_SERVICE_IP } from './bootstrap.ts';
-import { AdmissionChain } from './admission/types.ts';
-import { DEFAULT_SERVICE_RANGES, serviceAllocation } from './admission/service-allocation.ts';
-import { objectAdmissionPlugins } from './admission/pod-defaults.ts';
-import { PRIORITY_CLASSES_BUCKET, storedPriorityClassTexts, storePriorityClasses } from './admission/priority-classes.ts';
+import { buildAdmissionChain } from './admission/chain.ts';
+import { PRIORITY_CLASSES_BUCKET, storedPriorityClassTexts } from './admission/priority-classes.ts';
+import { rbacEscalationPlugin } from './auth/rbac/escalation.ts';
 import { CreateWorkerPool } from './create-workers/pool.ts';
 import { startEventExpiry } from './registry/event-expiry.ts';
 import { handleOpenApi, warmOpenApi } from './openapi/handler.ts';
@@ -103,7 +102,6 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     },
   });
   log.info({ revision: store.revision, objects: store.objectCount() }, 'storage loaded');
-  const admission = buildAdmission(store);
   const eventExpiry = startEventExpiry(store, { ttlMs: opts.eventTtlMs ?? 3_600_000, log });
   const workerCount = Math.max(0, Math.floor(opts.createWorkers ?? (os.availableParallelism() > 1 ? 1 : 0)));
   const createWorkers =
@@ -123,7 +121,10 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       'INSECURE: serving plain HTTP with no authentication and no authorization (--insecure-http): every request is system:unsecured in system:masters; use only for teaching',
     );
   }
-  const authorizer = opts.insecureHttp ? ALWAYS_ALLOW : createAuthorizer(store);
+  const rbac = opts.insecureHttp ? undefined : createAuthorizer(store);
+  const authorizer = rbac ?? ALWAYS_ALLOW;
+  // RBAC's escalation check is admission of Role and binding writes; with AlwaysAllow there is nothing to escalate past.
+  const admission = buildAdmissionChain(store, rbac ? [rbacEscalationPlugin(rbac)] : []);
   // Also on --insecure-http: TokenRequest still signs ServiceAccount tokens, which a TokenReview can check.
   const authentication = await createAuthentication({
     ...opts.authn,
@@ -320,13 +321,4 @@ function clientHost(host: string): string {
   if (host === '0.0.0.0' || host === '') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
-}
-
-/** The admission chain, seeded with what the store already holds. */
-function buildAdmission(store: Store): AdmissionChain {
-  const services = store.list({ bucket: '/registry/core/services', keyPrefix: '/registry/core/services/' }).items.map((j) => JSON.parse(j));
-  return new AdmissionChain([
-    serviceAllocation(DEFAULT_SERVICE_RANGES, [...services, { spec: { clusterIPs: [KUBERNETES_SERVICE_IP] } }]),
-    ...objectAdmissionPlugins(storePriorityClasses(store)),
-  ]);
 }

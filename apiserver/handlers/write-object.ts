@@ -53,6 +53,10 @@ export function admissionAttributes(r: ApiRequest, operation: Operation, dryRun:
       if (!warnings.includes(m)) warnings.push(m);
     },
     annotate: r.audit ? (key, value) => r.audit!.annotate(key, value) : undefined,
+    // Which plugins changed or refused the request, for the audit log (ksim's own annotation keys: kube records no such verdicts).
+    record: r.audit
+      ? (plugin, verdict, detail) => r.audit!.annotate(`admission.ksim.io/${plugin}`, detail ? `${verdict}: ${detail}` : verdict)
+      : undefined,
   };
 }
 

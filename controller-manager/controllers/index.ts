@@ -1,6 +1,7 @@
 // The controllers the controller-manager runs, by name (the names kube's
 // --controllers flag uses).
 import type { ControllerContext, ControllerParts } from '../context.ts';
+import { csrSigningController } from './certificates/controller.ts';
 import { deploymentController } from './deployment/controller.ts';
 import { disruptionController } from './disruption/controller.ts';
 import { endpointsController } from './endpoints/controller.ts';
@@ -10,6 +11,9 @@ import { serviceAccountController } from './serviceaccount/controller.ts';
 import { endpointSliceController } from './endpointslice/controller.ts';
 import { nodeLifecycleController, taintEvictionController } from './nodelifecycle/controller.ts';
 import { replicaSetController } from './replicaset/controller.ts';
+import { resourceQuotaController } from './resourcequota/controller.ts';
+import { clusterRoleAggregationController } from './clusterroleaggregation/controller.ts';
+import { rootCaCertPublisherController } from './rootcacertpublisher/controller.ts';
 
 /** Constructors of every controller, in start order. */
 export const CONTROLLERS: Record<string, (ctx: ControllerContext) => ControllerParts> = {
@@ -23,6 +27,10 @@ export const CONTROLLERS: Record<string, (ctx: ControllerContext) => ControllerP
   garbagecollector: garbageCollectorController,
   namespace: namespaceController,
   serviceaccount: serviceAccountController,
+  resourcequota: resourceQuotaController,
+  'clusterrole-aggregation': clusterRoleAggregationController,
+  'root-ca-cert-publisher': rootCaCertPublisherController,
+  csrsigning: csrSigningController,
 };
 
 /** The event source (Event.source.component) each controller reports as in kube. */
@@ -37,6 +45,10 @@ const EVENT_SOURCES: Record<string, string> = {
   garbagecollector: 'garbage-collector-controller',
   namespace: 'namespace-controller',
   serviceaccount: 'service-account-controller',
+  resourcequota: 'resource-quota-controller',
+  'clusterrole-aggregation': 'clusterrole-aggregation-controller',
+  'root-ca-cert-publisher': 'root-ca-cert-publisher',
+  csrsigning: 'certificate-controller',
 };
 
 /** The source name of a controller's Events. */

@@ -13,6 +13,7 @@ import { planDelete, timestamp, type DeleteOptions } from '../../registry/lifecy
 import type { Mutate, StoredObject } from '../../storage/types.ts';
 import { commitWrite } from '../commit-write.ts';
 import { isDryRun } from '../dry-run.ts';
+import { admissionAttributes } from '../write-object.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from '../context.ts';
 
 const PDBS = findResource('policy', 'v1', 'poddisruptionbudgets')!;
@@ -42,6 +43,8 @@ export async function handleEviction(ctx: ApiContext, r: ApiRequest): Promise<Ap
   const entry = ctx.store.get(podKey);
   if (!entry) throw notFound({ group: '', resource: 'pods' }, name);
   const pod = JSON.parse(entry.json) as Pod & StoredObject;
+  // An eviction is a delete of the Pod to admission (NodeRestriction: a node evicts only its own Pods).
+  ctx.admission.admitDelete(rt, pod, { ...admissionAttributes(r, 'CREATE', dryRun, []), subresource: 'eviction' });
   const phase = pod.status?.phase;
   // Pods that are done, not yet running, or already going need no budget.
   const ignoreBudget = phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || !!pod.metadata.deletionTimestamp;
