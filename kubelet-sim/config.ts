@@ -16,7 +16,22 @@ export const KUBELET_SIM_FLAGS = {
   'start-index': { type: 'number', default: 0, help: 'index of the first node (for several processes)' },
   speed: { type: 'number', default: 1, help: 'divide every simulated duration by this' },
   profile: { type: 'string', default: '', help: 'YAML/JSON file with node shape and timings' },
-  port: { type: 'number', default: 0, help: 'port for health, metrics, container logs, exec and chaos switches (0 = pick)' },
+  port: { type: 'number', default: 0, help: 'plain-http control port: health, metrics and chaos switches (0 = pick)' },
+  'kubelet-port': {
+    type: 'number',
+    default: 0,
+    help: 'port of the kubelet API the apiserver proxies logs, exec and attach to; https when the apiserver is (0 = pick)',
+  },
+  'client-ca-file': {
+    type: 'string',
+    default: '',
+    help: "CA bundle that verifies the kubelet API's client certificates (default: the kubeconfig's CA)",
+  },
+  'impersonate-nodes': {
+    type: 'boolean',
+    default: true,
+    help: "each node's requests go as system:node:NAME by impersonation (false: all as the kubeconfig's user)",
+  },
   'bind-address': {
     type: 'string',
     default: '127.0.0.1',

@@ -1,9 +1,14 @@
 // `ksim kubelet-sim`: one process hosting N simulated nodes. Registers the
-// Nodes, heartbeats, runs their Pods, serves logs/exec/chaos on --port, and
-// stays in the foreground until SIGTERM/SIGINT (exit 0 after a clean stop) or
-// until the `ksim up` supervisor (KSIM_SUPERVISOR_PID) is gone.
+// Nodes, heartbeats, runs their Pods, each node under its own identity
+// (node/node-identity.ts), serves the kubelet API (logs, exec, attach) on
+// --kubelet-port, HTTPS with client certificates when the apiserver is HTTPS,
+// and health, metrics and chaos switches on the plain-http --port, and stays
+// in the foreground until SIGTERM/SIGINT (exit 0 after a clean stop) or until
+// the `ksim up` supervisor (KSIM_SUPERVISOR_PID) is gone.
+import fs from 'node:fs';
 import { realClock } from '../shared/clock/clock.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
+import { loadKubeconfig } from '../shared/client/kubeconfig.ts';
 import { parseCommandFlags } from '../shared/cli/flags.ts';
 import { handleShutdown } from '../shared/cli/shutdown.ts';
 import { createLogger } from '../shared/log/logger.ts';
@@ -11,9 +16,12 @@ import { startHealthServer } from '../shared/metrics/health-server.ts';
 import { createMetricsRegistry, prom } from '../shared/metrics/registry.ts';
 import { KUBELET_SIM_FLAGS, loadProfile } from './config.ts';
 import { NodeFleet } from './node/node-fleet.ts';
+import { NodeClients } from './node/node-identity.ts';
 import type { KubeletEndpoint } from './node/node-object.ts';
 import { PodManager } from './pod-manager.ts';
-import { startKubeletServer } from './server/kubelet-server.ts';
+import { SarAuthorizer, subjectAccessReviewer } from './server/kubelet-auth.ts';
+import { startControlServer, startKubeletApiServer, type KubeletTls } from './server/kubelet-server.ts';
+import { selfSignedServingCert } from './server/serving-cert.ts';
 
 /** Connections the whole process writes Events on. */
 const EVENT_CONNECTIONS = 8;
@@ -34,9 +42,21 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
   const userAgent = `kubelet/${profile.kubeletVersion} (linux/${profile.architecture}) ksim`;
   // kubelet's three clients: Pods and the rest; heartbeats (Leases, Node status), so that they never wait
   // behind Pod writes; events, on a few connections of their own, so that they never crowd out status writes.
-  const client = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent });
-  const heartbeatClient = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent });
-  const eventClient = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent, maxConnections: EVENT_CONNECTIONS });
+  const config = loadKubeconfig(flags.kubeconfig);
+  const client = new KubeClient(config, { userAgent });
+  const heartbeatClient = new KubeClient(config, { userAgent });
+  const eventClient = new KubeClient(config, { userAgent, maxConnections: EVENT_CONNECTIONS });
+  // Each node's requests as that node, over the three pools above.
+  const impersonate = flags['impersonate-nodes'];
+  const [asNode, heartbeatAsNode, eventsAsNode] = [client, heartbeatClient, eventClient].map((c) => new NodeClients(c, impersonate));
+  const secure = new URL(config.server).protocol === 'https:';
+  const clientCa = flags['client-ca-file'] ? fs.readFileSync(flags['client-ca-file']) : config.ca;
+  if (secure && !clientCa) {
+    process.stderr.write(
+      "ksim kubelet-sim: the kubelet API needs a CA to verify the apiserver's client certificate: give --client-ca-file or a kubeconfig with certificate-authority-data\n",
+    );
+    process.exit(2);
+  }
 
   const requests = new prom.Counter({
     name: 'ksim_kubelet_sim_api_requests_total',
@@ -48,10 +68,15 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
     name: `${flags['name-prefix']}${flags['start-index'] + i}`,
     index: flags['start-index'] + i,
   }));
-  const endpoint: KubeletEndpoint = { host: flags['bind-address'] === '0.0.0.0' ? '127.0.0.1' : flags['bind-address'], port: 0 };
+  const endpoint: KubeletEndpoint = {
+    host: flags['bind-address'] === '0.0.0.0' ? '127.0.0.1' : flags['bind-address'],
+    port: 0,
+    scheme: secure ? 'https' : 'http',
+  };
   const fleet = new NodeFleet(
     {
       client: heartbeatClient,
+      clientFor: (name) => heartbeatAsNode.for(name),
       clock,
       timings,
       profile,
@@ -67,6 +92,9 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
   const pods = new PodManager({
     client,
     eventClient,
+    clientFor: (name) => asNode.for(name),
+    eventClientFor: (name) => eventsAsNode.for(name),
+    rootCa: config.ca?.toString('utf8'),
     clock,
     timings,
     speed,
@@ -94,28 +122,31 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
 
   let ready = false;
   const health = await startHealthServer({ port: 0, registry, ready: () => ready });
-  const server = await startKubeletServer({
-    host: flags['bind-address'],
-    port: flags.port,
-    fleet,
-    pods,
-    clock,
-    log,
-    healthPort: health.port,
-  });
-  endpoint.port = server.port;
+  const serverOpts = { host: flags['bind-address'], port: flags.port, fleet, pods, clock, log, healthPort: health.port };
+  const server = await startControlServer(serverOpts);
+  let tls: KubeletTls | undefined;
+  if (secure) {
+    const serving = await selfSignedServingCert(endpoint.host);
+    // kubelet asks with its own credentials: each node reviews the requests for its own Pods.
+    const authorizer = new SarAuthorizer({ review: subjectAccessReviewer((node) => asNode.for(node)), clock });
+    tls = { certPem: serving.certPem, keyPem: serving.keyPem, clientCaPem: clientCa!, authorizer };
+  }
+  const kubeletApi = await startKubeletApiServer(serverOpts, flags['kubelet-port'], tls);
+  endpoint.port = kubeletApi.port;
 
   handleShutdown(log, async () => {
     fleet.stop();
     await pods.stop().catch(() => {});
     await server.close();
+    await kubeletApi.close();
     await health.close();
     for (const c of [client, heartbeatClient, eventClient]) c.close();
   });
 
-  log.info({ nodes: flags.nodes, port: server.port, speed }, 'kubelet-sim starting');
+  const kubeletUrl = `${endpoint.scheme}://${endpoint.host}:${kubeletApi.port}`;
+  log.info({ nodes: flags.nodes, port: server.port, kubeletApi: kubeletUrl, speed, impersonate }, 'kubelet-sim starting');
   process.stdout.write(
-    `kubelet-sim: ${flags.nodes} node(s) ${identities[0]?.name ?? ''}..${identities.at(-1)?.name ?? ''}, serving on ${endpoint.host}:${server.port}\n`,
+    `kubelet-sim: ${flags.nodes} node(s) ${identities[0]?.name ?? ''}..${identities.at(-1)?.name ?? ''}, serving on ${endpoint.host}:${server.port}, kubelet API at ${kubeletUrl}\n`,
   );
   const started = Date.now();
   await pods.start();

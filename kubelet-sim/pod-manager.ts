@@ -3,7 +3,12 @@
 // for many, then a node-name index), ConfigMap and Secret informers for env
 // and volumes, one PodWorker per Pod, and a controller (shared work queue and
 // runController) that writes each Pod's status when it changed and confirms
-// the deletion of a terminated Pod with gracePeriodSeconds=0.
+// the deletion of a terminated Pod with gracePeriodSeconds=0. The informers
+// are the process's own (a node may list and watch only its own Pods, and
+// reads of what they reference one by one: one watch for thousands of nodes
+// is cheaper, and the process's identity is allowed it); every write a node
+// makes (Pod status, deletion, Events, TokenRequests for projected
+// ServiceAccount tokens) goes as that node (`clientFor`).
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { ConfigMap, Endpoints, Pod, PodStatus, Secret, Service } from 'kubernetes-types/core/v1.js';
@@ -24,12 +29,14 @@ import type { ConfigSource } from './runtime/pod-config.ts';
 import type { NetSource } from './runtime/cluster-net.ts';
 import { PodWorker, type Recorder } from './runtime/pod-worker.ts';
 import type { Timings } from './runtime/timings.ts';
+import { TokenManager } from './runtime/token-manager.ts';
 
 const pods = findResource('', 'v1', 'pods')!;
 const configmaps = findResource('', 'v1', 'configmaps')!;
 const secrets = findResource('', 'v1', 'secrets')!;
 const services = findResource('', 'v1', 'services')!;
 const endpoints = findResource('', 'v1', 'endpoints')!;
+const serviceaccounts = findResource('', 'v1', 'serviceaccounts')!;
 /**
  * Status writes in flight at once, as many as the client's connections. When the apiserver is busy, a Pod's
  * key waits in the queue and its changes meanwhile go out as one write, as in kubelet's status manager.
@@ -42,6 +49,12 @@ export interface PodManagerOptions {
   client: KubeClient;
   /** Writes Events (default: `client`). */
   eventClient?: KubeClient;
+  /** The client node `name` writes with (its own identity); default `client`. */
+  clientFor?(name: string): KubeClient;
+  /** The client node `name` writes Events with; default `eventClient`. */
+  eventClientFor?(name: string): KubeClient;
+  /** The cluster CA (PEM), for ca.crt in projected volumes until kube-root-ca.crt exists. */
+  rootCa?: string;
   clock: Clock;
   timings: Timings;
   speed: number;
@@ -68,6 +81,7 @@ export class PodManager {
   private readonly recorders = new Map<string, EventRecorder>();
   private controller?: RunningController;
   private readonly config: ConfigSource;
+  private readonly tokens: TokenManager;
 
   constructor(private readonly opts: PodManagerOptions) {
     const names = [...opts.fleet.nodes.keys()];
@@ -91,7 +105,16 @@ export class PodManager {
     this.config = {
       configMap: (ns, name) => this.cmInformer.cache.get(`${ns}/${name}`),
       secret: (ns, name) => this.secretInformer.cache.get(`${ns}/${name}`),
+      rootCa: () => opts.rootCa,
     };
+    this.tokens = new TokenManager(
+      (node, ns, sa, body) => this.clientOf(node).request('POST', KubeClient.path(serviceaccounts, ns, sa, 'token'), { body }),
+      opts.clock,
+    );
+  }
+
+  private clientOf(node: string): KubeClient {
+    return this.opts.clientFor?.(node) ?? this.opts.client;
   }
 
   /** Starts the informers and the status writers. */
@@ -127,7 +150,10 @@ export class PodManager {
   async stop(): Promise<void> {
     this.podInformer.stop();
     for (const i of [this.cmInformer, this.secretInformer, this.serviceInformer, this.endpointsInformer]) i.stop();
-    for (const w of this.workers.values()) w.stop();
+    for (const w of this.workers.values()) {
+      w.stop();
+      this.tokens.forgetPod(w.pod.metadata?.uid);
+    }
     await this.controller?.stop();
     await Promise.all([...this.recorders.values()].map((r) => r.flush()));
   }
@@ -145,7 +171,7 @@ export class PodManager {
   private recorder(node: SimNode): Recorder {
     let r = this.recorders.get(node.name);
     if (!r) {
-      r = new EventRecorder(this.opts.eventClient ?? this.opts.client, {
+      r = new EventRecorder(this.opts.eventClientFor?.(node.name) ?? this.opts.eventClient ?? this.opts.client, {
         component: 'kubelet',
         host: node.name,
         clock: this.opts.clock,
@@ -181,6 +207,7 @@ export class PodManager {
         config: this.config,
         logs: this.logs,
         net: this.net,
+        tokens: this.tokens,
         onChange: () => this.queue.add(key),
       });
       this.workers.set(key, w);
@@ -203,6 +230,7 @@ export class PodManager {
     const w = this.workers.get(key);
     if (!w || (uid && w.pod.metadata?.uid !== uid)) return;
     w.stop();
+    this.tokens.forgetPod(w.pod.metadata?.uid);
     this.workers.delete(key);
     this.sent.delete(key);
     const { namespace, name } = w.pod.metadata as { namespace: string; name: string };
@@ -239,10 +267,11 @@ export class PodManager {
     const sched = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
     if (sched) status.conditions = status.conditions!.map((c) => (c.type === 'PodScheduled' ? sched : c));
     const { namespace, name } = pod.metadata as { namespace: string; name: string };
+    const client = this.clientOf(node.name);
     try {
       if (!deepEqual(this.sent.get(key), status)) {
         // The answer (the whole Pod) comes back through the watch anyway: not parsed twice.
-        await this.opts.client.request('PATCH', KubeClient.path(pods, namespace, name, 'status'), {
+        await client.request('PATCH', KubeClient.path(pods, namespace, name, 'status'), {
           body: { status },
           contentType: 'application/merge-patch+json',
           discardBody: true,
@@ -251,7 +280,7 @@ export class PodManager {
         this.sent.set(key, status);
       }
       if (w.terminated() && this.workers.get(key) === w) {
-        await this.opts.client.delete(pods, namespace, name, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata?.uid } });
+        await client.delete(pods, namespace, name, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata?.uid } });
         this.opts.onWrite?.('delete', true);
       }
     } catch (err) {

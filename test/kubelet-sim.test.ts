@@ -3,53 +3,104 @@
 // (no scheduler). Checks what a learner sees: nodes Ready with INTERNAL-IP,
 // leases renewing, Pods Running / Completed / Error / CrashLoopBackOff /
 // ImagePullBackOff with kube's events, logs, exec, graceful deletion, and the
-// chaos switches.
+// chaos switches. The kubelet API (logs, exec, run) is on a port of its own,
+// https with the kubeconfig's client certificate when the apiserver is https;
+// the chaos switches and health on the plain-http control port.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import https from 'node:https';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import {
-  kubectl as runKubectl,
-  repoRoot,
-  spawnTracked,
-  startApiserver,
-  tempDir,
-  writeKubeconfig,
-  type Apiserver,
-  type TrackedProcess,
-  ok,
-} from './helpers/index.ts';
+import { loadKubeconfig } from '../shared/client/kubeconfig.ts';
+import { kubectl as runKubectl, repoRoot, spawnTracked, startApiserver, type Apiserver, type TrackedProcess, ok } from './helpers/index.ts';
 
 let server: Apiserver;
+/** The admin's, for kubectl and the direct kubelet API requests. */
 let kubeconfig: string;
+/** kubelet-sim's own identity (system:ksim:kubelet-sim; the admin's over plain http). */
+let simKubeconfig: string;
 let sim: TrackedProcess;
 let simPort = 0;
+let kubeletUrl = '';
 let simLog = '';
 
 async function startSim(): Promise<void> {
   simLog = '';
   sim = await spawnTracked(
     process.execPath,
-    [join(repoRoot, 'kubelet-sim', 'bin.mjs'), '--kubeconfig', kubeconfig, '--nodes', '3', '--speed', '10', '--port', '0'],
+    [join(repoRoot, 'kubelet-sim', 'bin.mjs'), '--kubeconfig', simKubeconfig, '--nodes', '3', '--speed', '10', '--port', '0'],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   sim.child.stdout!.setEncoding('utf8').on('data', (d: string) => (simLog += d));
   sim.child.stderr!.setEncoding('utf8').on('data', (d: string) => (simLog += d));
   await until(() => /serving on [\d.]+:(\d+)/.test(simLog), 'kubelet-sim to listen');
   simPort = Number(/serving on [\d.]+:(\d+)/.exec(simLog)![1]);
+  kubeletUrl = /kubelet API at (https?:\/\/[\d.]+:\d+)/.exec(simLog)![1];
   await until(async () => (await fetch(`http://127.0.0.1:${simPort}/readyz`)).ok, 'kubelet-sim ready');
 }
 
 before(async () => {
   server = await startApiserver();
-  const dir = await tempDir('kubelet-sim');
-  kubeconfig = await writeKubeconfig(join(dir, 'kubeconfig'), server.url);
+  kubeconfig = server.kubeconfig;
+  simKubeconfig = server.kubeconfigOf('kubeletSim');
+  // The controller-manager's ServiceAccount controller is not running here: its "default" ServiceAccount, whose
+  // token the kube-api-access volume of every Pod asks for.
+  ok(await runKubectl(['create', 'serviceaccount', 'default'], { kubeconfig }));
   await startSim();
 });
 after(async () => {
   await sim?.stop();
   await server?.stop();
 });
+
+/** TLS options for the kubelet API: the kubeconfig's client certificate; the kubelet's own is self-signed. */
+function kubeletTls(): https.RequestOptions {
+  const cfg = loadKubeconfig(kubeconfig);
+  return { cert: cfg.cert, key: cfg.key, rejectUnauthorized: false };
+}
+
+/** One request to the kubelet API, as the kubeconfig's user (or with no certificate). */
+function kubeletRequest(
+  method: string,
+  path: string,
+  opts: { anonymous?: boolean } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  const url = kubeletUrl + path;
+  const secure = url.startsWith('https:');
+  return new Promise((resolve, reject) => {
+    const onRes = (res: http.IncomingMessage) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    };
+    const req = secure
+      ? https.request(url, { method, ...(opts.anonymous ? { rejectUnauthorized: false } : kubeletTls()) }, onRes)
+      : http.request(url, { method }, onRes);
+    req.on('error', reject).end();
+  });
+}
+
+/** The user a bearer token authenticates as (a SelfSubjectReview with only the token, no client certificate). */
+function whoAmI(token: string): Promise<string> {
+  const body = JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      `${server.url}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
+      { method: 'POST', ca: server.tls?.ca, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d));
+        res.on('end', () => resolve(JSON.parse(text).status?.userInfo?.username ?? `HTTP ${res.statusCode}: ${text}`));
+      },
+    );
+    req.on('error', reject).end(body);
+  });
+}
+
+/** A WebSocket to the kubelet API. */
+const kubeletWs = (path: string, protocols: string[]) =>
+  new WebSocket(kubeletUrl.replace(/^http/, 'ws') + path, protocols, kubeletUrl.startsWith('https:') ? kubeletTls() : {});
 
 const k = (...args: string[]) => runKubectl(args, { kubeconfig });
 const apply = (yaml: string) => runKubectl(['apply', '--validate=false', '-f', '-'], { kubeconfig, input: yaml });
@@ -128,8 +179,10 @@ test('pods run, complete, fail, crash-loop and fail to pull, as on a real node',
   );
   assert.match(await jsonpath(['get', 'pod', 'web'], '{.status.podIP} {.status.hostIP}'), /^10\.244\.0\.\d+ 172\.18\.0\.2$/);
   await until(async () => (await jsonpath(['get', 'pod', 'hello'], '{.status.phase}')) === 'Succeeded', 'hello Succeeded');
-  const logs = await (await fetch(`http://127.0.0.1:${simPort}/containerLogs/default/hello/main`)).text();
+  const logs = (await kubeletRequest('GET', '/containerLogs/default/hello/main')).body;
   assert.equal(logs, 'hello from hello\n');
+  // Through the apiserver, which dials the kubelet API with its kubelet client certificate.
+  assert.equal(ok(await k('logs', 'hello')), 'hello from hello\n');
   await until(async () => (await jsonpath(['get', 'pod', 'fail3'], '{.status.phase}')) === 'Failed', 'fail3 Failed');
   assert.equal(
     await jsonpath(
@@ -171,8 +224,8 @@ test('pods run, complete, fail, crash-loop and fail to pull, as on a real node',
 
 test('exec runs in the simulated shell over the WebSocket protocol kubectl speaks', async () => {
   await until(async () => (await jsonpath(['get', 'pod', 'unready'], '{.status.phase}')) === 'Running', 'unready running');
-  const ws = new WebSocket(
-    `ws://127.0.0.1:${simPort}/exec/default/unready/main?command=sh&command=-c&command=${encodeURIComponent('touch /tmp/ready; echo $HOSTNAME; exit 4')}&stdout=true&stderr=true`,
+  const ws = kubeletWs(
+    `/exec/default/unready/main?command=sh&command=-c&command=${encodeURIComponent('touch /tmp/ready; echo $HOSTNAME; exit 4')}&stdout=true&stderr=true`,
     ['v5.channel.k8s.io'],
   );
   const frames: { ch: number; text: string }[] = [];
@@ -193,9 +246,7 @@ test('exec runs in the simulated shell over the WebSocket protocol kubectl speak
 });
 
 test('an interactive shell (kubectl exec -it POD -- sh) reads lines from stdin and echoes on a tty', async () => {
-  const ws = new WebSocket(`ws://127.0.0.1:${simPort}/exec/default/unready/main?command=sh&stdin=true&stdout=true&tty=true`, [
-    'v5.channel.k8s.io',
-  ]);
+  const ws = kubeletWs('/exec/default/unready/main?command=sh&stdin=true&stdout=true&tty=true', ['v5.channel.k8s.io']);
   let out = '';
   const closed = new Promise<void>((resolve, reject) => {
     ws.on('message', (d: Buffer) => {
@@ -232,8 +283,8 @@ subsets: [{addresses: [{ip: "${ip}", targetRef: {kind: Pod, namespace: default, 
 `),
   );
   const run = async (cmd: string) => {
-    const r = await fetch(`http://127.0.0.1:${simPort}/run/default/unready/main?cmd=${encodeURIComponent(cmd)}`, { method: 'POST' });
-    return { code: r.headers.get('x-exit-code'), out: await r.text() };
+    const r = await kubeletRequest('POST', `/run/default/unready/main?cmd=${encodeURIComponent(cmd)}`);
+    return { code: r.headers['x-exit-code'], out: r.body };
   };
   await until(async () => (await run('wget -qO- http://web')).code === '0', 'wget through the Service');
   assert.match((await run('wget -qO- http://web')).out, /Welcome to nginx!/);
@@ -286,6 +337,74 @@ test('SIGTERM exits 0; a restarted kubelet-sim takes over running Pods as they w
     before,
   );
   assert.equal(await jsonpath(['get', 'pod', 'keeper'], '{.metadata.resourceVersion}'), rv, 'no status rewrite for an unchanged Pod');
-  const logs = await fetch(`http://127.0.0.1:${simPort}/containerLogs/default/keeper/nginx`);
+  const logs = await kubeletRequest('GET', '/containerLogs/default/keeper/nginx');
   assert.equal(logs.status, 200);
+});
+
+test('the kubelet API is not on the control port, and over https wants a client certificate', async () => {
+  // Nothing on the plain-http control port reads or runs anything in a container.
+  assert.equal((await fetch(`http://127.0.0.1:${simPort}/containerLogs/default/keeper/nginx`)).status, 404);
+  assert.equal((await fetch(`http://127.0.0.1:${simPort}/run/default/keeper/nginx?cmd=id`, { method: 'POST' })).status, 404);
+  const node = await jsonpath(['get', 'node', 'node-0'], "{.metadata.annotations['ksim\\.dev/kubelet-endpoint']}");
+  assert.equal(node, kubeletUrl);
+  assert.equal(kubeletUrl.startsWith('https:'), server.url.startsWith('https:'), 'the kubelet API is https exactly when the apiserver is');
+  if (!kubeletUrl.startsWith('https:')) return;
+  const anonymous = await kubeletRequest('GET', '/containerLogs/default/keeper/nginx', { anonymous: true });
+  assert.deepEqual([anonymous.status, anonymous.body], [401, 'Unauthorized\n']);
+});
+
+test('kubectl exec shows the real token kubelet-sim asked for as the node, which authenticates as the ServiceAccount', async () => {
+  ok(await apply('apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: tok}\n'));
+  ok(
+    await apply(`apiVersion: v1
+kind: Pod
+metadata: {name: tokpod}
+spec:
+  nodeName: node-2
+  serviceAccountName: tok
+  containers:
+  - name: main
+    image: busybox
+    command: [sleep, '3600']
+    volumeMounts: [{name: lab, mountPath: /var/run/lab}]
+  volumes:
+  - name: lab
+    projected:
+      sources:
+      - serviceAccountToken: {path: token, expirationSeconds: 3600, audience: lab}
+`),
+  );
+  await until(async () => (await jsonpath(['get', 'pod', 'tokpod'], '{.status.phase}')) === 'Running', 'tokpod Running');
+  // Through the apiserver, which dials the kubelet API with its kubelet client certificate.
+  const dir = '/var/run/secrets/kubernetes.io/serviceaccount';
+  const token = ok(await k('exec', 'tokpod', '--', 'cat', `${dir}/token`));
+  assert.equal(ok(await k('exec', 'tokpod', '--', 'cat', `${dir}/namespace`)), 'default');
+  const ca = ok(await k('exec', 'tokpod', '--', 'cat', `${dir}/ca.crt`));
+  assert.match(ca, /^-----BEGIN CERTIFICATE-----\n[A-Za-z0-9+/=\n]+-----END CERTIFICATE-----\n?$/);
+  const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+  assert.equal(claims.sub, 'system:serviceaccount:default:tok');
+  assert.equal(claims['kubernetes.io'].pod.name, 'tokpod');
+  assert.equal(claims['kubernetes.io'].node.name, 'node-2');
+  if (server.secure) assert.equal(await whoAmI(token), 'system:serviceaccount:default:tok');
+  const lab = JSON.parse(
+    Buffer.from(ok(await k('exec', 'tokpod', '--', 'cat', '/var/run/lab/token')).split('.')[1], 'base64url').toString(),
+  );
+  assert.deepEqual(lab.aud, ['lab']);
+  assert.equal(lab.exp - lab.iat, 3600);
+});
+
+test('a token that cannot be issued is a FailedMount event, and the Pod waits in ContainerCreating', async () => {
+  // ServiceAccount admission refuses a Pod whose ServiceAccount is missing: it goes away while the node is off.
+  const post = (path: string) => fetch(`http://127.0.0.1:${simPort}${path}`, { method: 'POST' });
+  assert.equal((await post('/nodes/node-1/stop')).status, 200);
+  ok(await apply('apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: brief}\n'));
+  ok(await apply(pod('nosa', 'node-1', '  serviceAccountName: brief\n  containers: [{name: main, image: busybox}]')));
+  ok(await k('delete', 'serviceaccount', 'brief'));
+  assert.equal((await post('/nodes/node-1/start')).status, 200);
+  const failedMount =
+    /^FailedMount:MountVolume.SetUp failed for volume "kube-api-access-[a-z0-9]+" : failed to fetch token: serviceaccounts "brief" not found$/m;
+  const events = () =>
+    k('get', 'events', '--field-selector', 'involvedObject.name=nosa', '-o', 'jsonpath={range .items[*]}{.reason}:{.message}{"\\n"}{end}');
+  await until(async () => failedMount.test(ok(await events())), 'FailedMount for the token');
+  assert.equal(await jsonpath(['get', 'pod', 'nosa'], '{.status.containerStatuses[0].state.waiting.reason}'), 'ContainerCreating');
 });

@@ -4,14 +4,17 @@
 // upgrade does not take the server down, a kubelet that vanishes mid-stream
 // (close 1006 on its side) ends the client's stream with a legal close code,
 // and a client that stops reading does not make the apiserver buffer the
-// kubelet's output without bound.
+// kubelet's output without bound. Over https an https kubelet is dialed
+// with the apiserver's kubelet client certificate, for logs and streams.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import https from 'node:https';
+import net, { type AddressInfo } from 'node:net';
+import tls, { type TLSSocket } from 'node:tls';
 import WebSocket, { WebSocketServer } from 'ws';
-import { api, startApiserver, until, type Apiserver } from './helpers/index.ts';
+import { selfSignedServingCert } from '../kubelet-sim/server/serving-cert.ts';
+import { api, openRaw, startApiserver, tlsFor, until, type Apiserver } from './helpers/index.ts';
 
 let server: Apiserver;
 let kubelet: http.Server;
@@ -27,7 +30,7 @@ before(async () => {
   kubelet = http.createServer((req, res) => kubeletLogs(req, res));
   kubelet.on('upgrade', (req, socket, head) => kubeletWss.handleUpgrade(req, socket, head, (ws) => kubeletBehaviour(ws, req.url ?? '')));
   await new Promise<void>((r) => kubelet.listen(0, '127.0.0.1', r));
-  const c = api(server.url);
+  const c = api(server);
   const port = (kubelet.address() as AddressInfo).port;
   let r = await c.request('POST', '/api/v1/nodes', {
     apiVersion: 'v1',
@@ -63,7 +66,7 @@ function rawUpgrade(path: string, headers: Record<string, string> = {}): Promise
     ...headers,
   };
   return new Promise((resolve, reject) => {
-    const s = net.connect(server.port, '127.0.0.1');
+    const s = openRaw(server);
     let data = '';
     s.setEncoding('utf8');
     s.on('data', (d) => (data += String(d)));
@@ -84,7 +87,13 @@ function rawUpgrade(path: string, headers: Record<string, string> = {}): Promise
   });
 }
 
-const readyz = async () => (await fetch(`${server.url}/readyz`)).status;
+const readyz = async () => (await api(server).request('GET', '/readyz')).status;
+const wsBase = () => server.url.replace(/^http/, 'ws');
+/** TLS options and credentials for a WebSocket to the apiserver. */
+const wsOptions = () => {
+  const { tls, headers } = tlsFor(server);
+  return { ...tls, headers };
+};
 
 test('a bad Sec-WebSocket-Key or version gets a 400 metav1.Status, not plain text', async () => {
   for (const [path, headers] of [
@@ -116,33 +125,40 @@ test('refusals are Statuses: a missing pod is 404, pods/portforward is refused',
   assert.equal(JSON.parse(pf.body).kind, 'Status');
   assert.match(JSON.parse(pf.body).message, /port forwarding is not supported/);
   // Without an upgrade it is kube's "Upgrade request required", as for exec and attach.
-  const plain = await api(server.url).request('GET', '/api/v1/namespaces/default/pods/p1/portforward?ports=80');
+  const plain = await api(server).request('GET', '/api/v1/namespaces/default/pods/p1/portforward?ports=80');
   assert.equal(plain.status, 400);
   assert.equal(plain.body.message, 'Upgrade request required');
 });
 
 test('a refused upgrade whose client resets at once does not take the apiserver down', async () => {
   for (let i = 0; i < 30; i++) {
-    await new Promise<void>((resolve) => {
-      const s = net.connect(server.port, '127.0.0.1', () => {
-        s.write(
-          `GET /api/v1/namespaces/default/pods/p1/portforward?ports=80 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${KEY}\r\n\r\n`,
-        );
-        s.resetAndDestroy();
-        resolve();
-      });
-      s.on('error', () => resolve());
+    // Over https the TLS session runs on a TCP socket of our own, so that the reset is a real RST under it.
+    const tcp = net.connect(server.port, '127.0.0.1');
+    tcp.on('error', () => {});
+    const options = tlsFor(server).tls;
+    const s = options ? tls.connect({ socket: tcp, ...options }) : tcp;
+    s.on('error', () => {});
+    const up = await new Promise<boolean>((resolve) => {
+      s.once(options ? 'secureConnect' : 'connect', () => resolve(true));
+      s.once('error', () => resolve(false));
     });
+    if (!up) continue;
+    s.write(
+      `GET /api/v1/namespaces/default/pods/p1/portforward?ports=80 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${KEY}\r\n\r\n`,
+    );
+    tcp.resetAndDestroy();
   }
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(await readyz(), 200);
 });
 
 /** Opens an attach session through the apiserver; frames collects what arrives (from the first frame on). */
-function attach(frames: string[] = []): Promise<WebSocket> {
-  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/v1/namespaces/default/pods/p1/attach?container=c&stdout=true&stderr=true`, [
-    'v5.channel.k8s.io',
-  ]);
+function attach(frames: string[] = [], pod = 'p1'): Promise<WebSocket> {
+  const ws = new WebSocket(
+    `${wsBase()}/api/v1/namespaces/default/pods/${pod}/attach?container=c&stdout=true&stderr=true`,
+    ['v5.channel.k8s.io'],
+    wsOptions(),
+  );
   ws.on('message', (d: Buffer) => frames.length < 100 && frames.push(d.toString('latin1')));
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(ws));
@@ -226,7 +242,7 @@ test('a logs -f client that stops reading pauses the kubelet stream through the 
     };
     pump();
   };
-  const s = net.connect(server.port, '127.0.0.1');
+  const s = openRaw(server);
   s.on('error', () => {});
   s.write('GET /api/v1/namespaces/default/pods/p1/log?follow=true HTTP/1.1\r\nHost: x\r\n\r\n');
   s.pause();
@@ -247,9 +263,55 @@ test('a kubelet that vanishes mid logs -f ends the client stream at once', async
     setTimeout(() => req.socket.destroy(), 200);
   };
   const started = Date.now();
-  const r = await fetch(`${server.url}/api/v1/namespaces/default/pods/p1/log?follow=true`, { signal: AbortSignal.timeout(10_000) });
+  const r = await api(server).request('GET', '/api/v1/namespaces/default/pods/p1/log?follow=true');
   assert.equal(r.status, 200);
-  assert.equal(await r.text(), 'first line\n');
+  assert.equal(r.body, 'first line\n');
   assert.ok(Date.now() - started < 5000, `ended after ${Date.now() - started} ms`);
   assert.equal(await readyz(), 200);
+});
+
+test('an https kubelet is dialed with the apiserver kubelet client certificate, for logs and attach', async (t) => {
+  if (!server.secure) return t.skip('plain http apiserver: no kubelet client certificate');
+  const serving = await selfSignedServingCert('127.0.0.1');
+  const seen: string[] = [];
+  // A kubelet that lets in only client certificates of the cluster CA, as kubelet-sim's does (it then asks for a review).
+  const secure = https.createServer(
+    { cert: serving.certPem, key: serving.keyPem, ca: server.tls!.ca, requestCert: true, rejectUnauthorized: true },
+    (req, res) => {
+      seen.push(`logs ${String((req.socket as TLSSocket).getPeerCertificate().subject.CN)}`);
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('over tls\n');
+    },
+  );
+  const wss = new WebSocketServer({ noServer: true, handleProtocols: () => 'v5.channel.k8s.io' });
+  secure.on('upgrade', (req, socket, head) =>
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      seen.push(`attach ${String((req.socket as TLSSocket).getPeerCertificate().subject.CN)}`);
+      ws.send(Buffer.from('\x01attached over tls\n', 'latin1'));
+      ws.close(1000);
+    }),
+  );
+  await new Promise<void>((r) => secure.listen(0, '127.0.0.1', r));
+  t.after(() => {
+    secure.closeAllConnections();
+    secure.close();
+  });
+  const c = api(server);
+  const port = (secure.address() as AddressInfo).port;
+  for (const [path, body] of [
+    ['/api/v1/nodes', { metadata: { name: 'tls-node', annotations: { 'ksim.dev/kubelet-endpoint': `https://127.0.0.1:${port}` } } }],
+    [
+      '/api/v1/namespaces/default/pods',
+      { metadata: { name: 'p2' }, spec: { nodeName: 'tls-node', containers: [{ name: 'c', image: 'busybox' }] } },
+    ],
+  ] as const) {
+    const r = await c.request('POST', path, body);
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+  }
+  const logs = await c.request('GET', '/api/v1/namespaces/default/pods/p2/log');
+  assert.deepEqual([logs.status, logs.body], [200, 'over tls\n']);
+  const frames: string[] = [];
+  const ws = await attach(frames, 'p2');
+  await new Promise((r) => ws.on('close', r));
+  assert.deepEqual(frames, ['\x01attached over tls\n']);
+  assert.deepEqual(seen, ['logs kube-apiserver-kubelet-client', 'attach kube-apiserver-kubelet-client']);
 });

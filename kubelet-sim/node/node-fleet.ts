@@ -71,7 +71,10 @@ export class SimNode implements NodeRuntime {
 
 /** How a fleet is configured. */
 export interface FleetOptions {
+  /** The process's client (heartbeats); each node's requests go through `clientFor`. */
   client: KubeClient;
+  /** The client node `name` registers and heartbeats with: its own identity (default: `client`). */
+  clientFor?(name: string): KubeClient;
   clock: Clock;
   timings: Timings;
   profile: NodeProfile;
@@ -156,17 +159,22 @@ export class NodeFleet {
   }
 
   /** kubelet's registerWithAPIServer: create the Node, or adopt the existing one and post fresh status. */
+  private clientOf(n: SimNode): KubeClient {
+    return this.opts.clientFor?.(n.name) ?? this.opts.client;
+  }
+
   private async register(n: SimNode): Promise<void> {
+    const client = this.clientOf(n);
     const now = this.opts.clock.now();
     const desired = buildNode({ name: n.name, index: n.index }, this.opts.profile, this.opts.endpoint, now);
     n.readySince = now;
     let created: Node;
     try {
-      created = await this.opts.client.create(nodes, undefined, desired);
+      created = await client.create(nodes, undefined, desired);
       this.opts.onRequest?.('register', true);
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 409)) throw err;
-      created = await this.opts.client.patch(nodes, undefined, n.name, 'merge', {
+      created = await client.patch(nodes, undefined, n.name, 'merge', {
         metadata: { labels: desired.metadata!.labels, annotations: desired.metadata!.annotations },
       });
     }
@@ -177,7 +185,7 @@ export class NodeFleet {
       created.status.conditions.find((c) => c.type === 'Ready')?.status !== 'True' ||
       created.status.daemonEndpoints?.kubeletEndpoint?.Port !== this.opts.endpoint.port
     ) {
-      await this.opts.client.patch(nodes, undefined, n.name, 'merge', { status: desired.status }, 'status');
+      await client.patch(nodes, undefined, n.name, 'merge', { status: desired.status }, 'status');
     }
     n.lastReport = now;
     n.registered = true;
@@ -204,7 +212,7 @@ export class NodeFleet {
   /** Renews the Lease with the last copy (no read), re-reading only on a conflict. */
   async renewLease(n: SimNode): Promise<void> {
     const now = this.opts.clock.now();
-    const client = this.opts.client;
+    const client = this.clientOf(n);
     try {
       if (!n.lease) {
         try {
@@ -266,7 +274,7 @@ export class NodeFleet {
 
   private async postStatus(n: SimNode, now: number): Promise<void> {
     try {
-      await this.opts.client.patch(
+      await this.clientOf(n).patch(
         nodes,
         undefined,
         n.name,

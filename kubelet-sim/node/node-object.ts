@@ -46,6 +46,8 @@ export const DEFAULT_PROFILE: NodeProfile = {
 export interface KubeletEndpoint {
   host: string;
   port: number;
+  /** https when the kubelet API serves TLS (the apiserver is HTTPS), else http. */
+  scheme?: 'http' | 'https';
 }
 
 const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -110,7 +112,7 @@ export function buildNode(id: NodeIdentity, profile: NodeProfile, endpoint: Kube
         'node.alpha.kubernetes.io/ttl': '0',
         'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
         // Not a kube annotation: how an apiserver proxies pods/log and exec to a process hosting many nodes.
-        'ksim.dev/kubelet-endpoint': `http://${endpoint.host}:${endpoint.port}`,
+        'ksim.dev/kubelet-endpoint': `${endpoint.scheme ?? 'http'}://${endpoint.host}:${endpoint.port}`,
         ...profile.annotations,
       },
     },

@@ -24,6 +24,8 @@ export class MemoryRecorder implements Recorder {
 export class MapConfigSource implements ConfigSource {
   readonly configMaps = new Map<string, { data?: Record<string, string> }>();
   readonly secrets = new Map<string, { data?: Record<string, string> }>();
+  /** The cluster CA for ca.crt, when a test sets one. */
+  rootCa?: () => string | undefined;
   configMap(ns: string, name: string) {
     return this.configMaps.get(`${ns}/${name}`);
   }

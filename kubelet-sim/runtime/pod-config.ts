@@ -2,13 +2,18 @@
 // (env, envFrom, downward API, ConfigMap and Secret keys, $(VAR) expansion)
 // and volume contents, computed as kubelet does, with kubelet's exact error
 // messages when a referenced ConfigMap, Secret or key is missing.
-import type { Container, Pod } from 'kubernetes-types/core/v1.js';
+import type { Container, Pod, ServiceAccountTokenProjection } from 'kubernetes-types/core/v1.js';
 
 /** Reads ConfigMaps and Secrets (from informer caches). */
 export interface ConfigSource {
   configMap(namespace: string, name: string): { data?: Record<string, string>; binaryData?: Record<string, string> } | undefined;
   secret(namespace: string, name: string): { data?: Record<string, string>; stringData?: Record<string, string> } | undefined;
+  /** The cluster CA (PEM) this process trusts, for ca.crt until the kube-root-ca.crt ConfigMap is published. */
+  rootCa?(): string | undefined;
 }
+
+/** The token of a serviceAccountToken projection in volume `volume`; throws a MountError when there is none. */
+export type TokenSource = (volume: string, source: ServiceAccountTokenProjection) => string;
 
 /** A missing ConfigMap, Secret or key: the container waits with CreateContainerConfigError. */
 export class ConfigError extends Error {}
@@ -197,7 +202,7 @@ function keyed(data: Files, items: { key: string; path: string }[] | undefined, 
 }
 
 /** The files of one Pod volume, or undefined for volume kinds with no simulated content (hostPath, PVCs: empty). */
-export function volumeFiles(pod: Pod, volumeName: string, src: ConfigSource, token: () => string): Files | undefined {
+export function volumeFiles(pod: Pod, volumeName: string, src: ConfigSource, token: TokenSource): Files | undefined {
   const ns = pod.metadata?.namespace ?? 'default';
   const v = pod.spec?.volumes?.find((x) => x.name === volumeName);
   if (!v) return undefined;
@@ -234,9 +239,10 @@ export function volumeFiles(pod: Pod, volumeName: string, src: ConfigSource, tok
     for (const s of v.projected.sources ?? []) {
       if (s.configMap) {
         const cm = src.configMap(ns, s.configMap.name ?? '');
-        // kube-root-ca.crt is published by the controller-manager; until it is, a placeholder keeps Pods starting.
+        // kube-root-ca.crt is published by the controller-manager; until it is, the CA this process trusts
+        // (or, on plain http, a placeholder) keeps Pods starting.
         if (!cm && s.configMap.name === 'kube-root-ca.crt')
-          out['ca.crt'] = '-----BEGIN CERTIFICATE-----\n(ksim simulated CA)\n-----END CERTIFICATE-----\n';
+          out['ca.crt'] = src.rootCa?.() ?? '-----BEGIN CERTIFICATE-----\n(ksim simulated CA)\n-----END CERTIFICATE-----\n';
         else if (!cm) {
           if (!s.configMap.optional)
             throw new MountError(`MountVolume.SetUp failed for volume "${v.name}" : configmap "${s.configMap.name}" not found`);
@@ -251,7 +257,7 @@ export function volumeFiles(pod: Pod, volumeName: string, src: ConfigSource, tok
       }
       if (s.downwardAPI)
         for (const it of s.downwardAPI.items ?? []) if (it.fieldRef) out[it.path] = fieldRefValue(pod, it.fieldRef.fieldPath);
-      if (s.serviceAccountToken) out[s.serviceAccountToken.path] = token();
+      if (s.serviceAccountToken) out[s.serviceAccountToken.path] = token(v.name, s.serviceAccountToken);
     }
     return out;
   }

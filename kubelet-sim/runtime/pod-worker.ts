@@ -6,13 +6,21 @@
 // API itself: it calls onChange() and its owner writes status(), records
 // events through `recorder`, and deletes the Pod once terminated() is true.
 import { createHash } from 'node:crypto';
-import type { Container, ContainerStateTerminated, ContainerStatus, Pod, PodStatus } from 'kubernetes-types/core/v1.js';
+import type {
+  Container,
+  ContainerStateTerminated,
+  ContainerStatus,
+  Pod,
+  PodStatus,
+  ServiceAccountTokenProjection,
+} from 'kubernetes-types/core/v1.js';
 import type { Clock } from '../../shared/clock/clock.ts';
 import { ClusterNet, type NetSource } from './cluster-net.ts';
 import { ContainerStdio } from './container-stdio.ts';
 import { SimFs, Volume } from './filesystem.ts';
 import type { ContainerLog, LogStore } from './log-store.ts';
 import { ConfigError, type ConfigSource, MountError, containerEnv, expandRefs, parseQuantity, volumeFiles } from './pod-config.ts';
+import type { TokenManager } from './token-manager.ts';
 import { buildPodStatus, stamp, type ContainerSnapshot, type PodSnapshot } from './pod-status.ts';
 import { ProbeRunner } from './probes.ts';
 import { Killed, runProcess, type ExitResult, type ShellContext } from './shell.ts';
@@ -48,6 +56,8 @@ export interface WorkerDeps {
   logs: LogStore;
   /** Services, Endpoints and Pods for the simulated cluster network (nslookup, wget, curl). */
   net?: NetSource;
+  /** ServiceAccount tokens for projected volumes (TokenRequests made as the node); none: such volumes fail to mount. */
+  tokens?: TokenManager;
   onChange(): void;
 }
 
@@ -191,15 +201,23 @@ export class PodWorker {
     this.startTime = st.startTime ? Date.parse(st.startTime) : this.deps.clock.now();
     this.podIP = this.pod.spec?.hostNetwork ? this.deps.node.hostIP : this.deps.node.reserveIP(this.key, st.podIP);
     this.sandboxReady = true;
-    try {
-      for (const v of this.pod.spec?.volumes ?? []) {
-        const vol = new Volume(v.name, !!(v.configMap || v.secret || v.downwardAPI || v.projected));
-        if (!v.emptyDir) vol.replace(volumeFiles(this.pod, v.name, this.deps.config, () => this.token()) ?? {});
-        this.volumes.set(v.name, vol);
+    for (const v of this.pod.spec?.volumes ?? []) {
+      const vol = new Volume(v.name, !!(v.configMap || v.secret || v.downwardAPI || v.projected));
+      this.volumes.set(v.name, vol);
+      try {
+        if (!v.emptyDir) vol.replace(volumeFiles(this.pod, v.name, this.deps.config, this.tokenFor) ?? {});
+      } catch {
+        // A source that disappeared meanwhile, or a token not fetched yet: the next refresh fills it.
       }
-    } catch {
-      // A source that disappeared meanwhile: the next refresh fills it.
     }
+    const tokens = this.deps.tokens;
+    if (tokens && !tokens.ready(this.pod))
+      tokens
+        .fetchAll(this.pod, () => this.refreshVolumes())
+        .then(
+          () => !this.stopped && this.refreshVolumes(),
+          () => {},
+        );
     const restore = (c: Ctr, s: ContainerStatus | undefined) => {
       if (!s) return;
       c.snap = {
@@ -273,7 +291,7 @@ export class PodWorker {
   refreshVolumes(): void {
     for (const [name, vol] of this.volumes) {
       try {
-        const files = volumeFiles(this.pod, name, this.deps.config, () => this.token());
+        const files = volumeFiles(this.pod, name, this.deps.config, this.tokenFor);
         if (files && this.pod.spec?.volumes?.find((v) => v.name === name && !v.emptyDir)) vol.replace(files);
       } catch {
         // A source that disappeared keeps its last contents, as kubelet does.
@@ -360,9 +378,29 @@ export class PodWorker {
   }
 
   private mountVolumes(): void {
+    const tokens = this.deps.tokens;
+    if (tokens && !tokens.ready(this.pod)) {
+      // kubelet's volume manager asks for the tokens before it mounts; a refusal is a FailedMount and a retry.
+      tokens
+        .fetchAll(this.pod, () => this.refreshVolumes())
+        .then(
+          () => !this.stopped && this.mountVolumes(),
+          (err: unknown) => {
+            if (this.stopped) return;
+            const volume = this.pod.spec?.volumes?.find((v) => v.projected?.sources?.some((s) => s.serviceAccountToken))?.name;
+            this.ev(
+              'Warning',
+              'FailedMount',
+              `MountVolume.SetUp failed for volume "${volume}" : failed to fetch token: ${(err as Error).message}`,
+            );
+            this.after(this.deps.timings.configRetryMs, () => this.mountVolumes());
+          },
+        );
+      return;
+    }
     try {
       for (const v of this.pod.spec?.volumes ?? []) {
-        const files = volumeFiles(this.pod, v.name, this.deps.config, () => this.token()) ?? {};
+        const files = volumeFiles(this.pod, v.name, this.deps.config, this.tokenFor) ?? {};
         let vol = this.volumes.get(v.name);
         if (!vol) {
           vol = new Volume(v.name, !!(v.configMap || v.secret || v.downwardAPI || v.projected));
@@ -379,17 +417,13 @@ export class PodWorker {
     this.nextInit();
   }
 
-  private token(): string {
-    const header = Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'ksim' })).toString('base64url');
-    const m = this.pod.metadata!;
-    const claims = {
-      aud: ['https://kubernetes.default.svc'],
-      iss: 'https://kubernetes.default.svc',
-      sub: `system:serviceaccount:${m.namespace}:${this.pod.spec?.serviceAccountName ?? 'default'}`,
-      'kubernetes.io': { namespace: m.namespace, pod: { name: m.name, uid: m.uid }, node: { name: this.deps.node.name } },
-    };
-    return `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.ksim-simulated-signature`;
-  }
+  /** The fetched token of a projected source; kubelet mounts no volume without it. */
+  private readonly tokenFor = (volume: string, source: ServiceAccountTokenProjection): string => {
+    const token = this.deps.tokens?.cached(this.pod, source);
+    if (token === undefined)
+      throw new MountError(`MountVolume.SetUp failed for volume "${volume}" : failed to fetch token: no token has been issued yet`);
+    return token;
+  };
 
   // ---------------------------------------------------------------- init containers, then containers
 

@@ -1,13 +1,20 @@
-// The HTTP face of a kubelet-sim process, for every node it hosts, on --port:
+// The two HTTP faces of a kubelet-sim process, for every node it hosts.
+// The kubelet API (kubelet's port 10250; --kubelet-port), HTTPS with client
+// certificates and SubjectAccessReviews when the apiserver is HTTPS
+// (kubelet-auth.ts), plain HTTP with no checks when it is not:
 //   GET  /containerLogs/{ns}/{pod}/{container}   kubelet's logs endpoint (follow, previous,
 //        tailLines, timestamps, sinceSeconds, sinceTime, limitBytes), for the apiserver to proxy pods/log
 //   GET  /exec/{ns}/{pod}/{container}?command=.. kubelet's exec endpoint over WebSocket
 //        (v5.channel.k8s.io, v4.channel.k8s.io), for the apiserver to proxy pods/exec
 //   GET  /attach/{ns}/{pod}/{container}          kubelet's attach endpoint, the same protocol, for pods/attach
 //   POST /run/{ns}/{pod}/{container}?cmd=..      one-shot exec returning the output (kwok's /run; tests, debugging)
+// The control port (--port), plain HTTP on the loopback address, as the
+// health and metrics ports of kube's components are: nothing on it reads or
+// runs anything in a container.
 //   GET  /nodes, POST /nodes/{name}/{stop|start|partition|heal}   chaos switches
 //   /healthz /livez /readyz /metrics              the shared health server, forwarded
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
@@ -21,8 +28,9 @@ import { attachSession } from './attach-session.ts';
 import { CHANNEL_PROTOCOLS } from './channel-stream.ts';
 import { containerLogs } from './container-logs.ts';
 import { execSession, type StreamTarget } from './exec-session.ts';
+import { authenticate, KubeletAuthError, requestAttributes, type SarAuthorizer } from './kubelet-auth.ts';
 
-/** The server's collaborators. */
+/** The servers' collaborators. */
 export interface KubeletServerOptions {
   host?: string;
   port: number;
@@ -30,8 +38,16 @@ export interface KubeletServerOptions {
   pods: PodManager;
   clock: Clock;
   log: Logger;
-  /** Port of the shared health server on 127.0.0.1, to forward health and metrics to. */
+  /** Port of the shared health server on 127.0.0.1, to forward health and metrics to (the control port). */
   healthPort: number;
+}
+
+/** The kubelet API's TLS: its serving certificate, the CA client certificates must verify against, and the authorizer. */
+export interface KubeletTls {
+  certPem: string;
+  keyPem: string;
+  clientCaPem: string | Buffer;
+  authorizer: SarAuthorizer;
 }
 
 /** A running server. */
@@ -48,53 +64,120 @@ function sendStatus(res: http.ServerResponse, err: StatusError): void {
 const badRequest = (msg: string) => new StatusError(400, 'BadRequest', msg);
 const notFound = (msg: string) => new StatusError(404, 'NotFound', msg);
 
-/** Starts the server. */
-export async function startKubeletServer(opts: KubeletServerOptions): Promise<KubeletServer> {
+/** Starts the control server (chaos switches, health and metrics) on `opts.port`. */
+export async function startControlServer(opts: KubeletServerOptions): Promise<KubeletServer> {
+  const server = http.createServer((req, res) => respond(opts, req, res, () => handleControl(opts, req, res)));
+  return listen(server, opts.port, opts.host, () => {});
+}
+
+/**
+ * Starts the kubelet API on `port`: HTTPS with `tls` (every request authenticated
+ * and authorized first, as kubelet's auth filter does), else plain HTTP.
+ */
+export async function startKubeletApiServer(opts: KubeletServerOptions, port: number, tls?: KubeletTls): Promise<KubeletServer> {
   // Clients send keystrokes and small stdin chunks: 8 MiB bounds what one frame may cost.
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: 8 * 1024 * 1024,
     handleProtocols: (protocols) => CHANNEL_PROTOCOLS.find((p) => protocols.has(p)) ?? false,
   });
-  const server = http.createServer((req, res) => {
-    handle(opts, req, res).catch((err) => {
-      if (err instanceof StatusError) return sendStatus(res, err);
-      opts.log.error({ err: (err as Error).message, url: req.url }, 'kubelet server request failed');
-      if (!res.headersSent)
-        sendStatus(res, new StatusError(500, 'InternalError', 'an error on the server has prevented the request from succeeding'));
-      else res.end();
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) =>
+    respond(opts, req, res, async () => {
+      await checkAccess(opts, tls, req);
+      await handleApi(opts, req, res);
     });
-  });
+  const server = tls
+    ? // The client CA is the cluster CA; a certificate that does not verify is refused by authenticate() with
+      // kubelet's 401 rather than by the handshake, so that the caller learns why.
+      https.createServer(
+        { cert: tls.certPem, key: tls.keyPem, ca: tls.clientCaPem, requestCert: true, rejectUnauthorized: false },
+        onRequest,
+      )
+    : http.createServer(onRequest);
   server.on('upgrade', (req, socket: Duplex, head) => {
     // A client that resets before or during the handshake must not take the process down.
     socket.on('error', () => socket.destroy());
     const target = streamTarget(req.url);
-    if (!target) return refuse(socket, 404, 'the server could not find the requested resource');
-    const log = opts.log.child({ stream: target.kind, pod: `${target.namespace}/${target.pod}`, container: target.container });
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      try {
-        if (target.kind === 'exec') execSession(opts.pods, ws, target, log);
-        else attachSession(opts.pods, ws, target, log);
-      } catch (err) {
-        log.error({ err: (err as Error).message }, 'stream session failed');
-        ws.close(1011);
-      }
-    });
+    checkAccess(opts, tls, req).then(
+      () => {
+        if (!target) return refuse(socket, 404, 'the server could not find the requested resource');
+        const log = opts.log.child({ stream: target.kind, pod: `${target.namespace}/${target.pod}`, container: target.container });
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          try {
+            if (target.kind === 'exec') execSession(opts.pods, ws, target, log);
+            else attachSession(opts.pods, ws, target, log);
+          } catch (err) {
+            log.error({ err: (err as Error).message }, 'stream session failed');
+            ws.close(1011);
+          }
+        });
+      },
+      (err: unknown) => refuseText(socket, err instanceof KubeletAuthError ? err : new KubeletAuthError(500, 'Internal Server Error')),
+    );
   });
+  return listen(server, port, opts.host, () => wss.close());
+}
+
+async function listen(server: http.Server, port: number, host: string | undefined, onClose: () => void): Promise<KubeletServer> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve());
+    server.listen(port, host ?? '127.0.0.1', () => resolve());
   });
   return {
     port: (server.address() as AddressInfo).port,
     close: () =>
       new Promise((resolve) => {
-        wss.close();
+        onClose();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
 }
+
+/** Runs a handler; its StatusError or KubeletAuthError is the answer, anything else a 500. */
+function respond(opts: KubeletServerOptions, req: http.IncomingMessage, res: http.ServerResponse, fn: () => Promise<void>): void {
+  fn().catch((err) => {
+    if (err instanceof StatusError) return sendStatus(res, err);
+    if (err instanceof KubeletAuthError) {
+      res.writeHead(err.code, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+      return res.end(`${err.message}\n`);
+    }
+    opts.log.error({ err: (err as Error).message, url: req.url }, 'kubelet server request failed');
+    if (!res.headersSent)
+      sendStatus(res, new StatusError(500, 'InternalError', 'an error on the server has prevented the request from succeeding'));
+    else res.end();
+  });
+}
+
+/**
+ * kubelet's auth filter: 401 without a verified client certificate, then a
+ * review of the request's attributes for the node the Pod runs on. A path that
+ * names no Pod of this process is checked against this process's first node,
+ * so that an unauthorized caller cannot tell which Pods exist.
+ */
+async function checkAccess(opts: KubeletServerOptions, tls: KubeletTls | undefined, req: http.IncomingMessage): Promise<void> {
+  if (!tls) return;
+  const caller = authenticate(req);
+  if (!caller) throw new KubeletAuthError(401, 'Unauthorized');
+  let path = '/';
+  try {
+    path = new URL(req.url ?? '/', 'http://x').pathname;
+  } catch {
+    // authorized as '/', refused later as a bad path
+  }
+  const m = /^\/[^/]+\/([^/]+)\/([^/]+)(?:\/|$)/.exec(path);
+  let node = m ? opts.pods.worker(safeDecode(m[1]), safeDecode(m[2]))?.pod.spec?.nodeName : undefined;
+  node ??= opts.fleet.nodes.keys().next().value ?? '';
+  await tls.authorizer.authorize(caller, requestAttributes(req.method ?? 'GET', path, node));
+}
+
+const safeDecode = (s: string): string => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
 
 /** The exec or attach session an upgrade URL names, or undefined. */
 function streamTarget(rawUrl: string | undefined): (StreamTarget & { kind: 'exec' | 'attach' }) | undefined {
@@ -124,6 +207,14 @@ function decodeSegment(s: string): string {
   }
 }
 
+/** Answers a refused upgrade with kubelet's plain-text refusal on the raw socket. */
+function refuseText(socket: Duplex, err: KubeletAuthError): void {
+  const body = `${err.message}\n`;
+  socket.end(
+    `HTTP/1.1 ${err.code} ${http.STATUS_CODES[err.code]}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Answers an upgrade that is not served with a Status on the raw socket. */
 function refuse(socket: Duplex, code: number, message: string): void {
   const body = JSON.stringify(new StatusError(code, code === 404 ? 'NotFound' : 'BadRequest', message).toStatus());
@@ -132,10 +223,10 @@ function refuse(socket: Duplex, code: number, message: string): void {
   );
 }
 
-async function handle(opts: KubeletServerOptions, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+/** The kubelet API's paths. */
+async function handleApi(opts: KubeletServerOptions, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://x');
   const path = url.pathname;
-  if (['/healthz', '/livez', '/readyz', '/metrics'].includes(path)) return forward(opts.healthPort, req, res);
   let m = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(path);
   if (m && req.method === 'GET')
     return containerLogs(opts, res, decodeSegment(m[1]), decodeSegment(m[2]), decodeSegment(m[3]), url.searchParams);
@@ -153,6 +244,14 @@ async function handle(opts: KubeletServerOptions, req: http.IncomingMessage, res
     res.end(out);
     return;
   }
+  throw notFound('the server could not find the requested resource');
+}
+
+/** The control port's paths. */
+async function handleControl(opts: KubeletServerOptions, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://x');
+  const path = url.pathname;
+  if (['/healthz', '/livez', '/readyz', '/metrics'].includes(path)) return forward(opts.healthPort, req, res);
   if (path === '/nodes' && req.method === 'GET') {
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(
@@ -162,7 +261,7 @@ async function handle(opts: KubeletServerOptions, req: http.IncomingMessage, res
     );
     return;
   }
-  m = /^\/nodes\/([^/]+)\/(stop|start|partition|heal)$/.exec(path);
+  const m = /^\/nodes\/([^/]+)\/(stop|start|partition|heal)$/.exec(path);
   if (m && req.method === 'POST') {
     if (!opts.fleet.nodes.has(m[1])) throw notFound(`nodes "${m[1]}" not found in this kubelet-sim`);
     try {

@@ -198,3 +198,60 @@ test('https with a CA from the kubeconfig', async () => {
   closers.push(() => untrusting.close());
   await assert.rejects(untrusting.request('GET', '/'), /self.signed|certificate/i);
 });
+
+test('as(): a view sends kube impersonation headers over the parent pool; bad values are refused', async () => {
+  const seen: { user?: string; groups?: string; uid?: string; extra?: string; socket: number }[] = [];
+  let connections = 0;
+  const server = http.createServer((req, res) => {
+    const h = req.headersDistinct;
+    seen.push({
+      user: h['impersonate-user']?.join('|'),
+      groups: h['impersonate-group']?.join('|'),
+      uid: h['impersonate-uid']?.join('|'),
+      extra: h['impersonate-extra-scopes%2fa%20b']?.join('|'),
+      socket: (req.socket as net.Socket & { n?: number }).n ?? -1,
+    });
+    if (req.url!.includes('watch=true')) {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      return res.end(`${JSON.stringify({ type: 'ADDED', object: { metadata: { name: 'w' } } })}\n`);
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+  });
+  server.on('connection', (s: net.Socket & { n?: number }) => (s.n = connections++));
+  const parent = client(await listen(server), { maxConnections: 1 });
+  const node = parent.as({ username: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] });
+  const other = parent.as({ username: 'alice', uid: 'u-1', extra: { 'scopes/a b': ['x', 'y'] } });
+  await parent.get(configmaps, 'x', 'a');
+  await node.get(configmaps, 'x', 'a');
+  await other.get(configmaps, 'x', 'a');
+  node.close(); // a view's close leaves the parent's connections alone
+  await parent.get(configmaps, 'x', 'a');
+  const events: string[] = [];
+  await node.watch(configmaps, {}, (ev) => events.push((ev.object.metadata as { name?: string } | undefined)?.name ?? '')).done;
+  assert.deepEqual(events, ['w']);
+  assert.deepEqual(
+    seen.slice(0, 4).map(({ socket: _s, ...h }) => h),
+    [
+      { user: undefined, groups: undefined, uid: undefined, extra: undefined },
+      { user: 'system:node:n1', groups: 'system:nodes|system:authenticated', uid: undefined, extra: undefined },
+      { user: 'alice', groups: undefined, uid: 'u-1', extra: 'x|y' },
+      { user: undefined, groups: undefined, uid: undefined, extra: undefined },
+    ],
+  );
+  // One pooled connection served the parent and both views; the watch had its own.
+  assert.deepEqual(
+    seen.slice(0, 4).map((s) => s.socket),
+    [0, 0, 0, 0],
+  );
+  assert.equal(seen[4].user, 'system:node:n1');
+  assert.equal(seen[4].groups, 'system:nodes|system:authenticated');
+  for (const bad of [
+    { username: '' },
+    { username: 'a\r\nX-Evil: 1' },
+    { username: ' padded' },
+    { username: 'ok', groups: ['g\n'] },
+    { username: 'ok', groups: ['ünïcode'] },
+    { username: 'ok', extra: { k: ['v\r'] } },
+  ])
+    assert.throws(() => parent.as(bad), /impersonation: .* cannot be sent as a header value/);
+});

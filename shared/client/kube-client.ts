@@ -10,6 +10,11 @@
 // of simulated nodes and the writes of every controller are such requests.
 // Watches, a handful of long streams, stay on node:http with an agent of
 // their own.
+//
+// `client.as(identity)` is a view of a client that makes its requests as
+// another user through kube's impersonation headers, over the same pool and
+// watch agent: kubelet-sim runs thousands of nodes, each with its own
+// identity, on one process's connections.
 import http from 'node:http';
 import https from 'node:https';
 import { StatusError, type Status } from '../api/errors.ts';
@@ -35,6 +40,21 @@ export interface ClientOptions {
 
 const DEFAULT_MAX_CONNECTIONS = 64;
 const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Whom a view's requests are made as: kube's Impersonate-User, -Uid, -Group and -Extra-KEY headers. */
+export interface Impersonation {
+  username: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+}
+
+/** The connections a client shares with its views (internal: only `as()` passes one). */
+export interface SharedTransport {
+  pool: Http1Pool;
+  watchAgent: http.Agent;
+  limiter?: TokenBucket;
+}
 
 /** Query parameters of a list or watch. */
 export interface ListOptions {
@@ -89,37 +109,67 @@ export interface RequestOptions {
  */
 export class KubeClient {
   private readonly url: URL;
-  private readonly pool: Http1Pool;
-  private readonly watchAgent: http.Agent;
-  private readonly limiter?: TokenBucket;
-  private readonly headers: Record<string, string>;
+  private readonly transport: SharedTransport;
+  /** False for a view made by `as()`: closing it leaves the shared connections open. */
+  private readonly ownsTransport: boolean;
+  private readonly headers: Record<string, string | string[]>;
   /** The headers of every request, as they go on the wire. */
   private readonly headerLines: string;
 
   constructor(
     readonly config: ClientConfig,
     private readonly opts: ClientOptions = {},
+    shared?: SharedTransport,
+    /** Whom this client's requests are made as; undefined: the credentials' own user. */
+    readonly impersonation?: Impersonation,
   ) {
     this.url = new URL(config.server);
+    this.ownsTransport = !shared;
+    this.transport = shared ?? this.openTransport();
+    const base: Record<string, string> = { 'User-Agent': opts.userAgent ?? 'ksim', Accept: 'application/json' };
+    if (config.token) base.Authorization = `Bearer ${config.token}`;
+    let lines = `Host: ${this.url.host}\r\n`;
+    for (const [k, v] of Object.entries(base)) lines += `${k}: ${v}\r\n`;
+    if (/[\r\n]/.test(lines.slice(0, -2).replace(/\r\n/g, ''))) throw new Error('kubeconfig: a header value contains a line break');
+    const headers: Record<string, string | string[]> = base;
+    if (impersonation) {
+      for (const [k, v] of impersonationHeaders(impersonation)) {
+        lines += `${k}: ${v}\r\n`;
+        const had = headers[k];
+        headers[k] = had === undefined ? v : [...(Array.isArray(had) ? had : [had]), v];
+      }
+    }
+    this.headers = headers;
+    this.headerLines = lines;
+  }
+
+  private openTransport(): SharedTransport {
     const secure = this.url.protocol === 'https:';
+    const config = this.config;
     const tlsOptions = { ca: config.ca, cert: config.cert, key: config.key, rejectUnauthorized: !config.insecureSkipTlsVerify };
     const port = Number(this.url.port) || (secure ? 443 : 80);
     const host = this.url.hostname.replace(/^\[(.*)\]$/, '$1');
-    this.pool = new Http1Pool({
+    const pool = new Http1Pool({
       host,
       port,
       tls: secure ? tlsOptions : undefined,
-      maxConnections: opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+      maxConnections: this.opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     });
     // A watch holds its connection for minutes: it must never wait for, or take, a request's.
-    this.watchAgent = secure ? new https.Agent({ keepAlive: true, ...tlsOptions }) : new http.Agent({ keepAlive: true });
-    if (opts.qps && opts.qps > 0) this.limiter = new TokenBucket(opts.qps, opts.burst ?? Math.ceil(opts.qps * 1.5));
-    this.headers = { 'User-Agent': opts.userAgent ?? 'ksim', Accept: 'application/json' };
-    if (config.token) this.headers.Authorization = `Bearer ${config.token}`;
-    let lines = `Host: ${this.url.host}\r\n`;
-    for (const [k, v] of Object.entries(this.headers)) lines += `${k}: ${v}\r\n`;
-    if (/[\r\n]/.test(lines.slice(0, -2).replace(/\r\n/g, ''))) throw new Error('kubeconfig: a header value contains a line break');
-    this.headerLines = lines;
+    const watchAgent = secure ? new https.Agent({ keepAlive: true, ...tlsOptions }) : new http.Agent({ keepAlive: true });
+    const qps = this.opts.qps;
+    const limiter = qps && qps > 0 ? new TokenBucket(qps, this.opts.burst ?? Math.ceil(qps * 1.5)) : undefined;
+    return { pool, watchAgent, limiter };
+  }
+
+  /**
+   * A view of this client whose requests are made as `who` (the credentials must
+   * allow impersonating them): the same connections, watch agent and rate limit,
+   * only the headers differ, so a view costs a few strings. Throws on a name or
+   * group that cannot be a header value.
+   */
+  as(who: Impersonation): KubeClient {
+    return new KubeClient(this.config, this.opts, this.transport, who);
   }
 
   /** A client for the current context of the kubeconfig at `path`. */
@@ -150,7 +200,7 @@ export class KubeClient {
 
   /** Sends one request; resolves with the parsed JSON body, rejects with a StatusError for any non-2xx answer. */
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-    if (this.limiter) await this.limiter.take();
+    if (this.transport.limiter) await this.transport.limiter.take();
     const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
     const target = this.target(path, opts.query);
     if (/[\s]/.test(target)) throw new Error(`invalid request path: ${JSON.stringify(target)}`);
@@ -158,7 +208,7 @@ export class KubeClient {
     if (body !== undefined)
       head += `Content-Type: ${opts.contentType ?? 'application/json'}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
     head += '\r\n';
-    const res = await this.pool.send({
+    const res = await this.transport.pool.send({
       wire: body === undefined ? head : head + body,
       // Only a request that changes nothing may go again after the server dropped a kept-alive connection under it.
       replayable: method === 'GET',
@@ -239,7 +289,7 @@ export class KubeClient {
     let stopped = false;
     const done = new Promise<void>((resolve, reject) => {
       req = mod.request(
-        { hostname: this.url.hostname, port: this.url.port, method: 'GET', path, headers: this.headers, agent: this.watchAgent },
+        { hostname: this.url.hostname, port: this.url.port, method: 'GET', path, headers: this.headers, agent: this.transport.watchAgent },
         (res) => {
           if (res.statusCode !== 200) {
             const chunks: Buffer[] = [];
@@ -290,11 +340,39 @@ export class KubeClient {
     };
   }
 
-  /** Closes every connection; requests still in flight fail. */
+  /** Closes every connection; requests still in flight fail. A view's close() does nothing: its parent owns them. */
   close(): void {
-    this.pool.close();
-    this.watchAgent.destroy();
+    if (!this.ownsTransport) return;
+    this.transport.pool.close();
+    this.transport.watchAgent.destroy();
   }
+}
+
+/**
+ * A header value kube and every HTTP/1.1 parser read back unchanged: printable
+ * ASCII, no leading or trailing space (those would be trimmed), not empty.
+ */
+const HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+/** The impersonation header lines of `who`, in kube's names; throws on a value that cannot be sent as it is. */
+export function impersonationHeaders(who: Impersonation): [string, string][] {
+  const check = (what: string, v: string): string => {
+    if (!HEADER_VALUE.test(v)) throw new Error(`impersonation: ${what} ${JSON.stringify(v)} cannot be sent as a header value`);
+    return v;
+  };
+  const out: [string, string][] = [['Impersonate-User', check('username', who.username)]];
+  if (who.uid !== undefined) out.push(['Impersonate-Uid', check('uid', who.uid)]);
+  for (const g of who.groups ?? []) out.push(['Impersonate-Group', check('group', g)]);
+  for (const [key, values] of Object.entries(who.extra ?? {})) {
+    // kube reads the key percent-decoded from the header name, which may hold only token characters.
+    const escaped = check('extra key', key).replace(
+      /[^A-Za-z0-9._~-]/g,
+      (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+    );
+    const name = `Impersonate-Extra-${escaped}`;
+    for (const v of values) out.push([name, check(`extra ${key}`, v)]);
+  }
+  return out;
 }
 
 /** A JSON object in an error answer, read as the Status it should be. */

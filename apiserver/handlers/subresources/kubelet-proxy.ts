@@ -4,9 +4,17 @@
 // simulated nodes the kubelet's address is the Node annotation
 // `ksim.dev/kubelet-endpoint` (the InternalIPs are simulated), else
 // 127.0.0.1 and status.daemonEndpoints.kubeletEndpoint.Port.
+//
+// An https:// kubelet is dialed with the apiserver's kubelet client
+// certificate (ctx.kubeletClientTls, kube's --kubelet-client-certificate and
+// --kubelet-client-key), which the kubelet authenticates and authorizes with a
+// SubjectAccessReview. The kubelet's serving certificate is not verified: kube-
+// apiserver verifies it only when --kubelet-certificate-authority is set, and
+// kubelets (kubelet-sim's too) serve a self-signed one by default.
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { RequestUrl } from '../../http/request-url.ts';
 import http from 'node:http';
+import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { badRequest, notFound, StatusError } from '../../../shared/api/errors.ts';
@@ -55,6 +63,14 @@ export function kubeletTarget(store: Store, namespace: string, podName: string, 
   return { base: base.replace(/\/+$/, ''), container: chosen };
 }
 
+/** The apiserver's client certificate for the kubelets (undefined on --insecure-http). */
+export type KubeletClientTls = ApiContext['kubeletClientTls'];
+
+/** TLS options for dialing an https kubelet: the client certificate, and no check of the kubelet's own (see the file comment). */
+function kubeletTlsOptions(tls: KubeletClientTls): https.RequestOptions {
+  return { cert: tls?.certPem, key: tls?.keyPem, rejectUnauthorized: false };
+}
+
 /** Streams a container's log from its kubelet (follow keeps the stream open). */
 export function proxyLog(ctx: ApiContext, r: ApiRequest): Promise<void> {
   const { namespace, name } = r.info;
@@ -65,7 +81,7 @@ export function proxyLog(ctx: ApiContext, r: ApiRequest): Promise<void> {
   return new Promise((resolve, reject) => {
     let upstream: http.ClientRequest;
     try {
-      upstream = http.get(url, onResponse);
+      upstream = url.startsWith('https:') ? https.get(url, kubeletTlsOptions(ctx.kubeletClientTls), onResponse) : http.get(url, onResponse);
     } catch {
       return reject(
         new StatusError(502, 'InternalError', `error talking to the kubelet of pod ${name}: invalid kubelet address ${target.base}`),
@@ -98,6 +114,9 @@ export function proxyLog(ctx: ApiContext, r: ApiRequest): Promise<void> {
   });
 }
 
+/** Status reasons for the codes kubelet refuses a stream with. */
+const KUBELET_REASONS: Record<number, string> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound' };
+
 /** Bytes waiting for one side of a stream before the other side is paused. */
 const HIGH_WATER = 1024 * 1024;
 /** The largest message either side may send (kubelets send output in small frames). */
@@ -118,6 +137,7 @@ export function proxyStreamUpgrade(
   name: string,
   subresource: 'exec' | 'attach',
   log: Logger,
+  tls?: KubeletClientTls,
 ): void {
   const target = kubeletTarget(store, namespace, name, url.searchParams.get('container'));
   const refused = handshakeError(req);
@@ -131,7 +151,8 @@ export function proxyStreamUpgrade(
   const upstreamUrl = `${target.base.replace(/^http/, 'ws')}/${subresource}/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${encodeURIComponent(target.container)}?${query}`;
   let upstream: WebSocket;
   try {
-    upstream = new WebSocket(upstreamUrl, protocols, { maxPayload: MAX_PAYLOAD, handshakeTimeout: 10_000 });
+    const secure = upstreamUrl.startsWith('wss:') ? kubeletTlsOptions(tls) : {};
+    upstream = new WebSocket(upstreamUrl, protocols, { maxPayload: MAX_PAYLOAD, handshakeTimeout: 10_000, ...secure });
   } catch {
     // A Node annotation that is not a URL, or subprotocols that are not tokens.
     throw new StatusError(502, 'InternalError', `error dialing the kubelet of pod ${name}: invalid kubelet address or subprotocol`);
@@ -153,11 +174,17 @@ export function proxyStreamUpgrade(
     res.on('error', () => {});
     res.on('end', () => {
       let status: StatusError;
+      const code = res.statusCode ?? 502;
       try {
         const parsed = JSON.parse(body);
-        status = StatusError.fromStatus(parsed, res.statusCode ?? 502);
+        status = StatusError.fromStatus(parsed, code);
       } catch {
-        status = new StatusError(502, 'InternalError', `the kubelet of pod ${name} refused the stream (${res.statusCode})`);
+        // kubelet's auth filter answers in plain text ("Forbidden (user=..., verb=..., resource=nodes,
+        // subresource=proxy)"); kube-apiserver hands the kubelet's answer on, and so does this.
+        const text = body.trim();
+        status = text
+          ? new StatusError(code, KUBELET_REASONS[code] ?? 'InternalError', text)
+          : new StatusError(502, 'InternalError', `the kubelet of pod ${name} refused the stream (${res.statusCode})`);
       }
       refuseUpgrade(socket, status);
       upstream.terminate();
