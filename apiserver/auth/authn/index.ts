@@ -1,8 +1,8 @@
 // The apiserver's authentication: kube's request authenticator union. The
 // client certificate first, then the bearer token against the static token
-// file, ServiceAccount tokens and OIDC, in kube's order. A request with no
-// credentials is system:anonymous; credentials that no authenticator accepts
-// are refused (401). Also issues ServiceAccount tokens and serves the issuer's
+// file, ServiceAccount tokens (legacy Secret-based, then bound) and OIDC, in
+// kube's order. A request with no credentials is system:anonymous;
+// credentials that no authenticator accepts are refused (401). Also issues ServiceAccount tokens and serves the issuer's
 // discovery document and keys.
 import { exportJWK } from 'jose';
 import type { Logger } from 'pino';
@@ -13,12 +13,14 @@ import { audienceAgnostic } from './audiences.ts';
 import { bearerToken } from './bearer.ts';
 import { storeObjects } from './objects.ts';
 import { oidcAuthenticator, type OidcOptions } from './oidc.ts';
+import { issueLegacyToken, legacyTokenAuthenticator, type LegacyTokenToIssue } from './legacy-token.ts';
 import { loadOrCreateSigningKey } from './sa-keys.ts';
 import { issueToken, serviceAccountTokenAuthenticator, type IssuedToken, type TokenToIssue } from './service-account-token.ts';
 import { authenticateClientCertificate } from './x509.ts';
 
 export type { IssuedToken, TokenToIssue } from './service-account-token.ts';
 export type { OidcOptions } from './oidc.ts';
+export type { LegacyTokenToIssue } from './legacy-token.ts';
 
 /** kube's default --service-account-issuer on kubeadm clusters. */
 export const DEFAULT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
@@ -58,6 +60,8 @@ export interface Authentication {
   authenticateToken(token: string, audiences?: string[]): Promise<Authenticated>;
   /** Signs a ServiceAccount token (TokenRequest, projected token volumes). */
   issueServiceAccountToken(req: TokenToIssue): Promise<IssuedToken>;
+  /** Signs a legacy token for a kubernetes.io/service-account-token Secret (what kube's tokens controller writes in data.token). */
+  issueLegacyServiceAccountToken(req: LegacyTokenToIssue): Promise<string>;
   /** /.well-known/openid-configuration. */
   openidConfiguration(): object;
   /** /openid/v1/jwks. */
@@ -96,7 +100,7 @@ export async function createAuthentication(opts: AuthnOptions): Promise<Authenti
       ),
     );
   }
-  tokenAuthenticators.push(serviceAccountTokenAuthenticator(saOptions));
+  tokenAuthenticators.push(legacyTokenAuthenticator(saOptions), serviceAccountTokenAuthenticator(saOptions));
   if (opts.oidc) tokenAuthenticators.push(audienceAgnostic(oidcAuthenticator(opts.oidc, opts.now), apiAudiences));
   const { kty, n, e } = await exportJWK(key.publicKey);
   // go-jose's field order.
@@ -149,6 +153,7 @@ export async function createAuthentication(opts: AuthnOptions): Promise<Authenti
     },
     authenticateToken: (token, audiences) => tryToken(token, audiences ?? []),
     issueServiceAccountToken: (req) => issueToken(saOptions, req),
+    issueLegacyServiceAccountToken: (req) => issueLegacyToken(saOptions, req),
     openidConfiguration: () => ({
       issuer,
       jwks_uri: jwksUri,
