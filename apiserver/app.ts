@@ -26,7 +26,7 @@ import { sendError } from './http/respond.ts';
 import { parseRequestUrl, type RequestUrl } from './http/request-url.ts';
 import { writeKubeconfig } from '../shared/client/kubeconfig-file.ts';
 import { upgradeHandler } from './http/upgrade.ts';
-import { applyConnectionTimeouts } from './http/connection-timeouts.ts';
+import { applyConnectionTimeouts, KUBE_CONNECTION_TIMEOUTS } from './http/connection-timeouts.ts';
 import type { ApiContext } from './handlers/context.ts';
 import { LevelBackend } from './storage/level-backend.ts';
 import { Store, type CompactionPolicy } from './storage/store.ts';
@@ -40,7 +40,7 @@ import { createAuthentication, type AuthnOptions } from './auth/authn/index.ts';
 import { createAuthorizer } from './auth/authorizer.ts';
 import { RequestPath, type RequestIdentity } from './auth/request-path.ts';
 import { serveIssuerDiscovery } from './auth/issuer-discovery.ts';
-import { AUDIT_ID_HEADER, createAuditor } from './audit/auditor.ts';
+import { AUDIT_ID_HEADER, createAuditor, requestAuditID } from './audit/auditor.ts';
 import { loadPolicyFile } from './audit/policy.ts';
 import { reconcileBootstrapPolicy } from './auth/rbac/reconcile.ts';
 import { MASTERS_GROUP, AUTHENTICATED_GROUP, type UserInfo } from './auth/user-info.ts';
@@ -206,7 +206,10 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   };
   const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = parseRequestUrl(req.url);
-    requestPath.admit(req, url).then(
+    // Every answer names its audit ID, whatever the policy records (kube's WithAuditInit).
+    const auditID = requestAuditID(req);
+    res.setHeader(AUDIT_ID_HEADER, auditID);
+    requestPath.admit(req, url, req.method, auditID).then(
       (who) => {
         auditAnswer(res, who);
         route(req, res, url, who);
@@ -229,6 +232,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
           ca: pki.ca.certPem,
           requestCert: true,
           rejectUnauthorized: false,
+          // A client that opens a connection and never finishes the handshake is dropped as one that sends no headers.
+          handshakeTimeout: KUBE_CONNECTION_TIMEOUTS.headersMs,
         },
         listener,
       )
@@ -300,12 +305,11 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
 /**
  * Completes a request's audit record when its answer is sent (or, for a
  * watch, marks ResponseStarted when the stream opens and completes it when
- * the stream ends), and hands the client its Audit-Id.
+ * the stream ends).
  */
 function auditAnswer(res: http.ServerResponse, who: RequestIdentity): void {
   const audit = who.audit;
   if (!audit) return;
-  res.setHeader(AUDIT_ID_HEADER, audit.auditID);
   if (who.attrs.verb === 'watch') {
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
     res.writeHead = (...args: unknown[]) => {
