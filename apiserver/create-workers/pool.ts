@@ -133,6 +133,7 @@ export class CreateWorkerPool implements NewObjectPreparer {
       fieldValidation: req.fieldValidation,
       nowMs: req.now.getTime(),
       uid: req.uid,
+      user: req.user,
     };
     // The handler adds what the worker's admission reads (admission/snapshot.ts) to a Pod's request.
     const snapshot = (req as NewObjectRequest & AdmissionSnapshot).serviceAccounts;

@@ -1,4 +1,5 @@
 // The messages between the apiserver's main thread and its create workers.
+import type { UserInfo } from '../auth/user-info.ts';
 import type { StatusDetails } from '../../shared/api/errors.ts';
 
 /** What a worker is started with. */
@@ -20,6 +21,8 @@ export interface PrepareMessage {
   fieldValidation: string | null;
   nowMs: number;
   uid: string;
+  /** The requesting user (a CSR records it). */
+  user?: UserInfo;
   priorityClasses?: string[];
   /** A Pod's: the ServiceAccounts of its namespace, as JSON texts (see admission/snapshot.ts). */
   serviceAccounts?: string[];

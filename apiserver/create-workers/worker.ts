@@ -43,6 +43,7 @@ export function runCreateWorker(): void {
           fieldValidation: m.fieldValidation,
           now: new Date(m.nowMs),
           uid: m.uid,
+          user: m.user,
         },
         admission,
       );

@@ -60,7 +60,7 @@ export async function handleApply(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
         const obj = structuredClone(config);
         checkNamespace(rt, obj, namespace);
         admitNamespace(ctx.store, rt, namespace);
-        prepareCreate(rt, obj, now, ctx.newUid());
+        prepareCreate(rt, obj, now, ctx.newUid(), r.user);
         ctx.admission.admit('CREATE', rt, obj, undefined, 'all', { ...attrs, operation: 'CREATE' });
         return obj;
       }

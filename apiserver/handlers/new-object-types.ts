@@ -1,6 +1,7 @@
 // The shapes a create's object is prepared in, shared by the handlers and
 // the create workers that prepare objects off the main thread. Types only:
 // the handlers' context names the preparer without importing what prepares.
+import type { UserInfo } from '../auth/user-info.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { SerializedObject } from '../storage/serialized-object.ts';
 import type { StoredObject } from '../storage/types.ts';
@@ -15,6 +16,8 @@ export interface NewObjectRequest {
   fieldValidation: string | null;
   now: Date;
   uid: string;
+  /** Who asks (plain data, so it crosses to a create worker): a CSR records its requestor. */
+  user?: UserInfo;
 }
 
 /** A prepared object: parsed (prepared on this thread) or serialized but for its resourceVersion (on a create worker). */

@@ -29,7 +29,7 @@ export function prepareNewObject(
   // As kube's Store.Create: the name is generated first, so defaults (a Namespace's
   // kubernetes.io/metadata.name label) and validation see the name that is stored.
   if (generateName !== undefined) meta.name = generateNameFrom(generateName);
-  prepareCreate(rt, obj, req.now, req.uid);
+  prepareCreate(rt, obj, req.now, req.uid, req.user);
   admission.admit('CREATE', rt, obj, undefined, 'object', attrs && { ...attrs, name: meta.name! });
   // prepareCreate refused an object without a name.
   return { value: obj, name: meta.name!, generateName, warnings };

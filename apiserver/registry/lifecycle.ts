@@ -2,6 +2,7 @@
 // create fills in, what an update may change (spec vs status, generation,
 // immutable metadata, finalizers), and what a delete does (at once, or
 // graceful with a deletionTimestamp while finalizers or a kubelet finish).
+import type { UserInfo } from '../auth/user-info.ts';
 import { isObject } from '../../shared/patch/go-format.ts';
 import { badRequest, conflict, fieldError, invalid, type FieldError } from '../../shared/api/errors.ts';
 import { apiVersionOf, type ResourceType } from '../../shared/api/resource-type.ts';
@@ -103,7 +104,12 @@ function validateAll(rt: ResourceType, obj: KubeObject, old?: KubeObject): void 
 }
 
 /** Fills in what the server owns on create and validates the result. Mutates `obj`. */
-export function prepareCreate(rt: ResourceType, obj: KubeObject, now: Date, uid: string): void {
+/**
+ * Readies a new object: server-set metadata, defaults, the kind's own
+ * preparation (which may read `requestor`, the user asking: a CSR records
+ * it), validation.
+ */
+export function prepareCreate(rt: ResourceType, obj: KubeObject, now: Date, uid: string, requestor?: UserInfo): void {
   const s = strategyFor(rt);
   const meta = obj.metadata;
   if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
@@ -116,7 +122,7 @@ export function prepareCreate(rt: ResourceType, obj: KubeObject, now: Date, uid:
   else delete meta.generation;
   if (s.initialStatus) obj.status = s.initialStatus(obj);
   s.defaults?.(obj);
-  s.prepareCreate?.(obj, uid);
+  s.prepareCreate?.(obj, uid, requestor);
   validateAll(rt, obj);
 }
 

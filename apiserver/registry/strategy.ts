@@ -1,6 +1,7 @@
 // Per-kind write rules (kube's RESTCreateStrategy / RESTUpdateStrategy /
 // RESTDeleteStrategy): how names are validated, whether generation is
 // tracked, what status a new object starts with, how deletion behaves.
+import type { UserInfo } from '../auth/user-info.ts';
 import type { FieldError } from '../../shared/api/errors.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { NameRule } from './names.ts';
@@ -38,7 +39,7 @@ export interface Strategy {
   /** Kind-specific validation; `old` is set on update. */
   validate?: (obj: KubeObject, old?: KubeObject) => FieldError[];
   /** Create-only preparation that needs the new uid (a Job's generated selector). */
-  prepareCreate?: (obj: KubeObject, uid: string) => void;
+  prepareCreate?: (obj: KubeObject, uid: string, requestor?: UserInfo) => void;
   /** Update-only preparation before validation (keep allocated values, bump template generations). */
   prepareUpdate?: (obj: KubeObject, old: KubeObject) => void;
 }
@@ -96,7 +97,7 @@ const overrides: Record<string, Partial<Strategy>> = {
   'certificates.k8s.io/certificatesigningrequests': {
     nameRule: 'path-segment',
     initialStatus: () => ({}),
-    prepareCreate: (csr) => prepareCSRCreate(csr as CertificateSigningRequest),
+    prepareCreate: (csr, _uid, requestor) => prepareCSRCreate(csr as CertificateSigningRequest, requestor),
     prepareUpdate: (csr, old) => (csr.spec = old.spec),
   },
   '/resourcequotas': { initialStatus: () => ({}) },

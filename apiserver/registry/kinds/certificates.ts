@@ -4,6 +4,7 @@
 // Approved/Denied conditions each update path may touch, the condition
 // timestamps the server fills in, and what the approval subresource keeps.
 // The create-time checks of spec live in misc.ts (validateCSR).
+import type { UserInfo } from '../../auth/user-info.ts';
 import { X509Certificate } from 'node:crypto';
 import { fe, index, semanticEqual, zero, type FieldError } from './field.ts';
 import type {
@@ -22,23 +23,23 @@ const ALL_STATUSES = ['False', 'True', 'Unknown'];
 const CONDITIONS = 'status.conditions';
 
 /**
- * Who ksim says every caller is: it has no authentication yet (the same
- * identity `kubectl auth whoami` is told, see handlers/reviews.ts). Once
- * requests carry a user, that user belongs here instead.
- */
-const CALLER = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
-
-/**
  * csrStrategy.PrepareForCreate's spec part: the requesting user's identity
  * is the server's to fill in, never the client's (whatever it claims is
- * dropped), so a signer can trust spec.username and spec.groups.
+ * dropped), so a signer and an approver can trust spec.username, uid,
+ * groups and extra. Without a requestor (a write made by the server
+ * itself) they stay empty.
  */
-export function prepareCSRCreate(csr: CSR): void {
+export function prepareCSRCreate(csr: CSR, requestor?: UserInfo): void {
   const spec = (csr.spec ??= zero<CertificateSigningRequestSpec>());
   delete spec.uid;
   delete spec.extra;
-  spec.username = CALLER.username;
-  spec.groups = [...CALLER.groups];
+  delete spec.username;
+  delete spec.groups;
+  if (!requestor) return;
+  spec.username = requestor.username;
+  if (requestor.uid) spec.uid = requestor.uid;
+  spec.groups = [...requestor.groups];
+  if (requestor.extra && Object.keys(requestor.extra).length > 0) spec.extra = structuredClone(requestor.extra);
 }
 
 /** What an update path may change beyond what every update may (kube's certificateValidationOptions). */
