@@ -3,7 +3,7 @@
 // metav1.Status. Kept off express on purpose: this is the hot path.
 import type { RequestUrl } from './http/request-url.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest, methodNotAllowed } from '../shared/api/errors.ts';
+import { badRequest, methodNotAllowed, StatusError } from '../shared/api/errors.ts';
 import { notFoundPath } from './http/path-segments.ts';
 import { queryFlag } from '../shared/api/query-bool.ts';
 import { handleReview, isReview } from './handlers/reviews.ts';
@@ -38,7 +38,6 @@ import { bookmarkObject, checkWatchParams, runWatch } from './handlers/watch.ts'
 import type { RequestMetrics } from './metrics.ts';
 import { ANONYMOUS } from './auth/user-info.ts';
 import type { RequestIdentity } from './auth/request-path.ts';
-import type { AuditRecord } from './audit/auditor.ts';
 
 async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | undefined> {
   const { verb, subresource, resource } = r.info;
@@ -152,9 +151,7 @@ export function createApiHandler(
         contentType: req.headers['content-type'],
         format,
         view: negotiated.view,
-        body: who?.audit
-          ? () => readBody(req).then((b) => auditRequestBody(who.audit!, b, req.headers['content-type']))
-          : () => readBody(req),
+        body: () => readBody(req),
         req,
         res,
       };
@@ -178,6 +175,9 @@ export function createApiHandler(
     run().catch((err) => {
       // Drain what the client sent so the connection stays usable after an early error.
       if (!req.complete) req.resume();
+      // The audit event of an error answer carries its Status (the close handler's completion then changes nothing).
+      if (who?.audit && err instanceof StatusError)
+        who.audit.complete(err.code, { status: 'Failure', message: err.message, reason: err.reason });
       finish(sendError(res, err, ctx.log, format));
     });
   };
@@ -190,15 +190,6 @@ function parseForAudit(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-/** Hands a JSON request body to the audit record (its objectRef, and the body at Request level); returns the body. */
-function auditRequestBody(audit: AuditRecord, body: Buffer, contentType: string | undefined): Buffer {
-  if (body.length > 0 && (contentType === undefined || /json/.test(contentType))) {
-    const obj = parseForAudit(body.toString('utf8'));
-    if (typeof obj === 'object') audit.setRequestObject(obj);
-  }
-  return body;
 }
 
 /** kube 1.33+ warns on every use of core/v1 Endpoints. */

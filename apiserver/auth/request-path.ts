@@ -71,7 +71,7 @@ export class RequestPath {
    * after recording it in the audit log. On success the caller completes
    * the returned audit record when the answer is sent.
    */
-  async admit(req: IncomingMessage, url: RequestUrl, method = req.method ?? 'GET'): Promise<RequestIdentity> {
+  async admit(req: IncomingMessage, url: RequestUrl, method = req.method ?? 'GET', auditID?: string): Promise<RequestIdentity> {
     const receivedAt = this.deps.auditor?.now();
     const requested = requestAttributes(method, url);
     let who: Authenticated;
@@ -80,11 +80,17 @@ export class RequestPath {
     } catch (err) {
       // kube's failed-authentication audit: an event with no user, answered 401.
       this.deps.auditor
-        ?.begin(req, { verb: requested.verb, objectRef: objectRefOf(requested), receivedAt })
+        ?.begin(req, { verb: requested.verb, objectRef: objectRefOf(requested), receivedAt, auditID })
         ?.complete(statusCode(err), statusOf(err));
       throw err;
     }
-    const audit = this.deps.auditor?.begin(req, { verb: requested.verb, user: who.user, objectRef: objectRefOf(requested), receivedAt });
+    const audit = this.deps.auditor?.begin(req, {
+      verb: requested.verb,
+      user: who.user,
+      objectRef: objectRefOf(requested),
+      receivedAt,
+      auditID,
+    });
     try {
       const impersonated = impersonatedUser(req.headers, who.user, this.deps.authorizer);
       const user = impersonated ?? who.user;

@@ -26,6 +26,19 @@ function isDecodeError(err: unknown): boolean {
   return err instanceof StatusError && (err.code === 400 || err.code === 413 || err.code === 415);
 }
 
+/**
+ * Hands the new object to the request's audit record, as kube logs the
+ * decoded request object: it names the object in the event, and is recorded
+ * at the Request level. An object prepared on a worker is parsed only then.
+ */
+function auditRequestObject(r: ApiRequest, prepared: PreparedCreate, namespace: string): void {
+  const audit = r.audit;
+  if (!audit) return;
+  if (!(prepared.value instanceof SerializedObject)) audit.setRequestObject(prepared.value);
+  else if (audit.wantsRequestObject) audit.setRequestObject(prepared.value.parse());
+  else audit.setRequestObject({ metadata: { name: prepared.name, namespace: namespace || undefined } });
+}
+
 /** Serves a create. */
 export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
   const { resource: rt, namespace, name, subresource } = r.info;
@@ -45,6 +58,7 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     fieldValidation: r.query.get('fieldValidation'),
     now: ctx.now(),
     uid: ctx.newUid(),
+    user: r.user,
   };
   // Admission that reads the store or the user, or must run inside the transaction, runs here: so does the
   // preparing then. An object stored as another resource's is converted from the parsed object.
@@ -63,6 +77,7 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     throw err;
   }
   admitNamespace(ctx.store, rt, namespace);
+  auditRequestObject(r, prepared, namespace);
   // The plugins that read the store or the user, on an object prepared here (a worker takes only creates that need none).
   const admitHere = (p: PreparedCreate) => {
     if (!(p.value instanceof SerializedObject))

@@ -44,7 +44,10 @@ export async function decodeObject(
   rt: ResourceType,
   kind = { group: rt.group, version: rt.version, kind: rt.kind },
 ): Promise<DecodedObject> {
-  return decodeBytes(await r.body(), r.contentType, r.query.get('fieldValidation'), kind);
+  const decoded = decodeBytes(await r.body(), r.contentType, r.query.get('fieldValidation'), kind);
+  // As kube's handlers log the request object once decoded: the audit event names it (and records it at Request level).
+  r.audit?.setRequestObject(decoded.obj);
+  return decoded;
 }
 
 /** Decodes and checks `body` (sent as `contentType`, checked as ?fieldValidation=`fieldValidation`) as an object of `kind`. */

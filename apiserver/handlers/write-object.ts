@@ -67,7 +67,7 @@ export function updateMutation(w: WriteRequest): Mutate {
     if (!cur) {
       if (!w.allowCreate || w.subresource || !strategyFor(w.rt).allowCreateOnUpdate) throw notFound(gr, w.name);
       const obj = w.incoming(() => undefined) as StoredObject;
-      prepareCreate(w.rt, obj, w.now, w.newUid());
+      prepareCreate(w.rt, obj, w.now, w.newUid(), w.attrs?.user);
       w.admission?.admit('CREATE', w.rt, obj, undefined, 'all', w.attrs && { ...w.attrs, operation: 'CREATE' });
       return obj;
     }
