@@ -18,6 +18,8 @@ export interface ControllerContext {
   events: EventRecorder;
   /** Every control-plane duration is divided by this. */
   speed: number;
+  /** The CSR signer's CA files and --cluster-signing-duration (ms); without them csrsigning signs nothing. */
+  csrSigning?: { certFile: string; keyFile: string; durationMs?: number };
 }
 
 /** A controller ready to run: what runController needs besides the logger. */

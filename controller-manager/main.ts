@@ -4,6 +4,7 @@
 // the process campaigns again.
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { parseDuration } from '../shared/api/protobuf/special.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
 import { realClock } from '../shared/clock/clock.ts';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
@@ -16,6 +17,7 @@ import { createLogger } from '../shared/log/logger.ts';
 import { startHealthServer } from '../shared/metrics/health-server.ts';
 import { createMetricsRegistry } from '../shared/metrics/registry.ts';
 import { CONTROLLERS, eventSource } from './controllers/index.ts';
+import { ControllerCredentials } from './controller-credentials.ts';
 
 const FLAGS = {
   kubeconfig: { type: 'string', default: '', help: 'kubeconfig of the controller-manager identity (required)' },
@@ -26,6 +28,9 @@ const FLAGS = {
   speed: { type: 'number', default: 1, help: 'divide every control-plane duration by this' },
   qps: { type: 'number', default: 0, help: 'client-side request rate limit (0 = none; kube defaults to 20)' },
   burst: { type: 'number', default: 0, help: 'client-side burst (with --qps)' },
+  'cluster-signing-cert-file': { type: 'string', default: '', help: 'PEM CA certificate the csrsigning controller issues from' },
+  'cluster-signing-key-file': { type: 'string', default: '', help: 'PEM private key of --cluster-signing-cert-file' },
+  'cluster-signing-duration': { type: 'string', default: '8760h0m0s', help: 'the longest certificate the csrsigning controller issues' },
   help: { type: 'boolean', help: 'print this help' },
 } satisfies FlagSpec;
 
@@ -37,9 +42,20 @@ export async function controllerManagerMain(argv: string[]): Promise<void> {
     process.stderr.write('ksim controller-manager: --kubeconfig is required\n');
     process.exit(2);
   }
+  const signingDuration = parseDuration(flags['cluster-signing-duration']);
+  if (signingDuration === undefined || signingDuration <= 0n) {
+    process.stderr.write(`ksim controller-manager: invalid --cluster-signing-duration "${flags['cluster-signing-duration']}"\n`);
+    process.exit(2);
+  }
+  const csrSigning = {
+    certFile: flags['cluster-signing-cert-file'],
+    keyFile: flags['cluster-signing-key-file'],
+    durationMs: Number(signingDuration / 1_000_000n),
+  };
   const log = createLogger('controller-manager');
   const client = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent: 'ksim-controller-manager', qps: flags.qps, burst: flags.burst });
   const registry = createMetricsRegistry('controller-manager');
+  const credentials = new ControllerCredentials(client, { userAgent: 'ksim-controller-manager', qps: flags.qps, burst: flags.burst }, log);
   const identity = `${os.hostname()}_${randomUUID()}`;
   const enabled = flags.controllers === '*' ? Object.keys(CONTROLLERS) : flags.controllers.split(',').map((s) => s.trim());
   for (const name of enabled) {
@@ -50,12 +66,28 @@ export async function controllerManagerMain(argv: string[]): Promise<void> {
   }
 
   let running: { factory: InformerFactory; controllers: RunningController[] } | undefined;
+  // The controllers' ServiceAccounts and tokens come from the apiserver: until it answers, try again.
+  const clientWithRetry = async (name: string): Promise<KubeClient> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await credentials.clientFor(name);
+      } catch (err) {
+        if (attempt % 10 === 0) log.warn({ err, controller: name }, 'cannot get the controller its credentials yet; retrying');
+        await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** attempt, 5000)));
+      }
+    }
+  };
   const startWork = async () => {
     const factory = new InformerFactory(client, { log, clock: realClock });
     // Each controller records Events under its own source name, as in kube (`From: replicaset-controller`).
-    const ctx = { client, informers: factory, clock: realClock, log, registry, speed: flags.speed };
-    const parts = enabled.map((name) =>
-      CONTROLLERS[name]({ ...ctx, events: new EventRecorder(client, { component: eventSource(name), log }) }),
+    const ctx = { informers: factory, clock: realClock, log, registry, speed: flags.speed, csrSigning };
+    // Each controller writes as its own ServiceAccount (kube's --use-service-account-credentials);
+    // the shared informers read with the controller-manager's own identity.
+    const parts = await Promise.all(
+      enabled.map(async (name) => {
+        const own = await clientWithRetry(name);
+        return CONTROLLERS[name]({ ...ctx, client: own, events: new EventRecorder(own, { component: eventSource(name), log }) });
+      }),
     );
     const current = { factory, controllers: [] as RunningController[] };
     running = current;
@@ -95,6 +127,7 @@ export async function controllerManagerMain(argv: string[]): Promise<void> {
     await elector?.stop();
     await stopWork();
     await health.close();
+    credentials.close();
     client.close();
   });
 }

@@ -255,3 +255,20 @@ test('as(): a view sends kube impersonation headers over the parent pool; bad va
   ])
     assert.throws(() => parent.as(bad), /impersonation: .* cannot be sent as a header value/);
 });
+
+test('setToken: later requests and watches carry the new bearer token, over the same connections', async () => {
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push(`${req.url?.includes('watch') ? 'watch' : 'get'} ${req.headers.authorization}`);
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(req.url?.includes('watch') ? '' : '{"kind":"ConfigMap","metadata":{"name":"a"}}');
+  });
+  const addr = await listen(server);
+  const c = new KubeClient({ server: `http://${addr}`, token: 'first' });
+  closers.push(() => c.close());
+  await c.get(configmaps, 'default', 'a');
+  c.setToken('second');
+  await c.get(configmaps, 'default', 'a');
+  await c.watch(configmaps, { namespace: 'default' }, () => undefined).done;
+  assert.deepEqual(seen, ['get Bearer first', 'get Bearer second', 'watch Bearer second']);
+});

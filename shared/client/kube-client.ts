@@ -112,9 +112,9 @@ export class KubeClient {
   private readonly transport: SharedTransport;
   /** False for a view made by `as()`: closing it leaves the shared connections open. */
   private readonly ownsTransport: boolean;
-  private readonly headers: Record<string, string | string[]>;
+  private headers: Record<string, string | string[]> = {};
   /** The headers of every request, as they go on the wire. */
-  private readonly headerLines: string;
+  private headerLines = '';
 
   constructor(
     readonly config: ClientConfig,
@@ -126,8 +126,21 @@ export class KubeClient {
     this.url = new URL(config.server);
     this.ownsTransport = !shared;
     this.transport = shared ?? this.openTransport();
+    this.writeHeaders(config.token);
+  }
+
+  /**
+   * Replaces the bearer token every later request carries (a renewed
+   * ServiceAccount token); requests already sent keep the old one.
+   */
+  setToken(token: string): void {
+    this.writeHeaders(token);
+  }
+
+  private writeHeaders(token: string | undefined): void {
+    const { opts, impersonation } = this;
     const base: Record<string, string> = { 'User-Agent': opts.userAgent ?? 'ksim', Accept: 'application/json' };
-    if (config.token) base.Authorization = `Bearer ${config.token}`;
+    if (token) base.Authorization = `Bearer ${token}`;
     let lines = `Host: ${this.url.host}\r\n`;
     for (const [k, v] of Object.entries(base)) lines += `${k}: ${v}\r\n`;
     if (/[\r\n]/.test(lines.slice(0, -2).replace(/\r\n/g, ''))) throw new Error('kubeconfig: a header value contains a line break');

@@ -100,6 +100,17 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
 
   const now = () => ctx.clock.now();
 
+  /**
+   * Records the Deployment's revision annotation with an update, as kube's
+   * controller does (its RBAC role may update Deployments, not patch them);
+   * a stale `d` is a conflict, and the key is retried.
+   */
+  async function setRevision(d: Deployment, revision: string): Promise<void> {
+    const next = structuredClone(d);
+    next.metadata!.annotations = { ...next.metadata!.annotations, [REVISION]: revision };
+    const updated = await ctx.client.update<Deployment>(deployments, next);
+    d.metadata = updated.metadata;
+  }
   async function writeStatus(d: Deployment, status: DeploymentStatus): Promise<void> {
     const compact = compactStatus(status);
     if (deepEqual(compact, d.status ?? {})) return;
@@ -155,10 +166,7 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
       const status = structuredClone(d.status ?? {});
       let changed = false;
       if (rev && d.metadata!.annotations?.[REVISION] !== rev) {
-        const updated = await ctx.client.patch<Deployment>(deployments, d.metadata!.namespace, d.metadata!.name!, 'merge', {
-          metadata: { annotations: { [REVISION]: rev } },
-        });
-        d.metadata = updated.metadata;
+        await setRevision(d, rev);
       }
       if (!getCondition(status, 'Progressing')) {
         setCondition(status, condition('Progressing', 'True', 'FoundNewReplicaSet', `Found new replica set "${rs.metadata!.name}"`, now()));
@@ -203,10 +211,7 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
         `Scaled up replica set ${created.metadata!.name} from 0 to ${specReplicas(created)}`,
       );
     }
-    const updated = await ctx.client.patch<Deployment>(deployments, d.metadata!.namespace, d.metadata!.name!, 'merge', {
-      metadata: { annotations: { [REVISION]: String(newRevision) } },
-    });
-    d.metadata = updated.metadata;
+    await setRevision(d, String(newRevision));
     const status = structuredClone(d.status ?? {});
     setCondition(
       status,
