@@ -67,6 +67,7 @@ function upgrade(ctx: ApiContext, wss: WebSocketServer, req: http.IncomingMessag
         parsed.info.name,
         sub,
         log.child({ stream: sub, pod: `${parsed.info.namespace}/${parsed.info.name}` }),
+        ctx.kubeletClientTls,
       );
       return;
     }

@@ -338,6 +338,9 @@ const CLUSTER_ROLES: ClusterRole[] = [
   clusterRole(KUBELET_SIM_USER, [
     rule(['impersonate'], [''], ['users']),
     rule(['impersonate'], [''], ['groups'], ['system:nodes', 'system:authenticated']),
+    // The process's own informers, one watch each shared by all its nodes (every node's own
+    // requests go as that node): the pods bound to any node, and what containers read.
+    rule(['get', 'list', 'watch'], [''], ['pods', 'configmaps', 'secrets', 'services', 'endpoints']),
   ]),
 ];
 
