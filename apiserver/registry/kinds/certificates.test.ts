@@ -143,7 +143,13 @@ test('approval keeps everything but the conditions; create drops a claimed ident
   assert.equal(requested.status.conditions[0].lastTransitionTime, undefined, 'the request is not changed');
   const created: any = { spec: { ...spec, username: 'root', uid: '0', groups: ['system:masters'], extra: { a: ['b'] } } };
   prepareCSRCreate(created, { username: 'alice', uid: 'u-1', groups: ['devs', 'system:authenticated'], extra: { scope: ['x'] } });
-  assert.deepEqual(created.spec, { ...spec, username: 'alice', uid: 'u-1', groups: ['devs', 'system:authenticated'], extra: { scope: ['x'] } });
+  assert.deepEqual(created.spec, {
+    ...spec,
+    username: 'alice',
+    uid: 'u-1',
+    groups: ['devs', 'system:authenticated'],
+    extra: { scope: ['x'] },
+  });
   const byServer: any = { spec: { ...spec, username: 'root', groups: ['system:masters'] } };
   prepareCSRCreate(byServer);
   assert.deepEqual(byServer.spec, spec, 'no requestor: no identity, and never the one claimed');
