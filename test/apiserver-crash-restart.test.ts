@@ -52,7 +52,7 @@ test(
   async () => {
     const rnd = random(seed);
     server = await startApiserver();
-    const c = api(server.url);
+    const c = api(server);
     assert.equal((await c.request('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
     assert.equal(
       (await c.request('POST', `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: 'counter' }, data: { count: '0' } })).status,

@@ -23,7 +23,6 @@ import {
   startApiserver,
   tempDir,
   until,
-  writeKubeconfig,
   type Apiserver,
 } from './helpers/index.ts';
 import { mountTmpfs, type Tmpfs } from './helpers/tmpfs.ts';
@@ -61,7 +60,7 @@ test('a full disk: writes get a 500 Status, reads and watches go on, writes resu
   // Its log is on the same disk, as `ksim up` keeps logs in the data dir: a log write that fails must not end it either.
   const server = await startApiserver({ dataDir: fs.dir });
   servers.push(server);
-  const c = api(server.url);
+  const c = api(server);
   assert.equal((await c.request('POST', '/api/v1/namespaces', { metadata: { name: 'full' } })).status, 201);
   const acked: string[] = [];
   const first = await c.request('POST', '/api/v1/namespaces/full/configmaps', { metadata: { name: 'first' }, data: { k: 'v' } });
@@ -90,9 +89,7 @@ test('a full disk: writes get a 500 Status, reads and watches go on, writes resu
     NO_SPACE,
   );
   assert.deepEqual((await c.request('DELETE', '/api/v1/namespaces/full/configmaps/first')).body, NO_SPACE);
-  const kubeconfig = join(await tempDir('full-kubeconfig'), 'kubeconfig');
-  await writeKubeconfig(kubeconfig, server.url);
-  const kc = await kubectl(['create', 'configmap', 'by-kubectl', '-n', 'full', '--from-literal=k=v'], { kubeconfig });
+  const kc = await kubectl(['create', 'configmap', 'by-kubectl', '-n', 'full', '--from-literal=k=v'], { kubeconfig: server.kubeconfig });
   assert.equal(kc.code, 1);
   assert.equal(kc.stderr.trim(), 'error: failed to create configmap: etcdserver: mvcc: database space exceeded');
   // Reads go on and show exactly the acknowledged writes.
@@ -101,10 +98,10 @@ test('a full disk: writes get a 500 Status, reads and watches go on, writes resu
   assert.equal(got.body.data.k, 'v');
   const list = await c.request('GET', '/api/v1/namespaces/full/configmaps');
   assert.deepEqual(list.body.items.map((i: any) => i.metadata.name).sort(), [...acked].sort());
-  const ready = await fetch(`${server.url}/readyz`);
+  const ready = await c.request('GET', '/readyz');
   assert.equal(ready.status, 503);
-  assert.match(await ready.text(), /^\[-\]etcd failed: reason withheld$/m);
-  assert.equal((await fetch(`${server.url}/livez`)).status, 200);
+  assert.match(ready.body, /^\[-\]etcd failed: reason withheld$/m);
+  assert.equal((await c.request('GET', '/livez')).status, 200);
 
   fs.release(filler);
   const resumed = await until(
@@ -117,7 +114,7 @@ test('a full disk: writes get a 500 Status, reads and watches go on, writes resu
   );
   acked.push('after');
   assert.equal(server.pid, pid, 'the apiserver restarted');
-  assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+  assert.equal((await c.request('GET', '/readyz')).status, 200);
   assert.equal(Number(resumed.body.metadata.resourceVersion), Number(list.body.metadata.resourceVersion) + 1);
   // The watch saw every acknowledged write, in order, the refused ones never.
   const seen: string[] = [];
@@ -187,7 +184,7 @@ test('a start on a data dir that is a file, or held by another apiserver, is one
     `cannot serve on 127.0.0.1:${holder.port}: the address is already in use (EADDRINUSE): is another ksim apiserver running?`,
   );
   // The holder is unharmed.
-  assert.equal((await fetch(`${holder.url}/readyz`)).status, 200);
+  assert.equal((await api(holder).request('GET', '/readyz')).status, 200);
 });
 
 test('a start on a read-only or a full disk is one clear line and exit 1', async (t) => {

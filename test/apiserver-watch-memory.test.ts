@@ -1,7 +1,7 @@
 // Watchers that stop reading must not take the apiserver's memory: 500
 // watches on ConfigMaps (plain, label-selected, field-selected, some over a
-// WebSocket, some whose selector never matches) opened on raw sockets that
-// never read, while one client rewrites a 100 KB ConfigMap 20 times a
+// WebSocket, some whose selector never matches) opened on raw (TLS) sockets
+// that never read, while one client rewrites a 100 KB ConfigMap 20 times a
 // second. The apiserver's RSS stays under 1 GiB, other clients' GET/PUT p99
 // stays under 1 s, the watchers that fell behind are dropped (the server
 // closes their connections, as kube's cacher terminates a watcher whose
@@ -11,8 +11,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
-import { api, startApiserver, until, type Apiserver, type ApiClient } from './helpers/index.ts';
+import type net from 'node:net';
+import tls from 'node:tls';
+import { api, openRaw, startApiserver, until, type Apiserver, type ApiClient } from './helpers/index.ts';
 
 const NS = 'mem';
 const OBJECT_BYTES = 100 * 1024;
@@ -26,7 +27,7 @@ const sockets: net.Socket[] = [];
 
 before(async () => {
   server = await startApiserver();
-  c = api(server.url);
+  c = api(server);
   assert.equal((await c.request('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
 });
 after(async () => {
@@ -51,15 +52,16 @@ interface Idle {
 }
 
 function openIdle(path: string, kind: string, receives: boolean, websocket: boolean): Idle {
-  const socket = net.connect(server.port, '127.0.0.1');
+  const socket = openRaw(server);
   const idle: Idle = { kind, receives, socket, closed: false };
   sockets.push(socket);
   const headers = websocket
     ? `Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n`
     : 'Accept: application/json\r\n';
   socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${headers}\r\n`);
-  // Never read: the kernel's buffers fill, then the server's.
-  socket.pause();
+  // Never read: the kernel's buffers fill, then the server's. A TLS socket reads its handshake first.
+  if (socket instanceof tls.TLSSocket) socket.once('secureConnect', () => socket.pause());
+  else socket.pause();
   socket.on('error', () => {});
   socket.on('close', () => (idle.closed = true));
   return idle;
@@ -68,6 +70,11 @@ function openIdle(path: string, kind: string, receives: boolean, websocket: bool
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** /metrics, read as the admin (it needs credentials). */
+async function metricsText(): Promise<string> {
+  return String((await c.request('GET', '/metrics', undefined, { accept: 'text/plain' })).body);
 }
 
 function metricSum(text: string, name: string): number {
@@ -103,7 +110,7 @@ test(
     // Every watch registered before the writes start (the WebSocket ones are not long-running requests).
     const httpWatches = idle.length - idle.filter((_, i) => i % 10 === 9).length;
     await until(
-      async () => metricSum(await (await fetch(`${server.url}/metrics`)).text(), 'apiserver_longrunning_requests') >= httpWatches,
+      async () => metricSum(await metricsText(), 'apiserver_longrunning_requests') >= httpWatches,
       `${httpWatches} open HTTP watches`,
       20_000,
     );
@@ -183,7 +190,7 @@ test(
     await until(() => receivers.every((w) => w.closed), 'dropped watchers to close', 15_000).catch(() => {});
     const open = receivers.filter((w) => !w.closed).map((w) => w.kind);
     assert.deepEqual(open, [], 'watchers that fell behind were dropped by the server');
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const metrics = await metricsText();
     assert.ok(
       metricSum(metrics, 'apiserver_terminated_watchers_total') >= receivers.length,
       `every watcher that fell behind is counted as terminated:\n${metrics

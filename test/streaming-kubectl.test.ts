@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import WebSocket from 'ws';
-import { homeFor, kubectlBin, ok, spawnTracked, startCluster, until, type Cluster, type TrackedProcess } from './helpers/index.ts';
+import { homeFor, kubectlBin, ok, spawnTracked, startCluster, tlsFor, until, type Cluster, type TrackedProcess } from './helpers/index.ts';
 
 let c: Cluster;
 before(async () => {
@@ -154,9 +154,11 @@ test('an exec session ends when its container stops (the Pod is deleted)', async
 });
 
 test('an exec with no command (what attach used to reach) is refused with a Status; kubelet-sim stays up', async () => {
-  const ws = new WebSocket(`${c.url.replace(/^http/, 'ws')}/api/v1/namespaces/default/pods/sleeper/exec?stdout=true&stderr=true`, [
-    'v5.channel.k8s.io',
-  ]);
+  const ws = new WebSocket(
+    `${c.url.replace(/^http/, 'ws')}/api/v1/namespaces/default/pods/sleeper/exec?stdout=true&stderr=true`,
+    ['v5.channel.k8s.io'],
+    tlsFor(c).tls,
+  );
   const frames: Buffer[] = [];
   ws.on('message', (d: Buffer) => frames.push(d));
   const code = await new Promise<number>((r, rej) => {
