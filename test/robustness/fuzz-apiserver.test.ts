@@ -24,15 +24,20 @@
 //     KSIM_FUZZ_REQUESTS=20000 KSIM_TEST_TIMEOUT_MS=1800000 npm test -- test/robustness
 //   KSIM_FUZZ_CONCURRENCY=N   requests in flight (default 4)
 //   KSIM_FUZZ_ONLY=i,j,...    send only these request indexes of the seed
-//   KSIM_FUZZ_URL=http://...  fuzz an apiserver that is already running
-//                             (no start, no restart after a crash)
+//   KSIM_FUZZ_KUBECONFIG=F    fuzz an apiserver that is already running, over
+//                             https with F's CA and client certificate (no
+//                             start, no restart after a crash)
+//   KSIM_FUZZ_URL=http://...  the same for a plain-HTTP (--insecure-http) one
 //   KSIM_FUZZ_SHOW=N          failure groups printed in full (default 30)
 // A single request can also be printed and sent by hand:
-//   node --import tsx test/robustness/fuzz/replay.ts SEED INDEX [URL]
+//   node --import tsx test/robustness/fuzz/replay.ts SEED INDEX [URL|KUBECONFIG]
+// Requests are sent as the admin (its client certificate), so that they get
+// past authentication and authorization to the handlers under test.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, test } from 'node:test';
-import { startApiserver, type Apiserver } from '../helpers/index.ts';
+import { loadKubeconfig } from '../../shared/client/kubeconfig.ts';
+import { startApiserver, tlsFor, tlsMaterialOf, type ApiTarget, type Apiserver } from '../helpers/index.ts';
 import { STALE_RV } from './fuzz/bodies.ts';
 import { kindByName, objectPath, SCRATCH_NS } from './fuzz/corpus.ts';
 import { generateRequest } from './fuzz/generate.ts';
@@ -118,20 +123,21 @@ test('a request is rebuilt from (seed, index) alone, as a replay needs', () => {
 });
 
 test(`apiserver fuzz (seed ${seed})`, { timeout }, async () => {
-  let base: string;
-  let host = '127.0.0.1';
-  let port: number;
-  if (env.KSIM_FUZZ_URL) {
-    const u = new URL(env.KSIM_FUZZ_URL);
-    base = u.origin;
-    host = u.hostname;
-    port = Number(u.port || 80);
+  // Another apiserver: KSIM_FUZZ_KUBECONFIG (its server, CA and client certificate), or KSIM_FUZZ_URL (plain http).
+  let base: ApiTarget;
+  if (env.KSIM_FUZZ_KUBECONFIG) {
+    const config = loadKubeconfig(env.KSIM_FUZZ_KUBECONFIG);
+    base = { url: config.server, tls: tlsMaterialOf(config) };
+  } else if (env.KSIM_FUZZ_URL) {
+    base = { url: new URL(env.KSIM_FUZZ_URL).origin };
   } else {
     server = await startApiserver();
-    base = server.url;
-    port = server.port;
+    base = server;
   }
-  console.log(`fuzz: seed ${seed} (replay: KSIM_FUZZ_SEED=${seed}), apiserver ${base}`);
+  const u = new URL(base.url);
+  const host = u.hostname;
+  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  console.log(`fuzz: seed ${seed} (replay: KSIM_FUZZ_SEED=${seed}), apiserver ${base.url}`);
 
   await storeSeeds(base);
   const before = await snapshot(base);
@@ -146,6 +152,8 @@ test(`apiserver fuzz (seed ${seed})`, { timeout }, async () => {
     seed,
     host,
     port: () => port,
+    // As the admin: past authentication and authorization, to the handlers.
+    tls: tlsFor(base).tls,
     concurrency,
     maxRequests: requests,
     deadline: Date.now() + seconds * 1000,
@@ -153,7 +161,7 @@ test(`apiserver fuzz (seed ${seed})`, { timeout }, async () => {
     timeoutMs: 20_000,
     streamMs: 4_000,
     maxRestarts: server ? 5 : 0,
-    alive: async () => (server ? server.pid > 0 && isRunning(server.pid) && (await ready(host, port)) : ready(host, port)),
+    alive: async () => (server ? server.pid > 0 && isRunning(server.pid) && (await ready(base)) : ready(base)),
     restart: async () => {
       if (!server) return 'not restarted: external apiserver';
       const tail = server.logTail(30);
@@ -165,7 +173,7 @@ test(`apiserver fuzz (seed ${seed})`, { timeout }, async () => {
 
   // The process must be alive and serving.
   if (server && !isRunning(server.pid)) problems.push(`the apiserver process ${server.pid} is not running after the run`);
-  if (!(await ready(host, port))) problems.push('the apiserver does not answer /readyz after the run');
+  if (!(await ready(base))) problems.push('the apiserver does not answer /readyz after the run');
 
   // Stored data unchanged.
   const diffs = compareSnapshots(before, await snapshot(base));

@@ -3,6 +3,8 @@
 // apiserver (recording the requests in flight when it died, then restarting
 // it so the run goes on).
 import http from 'node:http';
+import https from 'node:https';
+import type tls from 'node:tls';
 import { checkOutcome, type Problem } from './check.ts';
 import { generateRequest, type FuzzRequest } from './generate.ts';
 import { send, type Outcome } from './send.ts';
@@ -11,6 +13,8 @@ export interface RunOptions {
   seed: number;
   host: string;
   port: () => number;
+  /** CA and client certificate: https when set. */
+  tls?: tls.ConnectionOptions;
   concurrency: number;
   /** Stop after this many requests... */
   maxRequests: number;
@@ -73,7 +77,8 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
   const suspects: Failure[] = [];
   const inFlight = new Set<FuzzRequest>();
   const recent: { req: FuzzRequest; start: number; end: number }[] = [];
-  let agent = new http.Agent({ keepAlive: true });
+  const newAgent = (): http.Agent => (opts.tls ? new https.Agent({ keepAlive: true, ...opts.tls }) : new http.Agent({ keepAlive: true }));
+  let agent = newAgent();
   let next = 0;
   let count = 0;
   let restarting: Promise<void> | undefined;
@@ -93,7 +98,7 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
         const tail = await opts.restart().catch((err) => `restart failed: ${(err as Error).message}`);
         crashes.push({ afterRequests: count, inFlight: suspects, logTail: tail });
         agent.destroy();
-        agent = new http.Agent({ keepAlive: true });
+        agent = newAgent();
         if (crashes.length > opts.maxRestarts || tail.startsWith('restart failed')) stop = true;
       })().finally(() => {
         restarting = undefined;
@@ -121,7 +126,10 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
       }
       inFlight.add(req);
       const start = Date.now();
-      const out = await send({ host: opts.host, port: opts.port(), agent, timeoutMs: opts.timeoutMs, streamMs: opts.streamMs }, req);
+      const out = await send(
+        { host: opts.host, port: opts.port(), agent, tls: opts.tls, timeoutMs: opts.timeoutMs, streamMs: opts.streamMs },
+        req,
+      );
       count++;
       bump(byFamily, req.family);
       bump(byStatus, out.kind === 'answer' ? String(out.status) : out.kind === 'timeout' ? 'timeout' : `error ${out.code}`);

@@ -2,6 +2,8 @@
 // protected object (its exact bytes) and of the names in each protected
 // collection, to compare with after the run.
 import http from 'node:http';
+import https from 'node:https';
+import { api, tlsFor, type ApiTarget } from '../../helpers/index.ts';
 import { KINDS, objectPath, PROTECTED_CLUSTER_NAMES, PROTECTED_NS, seedObjects, type KindSpec } from './corpus.ts';
 
 /** The exact answers for protected objects and collections. */
@@ -12,19 +14,24 @@ export interface Snapshot {
   collections: Map<string, string[]>;
 }
 
-/** A plain JSON request (valid paths only). */
-export async function jsonRequest(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(20_000),
-  });
-  return { status: res.status, text: await res.text() };
+const clients = new WeakMap<ApiTarget, ReturnType<typeof api>>();
+
+/** A plain JSON request (valid paths only), as the target's admin. */
+export async function jsonRequest(
+  base: ApiTarget,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
+  let c = clients.get(base);
+  if (!c) clients.set(base, (c = api(base)));
+  // The text, not the parsed body: snapshots compare the exact bytes.
+  const res = await c.request(method, path, body);
+  return { status: res.status, text: res.text };
 }
 
 /** Stores every seed object; throws on any refusal (the corpus must be valid). */
-export async function storeSeeds(base: string): Promise<void> {
+export async function storeSeeds(base: ApiTarget): Promise<void> {
   for (const s of seedObjects()) {
     if (s.spec.kind === 'Namespace' && ['default', 'kube-system'].includes(s.name)) continue;
     const res = await jsonRequest(base, 'POST', objectPath(s.spec, s.namespace, ''), s.spec.make(s.namespace, s.name));
@@ -37,7 +44,7 @@ const protectedCollections = (): { spec: KindSpec; ns: string }[] =>
   KINDS.flatMap((spec) => (spec.namespaced ? PROTECTED_NS.map((ns) => ({ spec, ns })) : []));
 
 /** Reads the protected objects and collections. */
-export async function snapshot(base: string): Promise<Snapshot> {
+export async function snapshot(base: ApiTarget): Promise<Snapshot> {
   const objects = new Map<string, string>();
   const collections = new Map<string, string[]>();
   for (const s of seedObjects().filter((o) => o.protected)) {
@@ -84,13 +91,17 @@ function firstDifference(a: string, b: string): string {
   return `    before ${cut(a)}\n    after  ${cut(b)}`;
 }
 
-/** True when GET /readyz answers 200. */
-export function ready(host: string, port: number): Promise<boolean> {
+/** True when GET /readyz answers 200 (verifying the server with the target's CA over https). */
+export function ready(target: ApiTarget): Promise<boolean> {
+  const u = new URL(target.url);
+  const { tls } = tlsFor(target);
+  const options = { host: u.hostname, port: Number(u.port), path: '/readyz', agent: false as const, timeout: 5000 };
   return new Promise((resolve) => {
-    const req = http.get({ host, port, path: '/readyz', agent: false, timeout: 5000 }, (res) => {
+    const answered = (res: http.IncomingMessage): void => {
       res.resume();
       res.on('end', () => resolve(res.statusCode === 200));
-    });
+    };
+    const req = tls ? https.get({ ...options, ...tls }, answered) : http.get(options, answered);
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(false));
   });

@@ -1,8 +1,12 @@
-// Sends one fuzzed request over node:http exactly as generated (no URL
+// Sends one fuzzed request over node:http(s) exactly as generated (no URL
 // normalisation, which fetch would do: it resolves "..", "%2e%2e" and
 // backslashes before the server sees them) and reports what came back: an
 // answer, a stream that stayed open (a watch), a timeout or a broken connection.
+// Over https it shows the admin's client certificate, so that the requests get
+// past authentication and reach the handlers the fuzzer is after.
 import http from 'node:http';
+import https from 'node:https';
+import type tls from 'node:tls';
 import type { FuzzRequest } from './generate.ts';
 
 /** What happened to one request. */
@@ -14,7 +18,10 @@ export type Outcome =
 export interface SendOptions {
   host: string;
   port: number;
+  /** An https.Agent (made with the same `tls`) over https. */
   agent: http.Agent;
+  /** CA and client certificate: https when set. */
+  tls?: tls.ConnectionOptions;
   /** No response headers within this long is a hang. */
   timeoutMs: number;
   /** A 200 whose body has not ended this long after its headers is a stream: closed, and fine. */
@@ -50,7 +57,8 @@ function once(opts: SendOptions, req: FuzzRequest, agent: http.Agent | false): P
     let streamTimer: NodeJS.Timeout | undefined;
     let cr: http.ClientRequest;
     try {
-      cr = http.request({ host: opts.host, port: opts.port, method: req.method, path: req.path, headers, agent, setHost: true });
+      const target = { host: opts.host, port: opts.port, method: req.method, path: req.path, headers, agent, setHost: true };
+      cr = opts.tls ? https.request({ ...target, ...opts.tls }) : http.request(target);
     } catch (err) {
       finish({ kind: 'error', ms: 0, code: 'CLIENT_REFUSED', message: (err as Error).message });
       return;
