@@ -1,9 +1,13 @@
-// creates: durable Pod creates over HTTP from 50 closed-loop clients, with
-// 0, 10 and 100 open watchers on /api/v1/pods that consume their streams.
-// Each phase gets a fresh apiserver. Every watcher must receive every
-// create, in resourceVersion order; the figures say how many did not.
-// First, the same clients drive the floor server (floor-server.ts): what a
-// durable JSON store that does nothing else reaches here, in the same run.
+// creates: durable Pod creates from 50 closed-loop clients on keep-alive
+// connections, with 0, 10 and 100 open watchers on /api/v1/pods that consume
+// their streams. Each phase gets a fresh apiserver. Every watcher must
+// receive every create, in resourceVersion order; the figures say how many
+// did not. Side by side in one run, with no watchers: the floor server over
+// HTTPS (floor-server.ts: what a durable JSON store that does nothing else
+// reaches here), the apiserver as it runs by default (HTTPS, client
+// certificate authentication, RBAC, admission), and the same apiserver with
+// --insecure-http (plain HTTP, no request path): their ratio is what the
+// request path costs.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { closedLoop, LoadClient } from './load.ts';
 import { CpuMeter, cpuTicker, runtimeMetrics } from './proc.ts';
@@ -12,6 +16,7 @@ import { measureRawPutRate, RAW_PUT_RATE } from './raw-store.ts';
 import { bodyTemplate, currentRevision, firstResourceVersion, withApiserver } from './server.ts';
 import { settleApiserver } from './settle.ts';
 import { removeTempDir, spawnTracked, tempDir } from '../test/helpers/index.ts';
+import { throwawayPki } from './throwaway-pki.ts';
 import { checkSequence, sumChecks, WatchStream } from './watch-stream.ts';
 import type { BenchContext, Benchmark, Target } from './report.ts';
 
@@ -24,16 +29,36 @@ const PHASES: { watchers: number; target: number }[] = [
 ];
 const P99_TARGET: Target = { op: '<', value: 50 };
 const FLOOR_SERVER = new URL('./floor-server.ts', import.meta.url).pathname;
+/** The issue's bound on the request path: HTTPS with authentication, RBAC and admission keeps 85% of the throughput without. */
+const REQUEST_PATH_TARGET: Target = { op: '>=', value: 0.85 };
 
-async function phase(ctx: BenchContext, watchers: number, rateTarget: number, rawRate: number, floorRate: number): Promise<void> {
-  const label = `${watchers} watchers`;
+/** How the apiserver of a phase serves: its default, or --insecure-http. */
+type Mode = 'https' | 'insecure';
+
+/** What one mode reached: creates per second and latency percentiles (ms). */
+interface ModeFigures {
+  rate: number;
+  p50: number;
+  p99: number;
+}
+
+async function phase(
+  ctx: BenchContext,
+  watchers: number,
+  rateTarget: number,
+  rawRate: number,
+  floorRate: number,
+  mode: Mode = 'https',
+): Promise<ModeFigures> {
+  const label = mode === 'https' ? `${watchers} watchers` : `${watchers} watchers, --insecure-http`;
   const durationMs = ctx.size(10_000, 1_000);
-  await withApiserver([], async (server) => {
-    const client = new LoadClient(server.url, CONCURRENCY);
+  let figures: ModeFigures = { rate: NaN, p50: NaN, p99: NaN };
+  await withApiserver(mode === 'insecure' ? ['--insecure-http'] : [], async (server) => {
+    const client = new LoadClient(server, CONCURRENCY);
     const streams: WatchStream[] = [];
     try {
       const body = bodyTemplate(1, (name) => podFixture(name, 'default'));
-      await settleApiserver(server.url);
+      await settleApiserver(server);
       // Warm the JIT of both processes before measuring; these creates precede the watchers' start.
       await closedLoop({
         concurrency: CONCURRENCY,
@@ -43,13 +68,13 @@ async function phase(ctx: BenchContext, watchers: number, rateTarget: number, ra
       const fromRv = await currentRevision(client);
       // Sized for the target rate: growing a hundred large arrays at once stalls this process.
       const expectedEvents = Math.ceil((rateTarget * durationMs) / 1000);
-      for (let i = 0; i < watchers; i++) streams.push(new WatchStream(server.url, '/api/v1/pods', expectedEvents));
+      for (let i = 0; i < watchers; i++) streams.push(new WatchStream(server, '/api/v1/pods', expectedEvents));
       await Promise.all(streams.map((s) => s.open(fromRv)));
 
       const created: number[] = [];
       let lastRv = fromRv;
       const cpu = new CpuMeter(() => server.pid);
-      const gc0 = (await runtimeMetrics(server.url)).gcSeconds;
+      const gc0 = (await runtimeMetrics(server)).gcSeconds;
       const benchLoop = monitorEventLoopDelay({ resolution: 10 });
       benchLoop.enable();
       cpu.start();
@@ -75,13 +100,14 @@ async function phase(ctx: BenchContext, watchers: number, rateTarget: number, ra
       });
       const usage = cpu.read();
       benchLoop.disable();
-      const runtime = await runtimeMetrics(server.url);
+      const runtime = await runtimeMetrics(server);
       const rate = (result.ok * 1000) / result.elapsedMs;
+      figures = { rate, p50: result.latencies.percentile(50), p99: result.latencies.percentile(99) };
       ctx.record(`${label}: creates`, rate, '/s', { target: { op: '>=', value: rateTarget } });
       ctx.record(`${label}: create p50`, result.latencies.percentile(50), 'ms');
       ctx.record(`${label}: create p99`, result.latencies.percentile(99), 'ms', { target: P99_TARGET });
       ctx.record(`${label}: ratio to raw awaited put`, rate / rawRate, 'x');
-      ctx.record(`${label}: ratio to the floor server`, rate / floorRate, 'x');
+      ctx.record(`${label}: ratio to the floor server (HTTPS)`, rate / floorRate, 'x');
       ctx.record(`${label}: apiserver CPU`, usage.server, '% of a core');
       ctx.record(`${label}: benchmark process CPU`, usage.client, '% of a core');
       ctx.record(`${label}: other processes' CPU`, usage.others, '% of a core', { note: 'anything but 0 skews the figures' });
@@ -119,18 +145,23 @@ async function phase(ctx: BenchContext, watchers: number, rateTarget: number, ra
       client.close();
     }
   });
+  return figures;
 }
 
-/** The same load against the floor server; creates per second. */
-async function floorPhase(ctx: BenchContext): Promise<number> {
+/** The same load against the floor server over HTTPS (a throwaway CA, a client certificate shown). */
+async function floorPhase(ctx: BenchContext): Promise<ModeFigures> {
   const dataDir = await tempDir('bench-floor');
-  const proc = await spawnTracked(process.execPath, ['--import', 'tsx', FLOOR_SERVER, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const tlsDir = `${dataDir}/tls`;
+  const tls = await throwawayPki(tlsDir);
+  const proc = await spawnTracked(process.execPath, ['--import', 'tsx', FLOOR_SERVER, `${dataDir}/db`, tlsDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const port = await new Promise<number>((resolve, reject) => {
       proc.child.stdout!.once('data', (d) => resolve(Number(String(d).trim())));
       void proc.exited.then(() => reject(new Error('the floor server exited before it listened')));
     });
-    const client = new LoadClient(`http://127.0.0.1:${port}`, CONCURRENCY);
+    const client = new LoadClient({ url: `https://127.0.0.1:${port}`, tls }, CONCURRENCY);
     try {
       const body = bodyTemplate(1, (name) => podFixture(name, 'default'));
       const op = (seq: number) => client.expectOk('POST', PODS_PATH, body(`pod-${String(seq).padStart(8, '0')}`)).then(() => {});
@@ -138,11 +169,12 @@ async function floorPhase(ctx: BenchContext): Promise<number> {
       ctx.progress(`floor server: ${ctx.size(10_000, 1_000) / 1000} s of creates from ${CONCURRENCY} clients`);
       const result = await closedLoop({ concurrency: CONCURRENCY, durationMs: ctx.size(10_000, 1_000), op });
       const rate = (result.ok * 1000) / result.elapsedMs;
-      ctx.record('floor server: creates (no apiserver work, same client)', rate, '/s', {
-        note: 'node:http + JSON + synced LevelDB batches',
+      ctx.record('floor server (HTTPS): creates (no apiserver work, same client)', rate, '/s', {
+        note: 'node:https with a client certificate + JSON + synced LevelDB batches',
       });
-      ctx.record('floor server: create p99', result.latencies.percentile(99), 'ms');
-      return rate;
+      ctx.record('floor server (HTTPS): create p50', result.latencies.percentile(50), 'ms');
+      ctx.record('floor server (HTTPS): create p99', result.latencies.percentile(99), 'ms');
+      return { rate, p50: result.latencies.percentile(50), p99: result.latencies.percentile(99) };
     } finally {
       client.close();
     }
@@ -154,7 +186,8 @@ async function floorPhase(ctx: BenchContext): Promise<number> {
 
 export const creates: Benchmark = {
   name: 'creates',
-  description: 'durable Pod creates over HTTP, 50 clients, with 0, 10 and 100 watchers',
+  description:
+    'durable Pod creates, 50 keep-alive clients: HTTPS with authn+RBAC+admission vs --insecure-http vs the floor server (HTTPS), then 10 and 100 watchers',
   async run(ctx: BenchContext) {
     let rawRate = ctx.shared.get(RAW_PUT_RATE);
     if (rawRate === undefined) {
@@ -162,7 +195,20 @@ export const creates: Benchmark = {
       rawRate = await measureRawPutRate(ctx.size(2000, 300));
       ctx.record('raw awaited put (reference)', rawRate, 'puts/s');
     }
-    const floorRate = await floorPhase(ctx);
-    for (const p of PHASES) await phase(ctx, p.watchers, p.target, rawRate, floorRate);
+    const floor = await floorPhase(ctx);
+    const [first, ...rest] = PHASES;
+    const secure = await phase(ctx, first.watchers, first.target, rawRate, floor.rate, 'https');
+    const insecure = await phase(ctx, first.watchers, first.target, rawRate, floor.rate, 'insecure');
+    ctx.record('request path: HTTPS+authn+RBAC+admission creates / --insecure-http creates', secure.rate / insecure.rate, 'x', {
+      target: REQUEST_PATH_TARGET,
+      note: `it costs ${Math.round((1 - secure.rate / insecure.rate) * 100)}% of the throughput`,
+    });
+    ctx.record('request path: p99 with it minus p99 without', secure.p99 - insecure.p99, 'ms');
+    const row = (name: string, f: ModeFigures) =>
+      `${name.padEnd(40)} ${Math.round(f.rate).toString().padStart(7)} creates/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms  ${(f.rate / floor.rate).toFixed(2)}x floor`;
+    ctx.progress(
+      `side by side, no watchers:\n  ${row('floor server (HTTPS)', floor)}\n  ${row('apiserver --insecure-http', insecure)}\n  ${row('apiserver HTTPS + authn + RBAC + admission', secure)}`,
+    );
+    for (const p of rest) await phase(ctx, p.watchers, p.target, rawRate, floor.rate);
   },
 };

@@ -10,7 +10,15 @@ import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { findResource } from '../shared/api/resources.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
-import { ksimNodeArgs, spawnTracked, tempDir, removeTempDir, writeKubeconfig, type TrackedProcess } from '../test/helpers/index.ts';
+import {
+  ksimNodeArgs,
+  spawnTracked,
+  tempDir,
+  removeTempDir,
+  type Apiserver,
+  type Identity,
+  type TrackedProcess,
+} from '../test/helpers/index.ts';
 import { cpuSecondsOf, memoryOf } from './proc.ts';
 import { withApiserver } from './server.ts';
 import { componentNodeFlags } from '../cli/up.ts';
@@ -65,25 +73,26 @@ async function waitAvailable(
 }
 
 async function cluster(
-  serverUrl: string,
+  server: Apiserver,
   dir: string,
   nodes: number,
   timings: 'zero' | 'default',
 ): Promise<{ procs: Record<string, TrackedProcess>; kubeconfig: string }> {
-  const kubeconfig = await writeKubeconfig(join(dir, 'kubeconfig'), serverUrl);
+  const kubeconfig = server.kubeconfig;
   const profile = join(dir, 'profile.yaml');
   await writeFile(profile, timings === 'zero' ? 'timings: {sandboxMs: 0, pullMs: 0, createMs: 0, startMs: 0}\n' : '{}\n');
   const env = { ...process.env, KSIM_LOG_LEVEL: 'warn' };
-  const start = (args: string[]) =>
+  // Each component under its own identity, as `ksim up` starts it.
+  const start = (identity: Identity, args: string[]) =>
     spawnTracked(
       process.execPath,
-      [...componentNodeFlags(args[0]), ...ksimNodeArgs(), ...args, '--kubeconfig', kubeconfig, '--port', '0'],
+      [...componentNodeFlags(args[0]), ...ksimNodeArgs(), ...args, '--kubeconfig', server.kubeconfigOf(identity), '--port', '0'],
       { env, stdio: 'ignore' },
     );
   const procs = {
-    'controller-manager': await start(['controller-manager', '--leader-elect=false']),
-    scheduler: await start(['scheduler', '--leader-elect=false']),
-    'kubelet-sim': await start(['kubelet-sim', '--nodes', String(nodes), '--profile', profile]),
+    'controller-manager': await start('controllerManager', ['controller-manager', '--leader-elect=false']),
+    scheduler: await start('scheduler', ['scheduler', '--leader-elect=false']),
+    'kubelet-sim': await start('kubeletSim', ['kubelet-sim', '--nodes', String(nodes), '--profile', profile]),
   };
   return { procs, kubeconfig };
 }
@@ -98,8 +107,8 @@ export const deploymentBench: Benchmark = {
     for (const timings of ['zero', 'default'] as const) {
       await withApiserver([], async (server) => {
         const dir = await tempDir('bench-deploy');
-        const { procs } = await cluster(server.url, dir, nodes, timings);
-        const client = new KubeClient({ server: server.url });
+        const { procs } = await cluster(server, dir, nodes, timings);
+        const client = new KubeClient(server.clientConfig);
         try {
           // Wait for the nodes.
           for (;;) {

@@ -5,9 +5,15 @@
 // the object and a small change-log record per create; the object sent back).
 // No routing, validation, defaulting, watch fan-out or worker threads. The
 // creates benchmark drives it with the same client in the same run: how far
-// ksim is from it is the cost of being an apiserver.
-// Run as `node --import tsx bench/floor-server.ts <dir>`; prints its port.
+// ksim is from it is the cost of being an apiserver. With a TLS directory
+// (ca.crt, server.crt, server.key) it serves HTTPS as the apiserver does:
+// the same node:https server, asking for a client certificate and verifying
+// it against the CA, but doing nothing with it.
+// Run as `node --import tsx bench/floor-server.ts <dir> [<tls-dir>]`; prints its port.
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Level } from 'level';
 
@@ -18,7 +24,7 @@ interface Waiting {
   res: http.ServerResponse;
 }
 
-async function main(dir: string): Promise<void> {
+async function main(dir: string, tlsDir: string | undefined): Promise<void> {
   const db = new Level<string, string>(dir, { keyEncoding: 'utf8', valueEncoding: 'utf8', writeBufferSize: 16 * 1024 * 1024 });
   await db.open();
   let rev = 0;
@@ -45,7 +51,7 @@ async function main(dir: string): Promise<void> {
     void flush();
   };
 
-  const server = http.createServer((req, res) => {
+  const listener = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -63,7 +69,19 @@ async function main(dir: string): Promise<void> {
       queue.push({ key: `${req.url}/${meta.name}`, rev, json: JSON.stringify(obj), res });
       if (!writing) setImmediate(() => void flush());
     });
-  });
+  };
+  const server = tlsDir
+    ? https.createServer(
+        {
+          cert: readFileSync(join(tlsDir, 'server.crt')),
+          key: readFileSync(join(tlsDir, 'server.key')),
+          ca: readFileSync(join(tlsDir, 'ca.crt')),
+          requestCert: true,
+          rejectUnauthorized: false,
+        },
+        listener,
+      )
+    : http.createServer(listener);
   server.keepAliveTimeout = 65_000;
   server.listen(0, '127.0.0.1', () => console.log((server.address() as AddressInfo).port));
   process.on('SIGTERM', () => {
@@ -72,4 +90,4 @@ async function main(dir: string): Promise<void> {
   });
 }
 
-await main(process.argv[2]);
+await main(process.argv[2], process.argv[3]);

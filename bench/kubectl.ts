@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { kubectlBin, tempDir, removeTempDir, writeKubeconfig } from '../test/helpers/index.ts';
+import { kubectlBin, tempDir, removeTempDir } from '../test/helpers/index.ts';
 import { closedLoop, LoadClient } from './load.ts';
 import { bodyTemplate, withApiserver } from './server.ts';
 import type { Benchmark } from './report.ts';
@@ -51,9 +51,9 @@ export const kubectlBench: Benchmark = {
     await withApiserver([], async (server) => {
       const dir = await tempDir('bench-kubectl');
       try {
-        const kubeconfig = await writeKubeconfig(join(dir, 'kubeconfig'), server.url);
+        const kubeconfig = server.kubeconfig;
         const env = { ...process.env, HOME: dir, KUBECONFIG: kubeconfig };
-        const client = new LoadClient(server.url, 50);
+        const client = new LoadClient(server, 50);
         for (const ns of ['bench', 'applied'])
           await client.expectOk('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: ns } }));
         ctx.progress(`creating ${pods} Pods`);

@@ -13,7 +13,7 @@ import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { findResource } from '../shared/api/resources.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
 import { Informer } from '../shared/informer/informer.ts';
-import { repoRoot, spawnTracked, tempDir, writeKubeconfig, type TrackedProcess } from '../test/helpers/index.ts';
+import { repoRoot, spawnTracked, type TrackedProcess } from '../test/helpers/index.ts';
 import { eachLimited } from '../kubelet-sim/node/node-fleet.ts';
 import { cpuTimesOf, memoryOf } from './proc.ts';
 import { componentNodeFlags } from '../cli/up.ts';
@@ -53,8 +53,8 @@ export const kubeletSim: Benchmark = {
     const podNodes = ctx.size(1000, 100);
     const heartbeatSeconds = ctx.size(30, 10);
     await withApiserver([], async (server) => {
-      const dir = await tempDir('bench-kubelet');
-      const kubeconfig = await writeKubeconfig(join(dir, 'kubeconfig'), server.url);
+      // Its own identity, as `ksim up` starts it.
+      const kubeconfig = server.kubeconfigOf('kubeletSim');
       let out = '';
       const t0 = performance.now();
       const sim: TrackedProcess = await spawnTracked(
@@ -87,7 +87,7 @@ export const kubeletSim: Benchmark = {
           ))
         )
           await sleep(50);
-        const client = new KubeClient({ server: server.url });
+        const client = new KubeClient(server.clientConfig);
         const nodes = findResource('', 'v1', 'nodes')!;
         let ready = 0;
         let cont: string | undefined;

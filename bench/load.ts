@@ -5,12 +5,14 @@
 // at a fixed rate whatever the answers do), with latency samples. It shares
 // the machine with the apiserver it measures, so every microsecond it
 // spends is taken from the figures: node:http's client costs several times
-// more per request.
-import net from 'node:net';
+// more per request. Over https (an apiserver's default) the connections are
+// TLS, with the admin's client certificate: each is set up once and kept.
+import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ResponseParser } from '../shared/client/response-parser.ts';
 import { Fifo } from '../shared/util/fifo.ts';
 import { GrowableBytes } from './growable-bytes.ts';
+import { openSocket, targetOf, type BenchTarget } from './socket.ts';
 
 /** An HTTP answer, body as text. */
 export interface HttpResult {
@@ -40,8 +42,7 @@ class Connection {
   private ending = false;
 
   constructor(
-    host: string,
-    port: number,
+    target: BenchTarget,
     /** Called when the answer is complete and the connection can take another request. */
     private readonly onFree: (c: Connection) => void,
     /** Called once when the connection is closed, whatever the reason. */
@@ -62,20 +63,16 @@ class Connection {
       },
     });
     const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
-    this.socket = net.connect({
-      host,
-      port,
-      onread: {
-        buffer,
-        callback: (n: number, buf: Buffer) => {
-          try {
-            // A view of just the bytes read: searches must not run into what earlier reads left in the buffer.
-            this.parser.feed(buf.subarray(0, n), 0, n);
-          } catch (err) {
-            this.fail(err as Error);
-          }
-          return true;
-        },
+    this.socket = openSocket(target, {
+      buffer,
+      callback: (n: number, buf: Buffer) => {
+        try {
+          // A view of just the bytes read: searches must not run into what earlier reads left in the buffer.
+          this.parser.feed(buf.subarray(0, n), 0, n);
+        } catch (err) {
+          this.fail(err as Error);
+        }
+        return true;
       },
     });
     this.socket.setNoDelay(true);
@@ -107,8 +104,7 @@ class Connection {
 
 /** A keep-alive client for one apiserver: at most `concurrency` connections, requests beyond wait for a free one. */
 export class LoadClient {
-  private readonly host: string;
-  private readonly port: number;
+  private readonly target: BenchTarget;
   private readonly hostHeader: string;
   private readonly idle: Connection[] = [];
   private readonly all = new Set<Connection>();
@@ -116,13 +112,12 @@ export class LoadClient {
   private closed = false;
 
   constructor(
-    baseUrl: string,
+    /** A base URL (plain http), or an Apiserver (https with its CA and admin certificate). */
+    target: BenchTarget,
     private readonly concurrency: number,
   ) {
-    const u = new URL(baseUrl);
-    this.host = u.hostname;
-    this.port = Number(u.port || 80);
-    this.hostHeader = u.host;
+    this.target = target;
+    this.hostHeader = new URL(targetOf(target).url).host;
   }
 
   /** Sends one request; rejects only on a transport error, not on an HTTP error status. */
@@ -154,8 +149,7 @@ export class LoadClient {
 
   private connect(): Connection {
     const c = new Connection(
-      this.host,
-      this.port,
+      this.target,
       (free) => this.onFree(free),
       (gone) => this.onGone(gone),
     );

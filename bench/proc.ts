@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { api, type ApiTarget } from '../test/helpers/index.ts';
 
 let clockTicks: number | undefined;
 
@@ -108,17 +109,21 @@ export interface RuntimeMetrics {
   loopLagMax: number;
 }
 
-/** Scrapes the apiserver's /metrics; NaN figures when it cannot. */
-export async function runtimeMetrics(baseUrl: string): Promise<RuntimeMetrics> {
+/** Scrapes the apiserver's /metrics (as its admin: /metrics needs credentials); NaN figures when it cannot. */
+export async function runtimeMetrics(server: ApiTarget): Promise<RuntimeMetrics> {
+  const c = api(server);
   try {
-    const res = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(5000) });
-    const text = await res.text();
+    const res = await c.request('GET', '/metrics', undefined, { accept: 'text/plain' });
+    if (res.status !== 200) throw new Error(`/metrics: HTTP ${res.status}`);
+    const text = res.text;
     let gcSeconds = 0;
     for (const m of text.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} ([\d.e+-]+)$/gm)) gcSeconds += Number(m[1]);
     const gauge = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([\\d.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
     return { gcSeconds, loopLagP99: gauge('nodejs_eventloop_lag_p99_seconds'), loopLagMax: gauge('nodejs_eventloop_lag_max_seconds') };
   } catch {
     return { gcSeconds: NaN, loopLagP99: NaN, loopLagMax: NaN };
+  } finally {
+    c.close();
   }
 }
 

@@ -95,7 +95,7 @@ function recordMemory(ctx: BenchContext, server: Apiserver, label: string): void
 
 /** SIGTERM, start again on the same dir, and time spawn -> a watch delivering a new write. */
 async function measureRestart(ctx: BenchContext, server: Apiserver, label = 'restart'): Promise<void> {
-  const client = new LoadClient(server.url, 1);
+  const client = new LoadClient(server, 1);
   const fromRv = await currentRevision(client);
   client.close();
   const tStop = performance.now();
@@ -112,7 +112,7 @@ async function measureRestart(ctx: BenchContext, server: Apiserver, label = 'res
   while (!watch) {
     if (restartError) throw restartError.err;
     if (performance.now() - t0 > 120_000) throw new Error('the restarted apiserver did not accept a watch within 120 s');
-    const w = new WatchStream(server.url, '/api/v1/pods');
+    const w = new WatchStream(server, '/api/v1/pods');
     try {
       await w.open(fromRv);
       watch = w;
@@ -128,7 +128,7 @@ async function measureRestart(ctx: BenchContext, server: Apiserver, label = 'res
       if (name === probe) resolve(at);
     };
   });
-  const probeClient = new LoadClient(server.url, 1);
+  const probeClient = new LoadClient(server, 1);
   try {
     await probeClient.expectOk('POST', '/api/v1/namespaces/default/pods', JSON.stringify(podFixture(probe, 'default')));
     const at = await Promise.race([got, sleep(30_000).then(() => NaN)]);
@@ -159,7 +159,7 @@ export const scale: Benchmark = {
     ctx.progress('baseline: restarting an apiserver with an empty data dir');
     await withApiserver([], (server) => measureRestart(ctx, server, 'empty-dir restart (baseline)'));
     await withApiserver(['--compaction-interval', String(compactionS)], async (server) => {
-      let client = new LoadClient(server.url, CONCURRENCY);
+      let client = new LoadClient(server, CONCURRENCY);
       try {
         for (let i = 0; i < NAMESPACES; i++)
           await client.expectOk('POST', '/api/v1/namespaces', JSON.stringify(namespaceFixture(podNamespace(i))));
@@ -215,7 +215,7 @@ export const scale: Benchmark = {
         client.close();
         await measureRestart(ctx, server);
         recordMemory(ctx, server, 'after restart');
-        client = new LoadClient(server.url, CONCURRENCY);
+        client = new LoadClient(server, CONCURRENCY);
 
         const relabel = Math.floor(pods / 5);
         ctx.progress(`churn: relabelling ${relabel.toLocaleString('en-US')} Pods twice`);

@@ -54,7 +54,7 @@ async function scenario(
   rate: number,
 ): Promise<void> {
   await withApiserver([], async (server) => {
-    const client = new KubeClient({ server: server.url });
+    const client = new KubeClient(server.clientConfig);
     const log = pino({ level: 'warn' });
     try {
       await pool(nodeCount, 50, (i) => client.create(nodes, undefined, makeNode(`node-${i}`, { cpu: '64', memory: '256Gi', pods: '500' })));

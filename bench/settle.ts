@@ -5,6 +5,7 @@
 // as latency of the operations it measures. Asking for the documents now,
 // as kubectl's first run does, makes the apiserver build them during the
 // warm-up instead (they are built once, later requests are served cached).
+import { api, type ApiTarget } from '../test/helpers/index.ts';
 
 const OPENAPI: { path: string; accept: string }[] = [
   { path: '/openapi/v3', accept: 'application/json' },
@@ -12,10 +13,12 @@ const OPENAPI: { path: string; accept: string }[] = [
   { path: '/openapi/v2', accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' },
 ];
 
-/** Has the apiserver at `baseUrl` do its deferred one-off work now. */
-export async function settleApiserver(baseUrl: string): Promise<void> {
-  for (const { path, accept } of OPENAPI) {
-    const res = await fetch(new URL(path, baseUrl), { headers: { accept } });
-    await res.arrayBuffer();
+/** Has the apiserver do its deferred one-off work now (asked as its admin). */
+export async function settleApiserver(server: ApiTarget): Promise<void> {
+  const c = api(server);
+  try {
+    for (const { path, accept } of OPENAPI) await c.request('GET', path, undefined, { accept });
+  } finally {
+    c.close();
   }
 }

@@ -26,11 +26,11 @@ export const watchFanout: Benchmark = {
   async run(ctx: BenchContext) {
     const mainMs = ctx.size(60_000, 6_000);
     await withApiserver([], async (server) => {
-      const client = new LoadClient(server.url, 256);
+      const client = new LoadClient(server, 256);
       const streams: WatchStream[] = [];
       try {
         const body = bodyTemplate(1, (name) => podFixture(name, 'default'));
-        await settleApiserver(server.url);
+        await settleApiserver(server);
         const warmFromRv = await currentRevision(client);
 
         const totalOps = Math.floor(((mainMs + GAP_MS + AFTER_MS) / 1000) * RATE);
@@ -51,7 +51,7 @@ export const watchFanout: Benchmark = {
           return p99;
         };
         for (let i = 0; i < WATCHERS; i++) {
-          const s = new WatchStream(server.url, '/api/v1/pods', totalOps);
+          const s = new WatchStream(server, '/api/v1/pods', totalOps);
           s.onEvent = onEvent;
           streams.push(s);
         }
@@ -74,7 +74,7 @@ export const watchFanout: Benchmark = {
         let resumed: Promise<{ reconnectMs: number; catchUpMs: number; error?: string }> | undefined;
         let mainCreates = 0;
         const cpu = new CpuMeter(() => server.pid);
-        const gc0 = (await runtimeMetrics(server.url)).gcSeconds;
+        const gc0 = (await runtimeMetrics(server)).gcSeconds;
         const benchLoop = monitorEventLoopDelay({ resolution: 10 });
         benchLoop.enable();
         let serverLoop = { loopLagP99: NaN, loopLagMax: NaN };
@@ -103,7 +103,7 @@ export const watchFanout: Benchmark = {
               measuring = false;
               mainUsage = cpu.read();
               benchLoop.disable();
-              void runtimeMetrics(server.url).then((m) => (serverLoop = m));
+              void runtimeMetrics(server).then((m) => (serverLoop = m));
               mainCreates = created.length;
               for (const s of streams) s.close();
               ctx.progress(`disconnected all watchers at ${(elapsed / 1000).toFixed(1)} s; creates go on`);
@@ -129,7 +129,7 @@ export const watchFanout: Benchmark = {
             extra: () => (phase === 'main' ? `, delivery p99 ${recentP99().toFixed(1)} ms` : `, watchers ${phase}`) + cpuNow(),
           },
         });
-        const runtime = await runtimeMetrics(server.url);
+        const runtime = await runtimeMetrics(server);
         const resume = await resumed;
 
         ctx.progress(`waiting for every watcher to receive resourceVersion ${lastRv}`);

@@ -5,10 +5,11 @@
 // event type, resourceVersion and name picked out of each line by searching
 // instead of parsing its ~1.5 KB object. One line in every 500 is also fully
 // parsed to check that the shortcut agrees.
-import net from 'node:net';
+import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ResponseParser } from '../shared/client/response-parser.ts';
 import { GrowableBytes } from './growable-bytes.ts';
+import { openSocket, targetOf, type BenchTarget } from './socket.ts';
 
 const NEWLINE = 10;
 const QUOTE = 34;
@@ -104,7 +105,8 @@ export class WatchStream {
   private readAt = 0;
 
   constructor(
-    private readonly baseUrl: string,
+    /** A base URL (plain http), or an Apiserver (https with its CA and admin certificate). */
+    private readonly target: BenchTarget,
     /** Collection path, e.g. /api/v1/pods. */
     private readonly path: string,
     /** About how many events will be received (more is fine, it grows). */
@@ -123,7 +125,7 @@ export class WatchStream {
     this.closing = false;
     this.carry.clear();
     if (this.lastRv < fromRv) this.lastRv = fromRv;
-    const u = new URL(`${this.path}?watch=true&resourceVersion=${fromRv}`, this.baseUrl);
+    const u = new URL(`${this.path}?watch=true&resourceVersion=${fromRv}`, targetOf(this.target).url);
     return new Promise((resolve, reject) => {
       let answered = false;
       let ended = false;
@@ -149,22 +151,18 @@ export class WatchStream {
           } else if (!this.closing) this.serverEnds++;
         },
       });
-      const socket = net.connect({
-        host: u.hostname,
-        port: Number(u.port || 80),
-        onread: {
-          buffer: this.readBuffer,
-          callback: (n: number, buf: Buffer) => {
-            this.readAt = performance.now();
-            try {
-              parser.feed(buf.subarray(0, n), 0, n);
-            } catch (err) {
-              this.errors.push((err as Error).message);
-              socket.destroy();
-            }
-            this.wakeWaiters();
-            return true;
-          },
+      const socket: net.Socket = openSocket(this.target, {
+        buffer: this.readBuffer,
+        callback: (n: number, buf: Buffer) => {
+          this.readAt = performance.now();
+          try {
+            parser.feed(buf.subarray(0, n), 0, n);
+          } catch (err) {
+            this.errors.push((err as Error).message);
+            socket.destroy();
+          }
+          this.wakeWaiters();
+          return true;
         },
       });
       socket.setNoDelay(true);
