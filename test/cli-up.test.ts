@@ -13,7 +13,8 @@ import https from 'node:https';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { api, freePort, kubectl, ksimCli, spawnTracked, tempDir, until, type TrackedProcess } from './helpers/index.ts';
+import { api, freePort, kubectl, ksimCli, spawnTracked, tempDir, tlsMaterialOf, until, type TrackedProcess } from './helpers/index.ts';
+import { loadKubeconfig } from '../shared/client/kubeconfig.ts';
 import { mountTmpfs } from './helpers/tmpfs.ts';
 
 const run = promisify(execFile);
@@ -198,7 +199,8 @@ test('a cluster whose disk fills keeps running: ksim status says the apiserver i
     const port = await freePort();
     const cluster = await startUp(dataDir, port, ['--nodes', '0']);
     up = cluster.proc;
-    const c = api(serverOf(dataDir));
+    // As the admin, over HTTPS with the cluster CA.
+    const c = api({ url: serverOf(dataDir), tls: tlsMaterialOf(loadKubeconfig(join(dataDir, 'kubeconfig'))) });
     const statusRow = async () =>
       (await run(process.execPath, [ksimCli, 'status', '--data-dir', dataDir])).stdout.split('\n').find((l) => l.startsWith('apiserver'))!;
     assert.match(await statusRow(), /^apiserver\s+\d+\s+running\s/);

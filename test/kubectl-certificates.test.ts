@@ -52,7 +52,7 @@ test('kubectl certificate approve and deny stick; get csr shows Pending, Approve
   for (const n of ['alice', 'bob']) ok(await k(['create', '-f', '-'], csrYaml(n)));
   const table = ok(await k(['get', 'csr']));
   assert.match(table, /^NAME\s+AGE\s+SIGNERNAME\s+REQUESTOR\s+REQUESTEDDURATION\s+CONDITION$/m);
-  assert.match(table, /^alice\s+\S+\s+kubernetes\.io\/kube-apiserver-client\s+system:anonymous\s+24h\s+Pending$/m);
+  assert.match(table, /^alice\s+\S+\s+kubernetes\.io\/kube-apiserver-client\s+kubernetes-admin\s+24h\s+Pending$/m);
 
   assert.equal(ok(await k(['certificate', 'approve', 'alice'])).trim(), 'certificatesigningrequest.certificates.k8s.io/alice approved');
   assert.equal(await condition('alice'), 'Approved');
@@ -83,7 +83,7 @@ test('kubectl certificate approve and deny stick; get csr shows Pending, Approve
   assert.match(described, /^Name:\s+alice$/m);
   assert.match(
     described,
-    /^Requesting User:\s+system:anonymous$/m,
+    /^Requesting User:\s+kubernetes-admin$/m,
     'the server fills in who asked (ksim has no authentication: anonymous)',
   );
   assert.match(described, /^Signer:\s+kubernetes\.io\/kube-apiserver-client$/m);
@@ -172,7 +172,7 @@ test('the status subresource cannot decide; it sets the certificate once; the ob
   const claimed = (await getCSR('dave')).spec;
   assert.deepEqual(
     [claimed.username, claimed.uid, claimed.groups, claimed.extra],
-    ['system:anonymous', undefined, ['system:unauthenticated'], undefined],
+    ['kubernetes-admin', undefined, ['kubeadm:cluster-admins', 'system:authenticated'], undefined],
   );
   const decide = await put('dave', 'status', (csr) => (csr.status.conditions = [{ type: 'Approved', status: 'True' }]));
   assert.equal(decide.status, 422);

@@ -15,6 +15,7 @@ import { resourceStore } from './resource-store.ts';
 import { storageConversion } from '../registry/conversions.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 import { admissionAttributes } from './write-object.ts';
+import { decodeBytes } from './decode-object.ts';
 import { serviceAccountTexts } from '../admission/chain.ts';
 import type { AdmissionSnapshot } from '../admission/snapshot.ts';
 import type { StoredObject } from '../storage/types.ts';
@@ -31,12 +32,16 @@ function isDecodeError(err: unknown): boolean {
  * decoded request object: it names the object in the event, and is recorded
  * at the Request level. An object prepared on a worker is parsed only then.
  */
-function auditRequestObject(r: ApiRequest, prepared: PreparedCreate, namespace: string): void {
+function auditRequestObject(r: ApiRequest, request: NewObjectRequest, prepared: PreparedCreate): void {
   const audit = r.audit;
   if (!audit) return;
-  if (!(prepared.value instanceof SerializedObject)) audit.setRequestObject(prepared.value);
-  else if (audit.wantsRequestObject) audit.setRequestObject(prepared.value.parse());
-  else audit.setRequestObject({ metadata: { name: prepared.name, namespace: namespace || undefined } });
+  // The object as the client sent it, decoded again only when the level records it; otherwise its name is all the event needs.
+  if (audit.wantsRequestObject) {
+    const { rt } = request;
+    audit.setRequestObject(
+      decodeBytes(request.body, request.contentType, request.fieldValidation, { group: rt.group, version: rt.version, kind: rt.kind }).obj,
+    );
+  } else audit.setRequestObject({ metadata: { name: prepared.name, namespace: request.namespace || undefined } });
 }
 
 /** Serves a create. */
@@ -77,7 +82,7 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     throw err;
   }
   admitNamespace(ctx.store, rt, namespace);
-  auditRequestObject(r, prepared, namespace);
+  auditRequestObject(r, request, prepared);
   // The plugins that read the store or the user, on an object prepared here (a worker takes only creates that need none).
   const admitHere = (p: PreparedCreate) => {
     if (!(p.value instanceof SerializedObject))

@@ -87,11 +87,14 @@ test('each kind and list has one schema tagged with its gvk, as explain looks it
     }
     // explain finds the gvk from the collection (or item) path's operations.
     const prefix = rt.group ? `/apis/${rt.group}/${rt.version}` : `/api/${rt.version}`;
-    const list = doc(gvPath(rt.group, rt.version)).paths[`${prefix}/${rt.plural}`];
+    const paths = doc(gvPath(rt.group, rt.version)).paths;
     if (!rt.verbs.includes('list')) {
-      assert.deepEqual(list.post['x-kubernetes-group-version-kind'], { group: rt.group, kind: rt.kind, version: rt.version });
+      // A create-only kind has only its collection's path: namespaced, it has no cluster-wide one.
+      const post = paths[rt.namespaced ? `${prefix}/namespaces/{namespace}/${rt.plural}` : `${prefix}/${rt.plural}`].post;
+      assert.deepEqual(post['x-kubernetes-group-version-kind'], { group: rt.group, kind: rt.kind, version: rt.version });
       continue;
     }
+    const list = paths[`${prefix}/${rt.plural}`];
     assert.deepEqual(list.get['x-kubernetes-group-version-kind'], { group: rt.group, kind: rt.kind, version: rt.version });
   }
 });
