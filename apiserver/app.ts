@@ -67,6 +67,10 @@ export interface ApiserverOptions {
   advertiseAddresses?: string[];
   /** The audit log (--audit-*): DIR/audit.log at ksim's default policy unless told otherwise. */
   audit?: { path?: string; policyFile?: string; maxSizeMb?: number; maxBackups?: number; maxAgeDays?: number };
+  /** kube's --authorization-mode: Node,RBAC by default; AlwaysAllow turns authorization off (for benchmarks). */
+  authorizationModes?: ('Node' | 'RBAC' | 'AlwaysAllow')[];
+  /** kube's --disable-admission-plugins. */
+  disabledAdmissionPlugins?: string[];
   /** Token authenticators' settings (ServiceAccount issuer, static tokens, OIDC). */
   authn?: Pick<AuthnOptions, 'serviceAccountIssuer' | 'apiAudiences' | 'tokenAuthFile' | 'oidc'>;
 }
@@ -121,10 +125,12 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       'INSECURE: serving plain HTTP with no authentication and no authorization (--insecure-http): every request is system:unsecured in system:masters; use only for teaching',
     );
   }
-  const rbac = opts.insecureHttp ? undefined : createAuthorizer(store);
+  const modes = opts.authorizationModes ?? ['Node', 'RBAC'];
+  const alwaysAllow = opts.insecureHttp || modes.includes('AlwaysAllow');
+  const rbac = alwaysAllow ? undefined : createAuthorizer(store, { modes: modes.filter((m) => m !== 'AlwaysAllow') });
   const authorizer = rbac ?? ALWAYS_ALLOW;
   // RBAC's escalation check is admission of Role and binding writes; with AlwaysAllow there is nothing to escalate past.
-  const admission = buildAdmissionChain(store, rbac ? [rbacEscalationPlugin(rbac)] : []);
+  const admission = buildAdmissionChain(store, rbac ? [rbacEscalationPlugin(rbac)] : [], new Set(opts.disabledAdmissionPlugins));
   // Also on --insecure-http: TokenRequest still signs ServiceAccount tokens, which a TokenReview can check.
   const authentication = await createAuthentication({
     ...opts.authn,

@@ -9,6 +9,7 @@ import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
 import { handleShutdown } from '../shared/cli/shutdown.ts';
 import { StatusError } from '../shared/api/errors.ts';
 import { startApiserver } from './app.ts';
+import { OPTIONAL_ADMISSION_PLUGINS } from './admission/chain.ts';
 import { StorageOpenError } from './storage/open-failure.ts';
 import { describeStorageFailure } from './storage/storage-errors.ts';
 
@@ -37,6 +38,16 @@ const FLAGS = {
     help: 'issuer of ServiceAccount tokens (default https://kubernetes.default.svc.cluster.local)',
   },
   'api-audiences': { type: 'string', default: '', help: 'audiences of the API, comma-separated (default: the issuer)' },
+  'authorization-mode': {
+    type: 'string',
+    default: 'Node,RBAC',
+    help: 'authorizers in order: Node, RBAC, or AlwaysAllow (no authorization)',
+  },
+  'disable-admission-plugins': {
+    type: 'string',
+    default: '',
+    help: `admission plugins to leave out, comma-separated (${OPTIONAL_ADMISSION_PLUGINS.join(', ')})`,
+  },
   'token-auth-file': { type: 'string', default: '', help: 'static bearer tokens, kube\'s CSV: token,user,uid,"group1,group2"' },
   'oidc-issuer-url': { type: 'string', default: '', help: 'OIDC issuer whose ID tokens authenticate users (https)' },
   'oidc-client-id': { type: 'string', default: '', help: 'audience an OIDC ID token must carry' },
@@ -69,6 +80,18 @@ export async function apiserverMain(argv: string[]): Promise<void> {
     process.stderr.write(`ksim apiserver: flag --event-ttl: must be more than 0 seconds, not ${flags['event-ttl']}\n`);
     process.exit(2);
   }
+  const modes = list(flags['authorization-mode']);
+  const badMode = modes.find((m) => m !== 'Node' && m !== 'RBAC' && m !== 'AlwaysAllow');
+  const disabledPlugins = list(flags['disable-admission-plugins']);
+  const badPlugin = disabledPlugins.find((p) => !(OPTIONAL_ADMISSION_PLUGINS as readonly string[]).includes(p));
+  if (badMode !== undefined || modes.length === 0 || badPlugin !== undefined) {
+    process.stderr.write(
+      badPlugin !== undefined
+        ? `ksim apiserver: flag --disable-admission-plugins: unknown plugin "${badPlugin}" (known: ${OPTIONAL_ADMISSION_PLUGINS.join(', ')})\n`
+        : `ksim apiserver: flag --authorization-mode: "${flags['authorization-mode']}": each mode must be Node, RBAC or AlwaysAllow\n`,
+    );
+    process.exit(2);
+  }
   const log = createLogger('apiserver');
   let server: Awaited<ReturnType<typeof startApiserver>>;
   try {
@@ -82,6 +105,8 @@ export async function apiserverMain(argv: string[]): Promise<void> {
       eventTtlMs: flags['event-ttl'] * 1000,
       createWorkers: flags['create-workers'] >= 0 ? flags['create-workers'] : undefined,
       insecureHttp: flags['insecure-http'],
+      authorizationModes: modes as ('Node' | 'RBAC' | 'AlwaysAllow')[],
+      disabledAdmissionPlugins: disabledPlugins,
       advertiseAddresses: list(flags['advertise-address']),
       audit: {
         path: flags['audit-log-path'] || undefined,

@@ -5,9 +5,11 @@
 // did not. Side by side in one run, with no watchers: the floor server over
 // HTTPS (floor-server.ts: what a durable JSON store that does nothing else
 // reaches here), the apiserver as it runs by default (HTTPS, client
-// certificate authentication, RBAC, admission), and the same apiserver with
-// --insecure-http (plain HTTP, no request path): their ratio is what the
-// request path costs.
+// certificate authentication, RBAC, admission, audit), the same over HTTPS
+// with the request path off (--authorization-mode AlwaysAllow, every optional
+// admission plugin disabled, an audit policy of None): their ratio is what
+// the request path costs, as the issue measures it; and --insecure-http
+// (plain HTTP as well), which also shows what TLS itself costs.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { closedLoop, LoadClient } from './load.ts';
 import { CpuMeter, cpuTicker, runtimeMetrics } from './proc.ts';
@@ -17,6 +19,9 @@ import { bodyTemplate, currentRevision, firstResourceVersion, withApiserver } fr
 import { settleApiserver } from './settle.ts';
 import { removeTempDir, spawnTracked, tempDir } from '../test/helpers/index.ts';
 import { throwawayPki } from './throwaway-pki.ts';
+import { OPTIONAL_ADMISSION_PLUGINS } from '../apiserver/admission/chain.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { checkSequence, sumChecks, WatchStream } from './watch-stream.ts';
 import type { BenchContext, Benchmark, Target } from './report.ts';
 
@@ -32,8 +37,30 @@ const FLOOR_SERVER = new URL('./floor-server.ts', import.meta.url).pathname;
 /** The issue's bound on the request path: HTTPS with authentication, RBAC and admission keeps 85% of the throughput without. */
 const REQUEST_PATH_TARGET: Target = { op: '>=', value: 0.85 };
 
-/** How the apiserver of a phase serves: its default, or --insecure-http. */
-type Mode = 'https' | 'insecure';
+/** How the apiserver of a phase serves: its default, HTTPS with the request path off, or --insecure-http. */
+type Mode = 'https' | 'https-off' | 'insecure';
+
+const MODE_LABELS: Record<Mode, string> = {
+  https: '',
+  'https-off': ', HTTPS, request path off',
+  insecure: ', --insecure-http',
+};
+
+/** The apiserver flags of a mode (`dir` holds the audit policy file the mode needs). */
+function modeArgs(mode: Mode, dir: string): string[] {
+  if (mode === 'insecure') return ['--insecure-http'];
+  if (mode === 'https') return [];
+  const policy = join(dir, 'audit-none.yaml');
+  writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n');
+  return [
+    '--authorization-mode',
+    'AlwaysAllow',
+    '--disable-admission-plugins',
+    OPTIONAL_ADMISSION_PLUGINS.join(','),
+    '--audit-policy-file',
+    policy,
+  ];
+}
 
 /** What one mode reached: creates per second and latency percentiles (ms). */
 interface ModeFigures {
@@ -50,10 +77,11 @@ async function phase(
   floorRate: number,
   mode: Mode = 'https',
 ): Promise<ModeFigures> {
-  const label = mode === 'https' ? `${watchers} watchers` : `${watchers} watchers, --insecure-http`;
+  const label = `${watchers} watchers${MODE_LABELS[mode]}`;
   const durationMs = ctx.size(10_000, 1_000);
   let figures: ModeFigures = { rate: NaN, p50: NaN, p99: NaN };
-  await withApiserver(mode === 'insecure' ? ['--insecure-http'] : [], async (server) => {
+  const argsDir = await tempDir('bench-mode');
+  await withApiserver(modeArgs(mode, argsDir), async (server) => {
     const client = new LoadClient(server, CONCURRENCY);
     const streams: WatchStream[] = [];
     try {
@@ -145,6 +173,7 @@ async function phase(
       client.close();
     }
   });
+  await removeTempDir(argsDir);
   return figures;
 }
 
@@ -187,7 +216,7 @@ async function floorPhase(ctx: BenchContext): Promise<ModeFigures> {
 export const creates: Benchmark = {
   name: 'creates',
   description:
-    'durable Pod creates, 50 keep-alive clients: HTTPS with authn+RBAC+admission vs --insecure-http vs the floor server (HTTPS), then 10 and 100 watchers',
+    'durable Pod creates, 50 keep-alive clients: HTTPS with authn+RBAC+admission+audit vs HTTPS with them off vs --insecure-http vs the floor server (HTTPS), then 10 and 100 watchers',
   async run(ctx: BenchContext) {
     let rawRate = ctx.shared.get(RAW_PUT_RATE);
     if (rawRate === undefined) {
@@ -198,16 +227,20 @@ export const creates: Benchmark = {
     const floor = await floorPhase(ctx);
     const [first, ...rest] = PHASES;
     const secure = await phase(ctx, first.watchers, first.target, rawRate, floor.rate, 'https');
+    const off = await phase(ctx, first.watchers, first.target, rawRate, floor.rate, 'https-off');
     const insecure = await phase(ctx, first.watchers, first.target, rawRate, floor.rate, 'insecure');
-    ctx.record('request path: HTTPS+authn+RBAC+admission creates / --insecure-http creates', secure.rate / insecure.rate, 'x', {
+    ctx.record('request path: HTTPS with authn+RBAC+admission+audit / HTTPS with them off', secure.rate / off.rate, 'x', {
       target: REQUEST_PATH_TARGET,
-      note: `it costs ${Math.round((1 - secure.rate / insecure.rate) * 100)}% of the throughput`,
+      note: `it costs ${Math.round((1 - secure.rate / off.rate) * 100)}% of the throughput`,
     });
-    ctx.record('request path: p99 with it minus p99 without', secure.p99 - insecure.p99, 'ms');
+    ctx.record('request path: p99 with it minus p99 without', secure.p99 - off.p99, 'ms');
+    ctx.record('TLS and the request path: HTTPS default / --insecure-http', secure.rate / insecure.rate, 'x', {
+      note: `together they cost ${Math.round((1 - secure.rate / insecure.rate) * 100)}% of the throughput`,
+    });
     const row = (name: string, f: ModeFigures) =>
       `${name.padEnd(40)} ${Math.round(f.rate).toString().padStart(7)} creates/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms  ${(f.rate / floor.rate).toFixed(2)}x floor`;
     ctx.progress(
-      `side by side, no watchers:\n  ${row('floor server (HTTPS)', floor)}\n  ${row('apiserver --insecure-http', insecure)}\n  ${row('apiserver HTTPS + authn + RBAC + admission', secure)}`,
+      `side by side, no watchers:\n  ${row('floor server (HTTPS)', floor)}\n  ${row('apiserver --insecure-http', insecure)}\n  ${row('apiserver HTTPS, request path off', off)}\n  ${row('apiserver HTTPS + authn + RBAC + admission', secure)}`,
     );
     for (const p of rest) await phase(ctx, p.watchers, p.target, rawRate, floor.rate);
   },

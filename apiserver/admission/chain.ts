@@ -34,13 +34,28 @@ export function serviceAccountTexts(store: Store, namespace: string): string[] {
   return store.list({ bucket: SERVICE_ACCOUNTS_BUCKET, keyPrefix: prefix }).items;
 }
 
-/** The chain, seeded with what the store already holds; `extra` runs after the built-in mutating plugins. */
-export function buildAdmissionChain(store: Store, extra: AdmissionPlugin[]): AdmissionChain {
+/** The plugins --disable-admission-plugins may name (ServiceAllocation and RBAC's escalation check are kube's registry, not admission). */
+export const OPTIONAL_ADMISSION_PLUGINS = [
+  'NamespaceLifecycle',
+  'LimitRanger',
+  'ServiceAccount',
+  'NodeRestriction',
+  'PodSecurity',
+  'Priority',
+  'DefaultTolerationSeconds',
+  'ResourceQuota',
+] as const;
+
+/**
+ * The chain, seeded with what the store already holds; `extra` runs after
+ * the built-in mutating plugins; the plugins named in `disabled` are left out.
+ */
+export function buildAdmissionChain(store: Store, extra: AdmissionPlugin[], disabled: ReadonlySet<string> = new Set()): AdmissionChain {
   const services = store
     .list({ bucket: '/registry/core/services', keyPrefix: '/registry/core/services/' })
     .items.map((j) => JSON.parse(j) as Service);
   const [serviceAccount, ...podDefaults] = objectAdmissionPlugins(storePriorityClasses(store), storeServiceAccounts(store));
-  return new AdmissionChain([
+  const plugins = [
     namespaceLifecycle(store),
     limitRanger(store),
     serviceAccount,
@@ -50,5 +65,6 @@ export function buildAdmissionChain(store: Store, extra: AdmissionPlugin[]): Adm
     ...extra,
     serviceAllocation(DEFAULT_SERVICE_RANGES, [...services, { spec: { clusterIPs: [KUBERNETES_SERVICE_IP] } }]),
     resourceQuota(store),
-  ]);
+  ];
+  return new AdmissionChain(plugins.filter((p) => !disabled.has(p.name)));
 }

@@ -94,18 +94,24 @@ const unmapped = (ip: string) => (ip.startsWith('::ffff:') && isIP(ip.slice(7)) 
 /** kube's utilnet.SourceIPs: X-Forwarded-For, then X-Real-Ip, then the peer, each once. */
 export function sourceIPs(req: IncomingMessage): string[] {
   const ips: string[] = [];
-  const add = (ip: string | undefined) => {
-    const v = ip?.trim();
-    if (v && isIP(v) && !ips.includes(unmapped(v))) ips.push(unmapped(v));
-  };
-  const header = (name: string) => {
-    const v = req.headers[name];
-    return Array.isArray(v) ? v.join(',') : v;
-  };
-  for (const ip of (header('x-forwarded-for') ?? '').split(',')) add(ip);
-  add(header('x-real-ip'));
-  add(req.socket?.remoteAddress);
+  const forwarded = headerValue(req, 'x-forwarded-for');
+  if (forwarded) for (const ip of forwarded.split(',')) addSourceIP(ips, ip);
+  addSourceIP(ips, headerValue(req, 'x-real-ip'));
+  addSourceIP(ips, req.socket?.remoteAddress);
   return ips;
+}
+
+// Module functions, not closures: this runs for every request.
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(',') : v;
+}
+
+function addSourceIP(ips: string[], ip: string | undefined): void {
+  const v = ip?.trim();
+  if (!v || !isIP(v)) return;
+  const u = unmapped(v);
+  if (!ips.includes(u)) ips.push(u);
 }
 
 /** A user as authnv1.UserInfo marshals: empty fields left out. */

@@ -14,12 +14,16 @@ function isHex(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
 
+const NEEDS_DECODING = /[%\u0080-\uffff]/;
+
 /**
  * Percent-decodes one segment. A malformed escape is a 400 worded as Go's
  * url.EscapeError (`invalid URL escape "%zz"`), where decodeURIComponent
  * would throw a URIError that surfaced as a 500.
  */
 export function decodeSegment(segment: string): string {
+  // Plain ASCII without escapes, nearly every segment, is itself.
+  if (!NEEDS_DECODING.test(segment)) return segment;
   // Node hands the request line over byte for byte as latin1: read it back as the bytes that were sent
   // (a code unit above 0xff means it was not, and the segment is plain UTF-16 text).
   const raw = Buffer.from(segment, /[\u0100-\uffff]/.test(segment) ? 'utf8' : 'latin1');

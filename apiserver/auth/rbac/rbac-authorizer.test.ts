@@ -188,3 +188,22 @@ test('RBAC authorize with ~100 bindings: micro-benchmark', () => {
     console.log(`# RBAC authorize (100 bindings, ${label}): ${us.toFixed(2)} µs/call`);
   }
 });
+
+test('a remembered decision is forgotten when the policy changes: a removed binding stops allowing at once', () => {
+  const alice: UserInfo = { username: 'alice', groups: ['system:authenticated'] };
+  let current = policy;
+  const az = rbacAuthorizer(() => current);
+  const ask = attrs(alice, 'list', 'pods', 'lab');
+  assert.equal(az.authorize(ask).decision, 'allow');
+  assert.equal(az.authorize(ask).decision, 'allow', 'the same question again');
+  current = new RbacPolicy({
+    clusterRoles: [cr('view', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }])],
+    clusterRoleBindings: [],
+  });
+  assert.equal(az.authorize(ask).decision, 'noOpinion');
+  // The same name in other groups is another question.
+  current = policy;
+  assert.equal(az.authorize({ ...ask, user: { username: 'bob', groups: ['readers'] } }).decision, 'allow');
+  assert.equal(az.authorize({ ...ask, user: { username: 'bob', groups: [] } }).decision, 'allow', 'bob may view in lab');
+  assert.equal(az.authorize({ ...ask, namespace: 'other', user: { username: 'bob', groups: [] } }).decision, 'noOpinion');
+});
