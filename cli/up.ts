@@ -3,9 +3,9 @@
 // another apiserver answering /readyz on the same port must not pass for it),
 // then starts the other components, each with its own kubeconfig, and stays
 // in the foreground until SIGINT/SIGTERM, when it stops every child and exits 0.
-// Over HTTPS the apiserver itself makes DIR/pki and the kubeconfigs (it holds
-// the data dir); over plain HTTP (--insecure-http, or an apiserver that
-// reports no URL) this supervisor writes the one DIR/kubeconfig they share.
+// The apiserver itself makes DIR/pki and the kubeconfigs (it holds the data
+// dir): one per identity over HTTPS, the one DIR/kubeconfig every component
+// shares over plain HTTP (--insecure-http).
 // When its apiserver cannot start (data dir held by another ksim, port taken,
 // disk read-only or full) it says why in one line and exits 1, leaving the
 // data dir's cluster.json and kubeconfig to whoever owns them.
@@ -15,7 +15,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeKubeconfig } from '../shared/client/kubeconfig-file.ts';
 import { pkiPaths } from '../shared/pki/cluster-pki.ts';
 import { kubeconfigPaths } from '../shared/pki/kubeconfigs.ts';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
@@ -164,8 +163,8 @@ function fatalMessage(logFile: string, offset: number, pid: number): string | un
   return message;
 }
 
-/** The serving report; url is absent from an apiserver older than HTTPS. */
-type Serving = { port: number; url?: string };
+/** The serving report. */
+type Serving = { port: number; url: string };
 
 /**
  * Resolves with the port (and URL) once the apiserver child itself reports
@@ -177,10 +176,10 @@ function waitServing(child: Child, logOffset: number): Promise<Serving> {
       () => reject(new Error(`the apiserver did not start serving within ${READY_TIMEOUT_MS / 1000}s; see ${child.state.log}`)),
       READY_TIMEOUT_MS,
     );
-    child.proc.on('message', (m: Partial<ServingMessage> & { url?: unknown }) => {
-      if (m?.type !== 'serving' || m.pid !== child.proc.pid || typeof m.port !== 'number') return;
+    child.proc.on('message', (m: Partial<ServingMessage>) => {
+      if (m?.type !== 'serving' || m.pid !== child.proc.pid || typeof m.port !== 'number' || typeof m.url !== 'string') return;
       clearTimeout(timer);
-      resolve({ port: m.port, url: typeof m.url === 'string' && /^https?:\/\//.test(m.url) ? m.url : undefined });
+      resolve({ port: m.port, url: m.url });
     });
     void child.exited.then(() => {
       clearTimeout(timer);
@@ -267,7 +266,6 @@ export async function upMain(argv: string[]): Promise<void> {
 
   const apiserverLog = path.join(dataDir, 'logs', 'apiserver.log');
   const logOffset = fileSize(apiserverLog);
-  // Only the flags asked for are passed, so an apiserver that does not know them yet still starts without them.
   const apiserverArgs = ['--data-dir', dataDir, '--port', String(flags.port), '--bind-address', flags['bind-address']];
   if (flags['advertise-address']) apiserverArgs.push('--advertise-address', flags['advertise-address']);
   if (insecure) apiserverArgs.push('--insecure-http');
@@ -275,8 +273,7 @@ export async function upMain(argv: string[]): Promise<void> {
   children.push(apiserver);
   try {
     const serving = await waitServing(apiserver, logOffset);
-    // No URL: an apiserver older than HTTPS, serving plain HTTP.
-    server = serving.url ?? `http://${host}:${serving.port}`;
+    server = serving.url;
     apiserver.state.endpoint = server;
     owner = true;
     // The channel has said what it was for; the apiserver must not depend on it.
@@ -293,14 +290,11 @@ export async function upMain(argv: string[]): Promise<void> {
   });
   const tls = server.startsWith('https:');
   const kubeconfig = kubeconfigPaths(dataDir).admin;
-  if (!tls) await writeKubeconfig(kubeconfig, server);
-  else {
-    const missing = Object.values(kubeconfigPaths(dataDir)).filter((f) => !fs.existsSync(f));
-    if (missing.length > 0) {
-      process.stderr.write(`ksim up: the apiserver serves ${server} but did not write ${missing.join(', ')}; see ${apiserver.state.log}\n`);
-      await stopAll(1);
-      return;
-    }
+  const missing = (tls ? Object.values(kubeconfigPaths(dataDir)) : [kubeconfig]).filter((f) => !fs.existsSync(f));
+  if (missing.length > 0) {
+    process.stderr.write(`ksim up: the apiserver serves ${server} but did not write ${missing.join(', ')}; see ${apiserver.state.log}\n`);
+    await stopAll(1);
+    return;
   }
   const context: ComponentContext = { dataDir, tls, speed: flags.speed, nodes: flags.nodes };
   for (const component of COMPONENTS) {

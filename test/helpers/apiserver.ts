@@ -2,8 +2,8 @@
 // port and a temporary data dir, and waits until it reports ready: over
 // HTTPS (the default) it verifies the server with DIR/pki/ca.crt and then
 // reads the admin kubeconfig the apiserver wrote, DIR/kubeconfig; with
-// --insecure-http (or an apiserver that makes no PKI) it speaks plain HTTP
-// and writes that kubeconfig itself, as `ksim up` does.
+// --insecure-http it speaks plain HTTP and reads the plain kubeconfig the
+// apiserver writes then.
 //
 //   const apiserver = await startApiserver();
 //   after(() => apiserver.stop());
@@ -13,7 +13,6 @@ import { existsSync, closeSync, openSync, readFileSync, writeSync } from 'node:f
 import https from 'node:https';
 import { join } from 'node:path';
 import { loadKubeconfig, type ClientConfig } from '../../shared/client/kubeconfig.ts';
-import { writeKubeconfig } from '../../shared/client/kubeconfig-file.ts';
 import { kubeconfigPaths } from '../../shared/pki/kubeconfigs.ts';
 import { freePort } from './free-port.ts';
 import { ksimNodeArgs, repoRoot } from './paths.ts';
@@ -125,21 +124,18 @@ function probe(dataDir: string, port: number, opts: ApiserverOptions): { url: st
 }
 
 /**
- * The admin kubeconfig of a ready apiserver: over https the one it writes
- * once serving (waited for; it must name this port); over http one written
- * here at the same path, as `ksim up` writes it.
+ * The admin kubeconfig of a ready apiserver: the one it writes once serving
+ * (waited for; it must name this port; over https it carries the admin's
+ * client certificate).
  */
 async function adminKubeconfig(dataDir: string, url: string, deadline: number): Promise<ClientConfig> {
   const path = kubeconfigPaths(dataDir).admin;
-  if (url.startsWith('http:')) {
-    await writeKubeconfig(path, url);
-    return loadKubeconfig(path);
-  }
+  const secure = url.startsWith('https:');
   let last: unknown;
   for (;;) {
     try {
       const config = loadKubeconfig(path);
-      if (config.server === url && config.cert && config.key) return config;
+      if (config.server === url && (!secure || (config.cert && config.key))) return config;
       last = new Error(`${path} names ${config.server}, not ${url}`);
     } catch (err) {
       last = err;
