@@ -26,11 +26,12 @@ const METHOD_VERBS: Record<string, string> = {
   DELETE: 'delete',
 };
 
-function nonResource(method: string, pathname: string): RequestAttributes {
+/** The attributes of a non-resource request: `verb` on `path` (for an HTTP request, its lower-case method). */
+export function nonResourceAttributes(verb: string, path: string): RequestAttributes {
   return {
-    verb: method.toLowerCase(),
+    verb,
     resourceRequest: false,
-    path: pathname,
+    path,
     apiGroup: '',
     apiVersion: '',
     resource: '',
@@ -50,7 +51,7 @@ export function requestAttributes(method: string, url: RequestUrl): RequestAttri
   try {
     parts = splitPath(url.pathname);
   } catch {
-    return nonResource(method, url.pathname);
+    return nonResourceAttributes(method.toLowerCase(), url.pathname);
   }
   let apiGroup = '';
   let rest: string[];
@@ -60,13 +61,13 @@ export function requestAttributes(method: string, url: RequestUrl): RequestAttri
     apiGroup = parts[1];
     rest = parts.slice(2);
   } else {
-    return nonResource(method, url.pathname);
+    return nonResourceAttributes(method.toLowerCase(), url.pathname);
   }
   const apiVersion = rest[0];
   rest = rest.slice(1);
   let verb = METHOD_VERBS[method] ?? '';
   // /api/v1 and /apis/GROUP/VERSION themselves are discovery documents: non-resource paths.
-  if (rest.length === 0) return nonResource(method, url.pathname);
+  if (rest.length === 0) return nonResourceAttributes(method.toLowerCase(), url.pathname);
   if (rest[0] === 'watch' || rest[0] === 'proxy') {
     if (verb === 'get' || rest[0] === 'proxy') verb = rest[0];
     rest = rest.slice(1);

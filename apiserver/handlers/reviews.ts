@@ -5,6 +5,7 @@
 // SelfSubjectRulesReview lists the caller's rules in a namespace
 // (`kubectl auth can-i --list`). SelfSubjectReview (`kubectl auth whoami`)
 // is answered here too until its route moves to authn-reviews.ts.
+import { nonResourceAttributes } from '../auth/request-attributes.ts';
 import type { NonResourceAttributes, SelfSubjectAccessReviewSpec, SubjectAccessReviewSpec } from 'kubernetes-types/authorization/v1.js';
 import { badRequest, fieldError, invalid, type FieldError } from '../../shared/api/errors.ts';
 import { goQuote } from '../../shared/patch/go-format.ts';
@@ -65,18 +66,7 @@ function attributesOf(user: UserInfo, spec: SelfSubjectAccessReviewSpec): AuthzA
     };
   }
   const na = spec.nonResourceAttributes ?? {};
-  return {
-    user,
-    verb: na.verb ?? '',
-    resourceRequest: false,
-    path: na.path ?? '',
-    apiGroup: '',
-    apiVersion: '',
-    resource: '',
-    subresource: '',
-    namespace: '',
-    name: '',
-  };
+  return { user, ...nonResourceAttributes(na.verb ?? '', na.path ?? '') };
 }
 
 function accessStatus(r: AuthzResult): Record<string, unknown> {
