@@ -103,6 +103,11 @@ export function goQuote(s: string): string {
   return `${out}"`;
 }
 
+/** A []string as Go's %q prints it: `["a" "b"]`. */
+export function goQuoteList(list: readonly string[]): string {
+  return `[${list.map(goQuote).join(' ')}]`;
+}
+
 /** How encoding/json names a JSON value's type in "cannot unmarshal X into ..." errors. */
 export function jsonTypeName(v: unknown): string {
   if (Array.isArray(v)) return 'array';

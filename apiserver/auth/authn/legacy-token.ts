@@ -3,11 +3,11 @@
 // "kubernetes/serviceaccount", no audience, no expiry). Good only while the
 // Secret still holds that very token and the ServiceAccount keeps its uid, as
 // kube's legacy validator checks (pkg/serviceaccount/legacy.go).
-import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { goQuote } from '../../../shared/patch/go-format.ts';
+import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { goQuote, goQuoteList } from '../../../shared/patch/go-format.ts';
 import { AuthenticationError, type Authenticated, type TokenAuthenticator } from '../authenticator-types.ts';
 import { parseServiceAccountUsername, serviceAccountGroups, serviceAccountUsername } from '../user-info.ts';
-import type { ServiceAccountTokenOptions } from './service-account-token.ts';
+import { peekJwt, type ServiceAccountTokenOptions } from './service-account-token.ts';
 
 /** kube's LegacyIssuer. */
 export const LEGACY_ISSUER = 'kubernetes/serviceaccount';
@@ -49,15 +49,9 @@ export function legacyTokenAuthenticator(opts: ServiceAccountTokenOptions): Toke
   return {
     name: 'serviceaccount-legacy',
     async authenticateToken(token: string, audiences: string[]): Promise<Authenticated | undefined> {
-      if (token.split('.').length !== 3) return undefined;
-      let unverified: JWTPayload;
-      let header: { alg?: string; kid?: string };
-      try {
-        unverified = decodeJwt(token);
-        header = decodeProtectedHeader(token);
-      } catch {
-        return undefined;
-      }
+      const peeked = peekJwt(token);
+      if (!peeked) return undefined;
+      const { unverified, header } = peeked;
       if (unverified.iss !== LEGACY_ISSUER || header.alg !== opts.key.alg) return undefined;
       if (header.kid && header.kid !== opts.key.kid) throw new AuthenticationError('invalid signature, no keys found');
       let payload: JWTPayload;
@@ -78,8 +72,9 @@ export function legacyTokenAuthenticator(opts: ServiceAccountTokenOptions): Toke
       const requested = audiences.length > 0 ? audiences : opts.apiAudiences;
       const granted = opts.apiAudiences.filter((a) => requested.includes(a));
       if (granted.length === 0 && opts.apiAudiences.length > 0) {
-        const q = (l: string[]) => `[${l.map(goQuote).join(' ')}]`;
-        throw new AuthenticationError(`token audiences ${q(opts.apiAudiences)} is invalid for the target audiences ${q(requested)}`);
+        throw new AuthenticationError(
+          `token audiences ${goQuoteList(opts.apiAudiences)} is invalid for the target audiences ${goQuoteList(requested)}`,
+        );
       }
       const sub = str(payload.sub);
       const namespace = str(payload[CLAIM.namespace]);

@@ -18,7 +18,7 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
-import { goQuote } from '../../../shared/patch/go-format.ts';
+import { goQuote, goQuoteList } from '../../../shared/patch/go-format.ts';
 import { AuthenticationError, type Authenticated, type TokenAuthenticator } from '../authenticator-types.ts';
 import type { UserInfo } from '../user-info.ts';
 
@@ -73,8 +73,6 @@ function goTime(unix: number): string {
     .replace(/\.\d{3}Z$/, ' +0000 UTC');
 }
 
-const quoteList = (list: string[]) => `[${list.map(goQuote).join(' ')}]`;
-
 /** The OIDC token authenticator (audience-agnostic: wrap it with audienceAgnostic). */
 export function oidcAuthenticator(opts: OidcOptions, now: () => Date): TokenAuthenticator {
   const usernameClaim = opts.usernameClaim || 'sub';
@@ -117,7 +115,7 @@ export function oidcAuthenticator(opts: OidcOptions, now: () => Date): TokenAuth
     if (err instanceof joseErrors.JWTClaimValidationFailed) {
       if (err.claim === 'aud') {
         const aud = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
-        return v(`oidc: expected audience ${goQuote(opts.clientId)} got ${quoteList(aud)}`);
+        return v(`oidc: expected audience ${goQuote(opts.clientId)} got ${goQuoteList(aud)}`);
       }
       if (err.claim === 'nbf')
         return v(
@@ -155,7 +153,7 @@ export function oidcAuthenticator(opts: OidcOptions, now: () => Date): TokenAuth
       if (unverified.iss !== opts.issuerUrl) return undefined;
       if (!alg || !algorithms.includes(alg)) {
         throw new AuthenticationError(
-          `oidc: verify token: oidc: id token signed with unsupported algorithm, expected ${quoteList(algorithms)} got ${goQuote(String(alg))}`,
+          `oidc: verify token: oidc: id token signed with unsupported algorithm, expected ${goQuoteList(algorithms)} got ${goQuote(String(alg))}`,
         );
       }
       let payload: JWTPayload;

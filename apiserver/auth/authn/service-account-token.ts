@@ -6,7 +6,7 @@
 // still exists with the same uid (a minute of leeway for deletions, as kube).
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { goQuote } from '../../../shared/patch/go-format.ts';
+import { goQuote, goQuoteList } from '../../../shared/patch/go-format.ts';
 import { AuthenticationError, type Authenticated, type TokenAuthenticator } from '../authenticator-types.ts';
 import { serviceAccountGroups, serviceAccountUsername, type UserInfo } from '../user-info.ts';
 import type { BoundObjects } from './objects.ts';
@@ -76,11 +76,6 @@ export interface ServiceAccountTokenOptions {
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 const rfc3339 = (s: number) => new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** Go's %q of a []string: `["a" "b"]`. */
-function quoteList(list: string[]): string {
-  return `[${list.map(goQuote).join(' ')}]`;
-}
-
 /** Issues a signed token with kube's claims. */
 export async function issueToken(opts: ServiceAccountTokenOptions, req: TokenToIssue): Promise<IssuedToken> {
   const now = seconds(opts.now());
@@ -118,6 +113,20 @@ export async function issueToken(opts: ServiceAccountTokenOptions, req: TokenToI
 }
 
 /** Why jose refused a token, in kube's words where kube has them. */
+/**
+ * The claims and header of a JWT, read without checking its signature (to
+ * tell whose token it is before verifying it); undefined for a token that
+ * does not parse as one.
+ */
+export function peekJwt(token: string): { unverified: JWTPayload; header: { alg?: string; kid?: string } } | undefined {
+  if (token.split('.').length !== 3) return undefined;
+  try {
+    return { unverified: decodeJwt(token), header: decodeProtectedHeader(token) };
+  } catch {
+    return undefined;
+  }
+}
+
 function refusal(err: unknown): AuthenticationError {
   if (err instanceof joseErrors.JWTExpired) return new AuthenticationError('service account token has expired');
   if (err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'nbf') {
@@ -177,15 +186,10 @@ export function serviceAccountTokenAuthenticator(opts: ServiceAccountTokenOption
     name: 'serviceaccount',
     async authenticateToken(token: string, audiences: string[]): Promise<Authenticated | undefined> {
       // Not a JWT of this issuer: another authenticator may know it (kube's hasCorrectIssuer).
-      if (token.trimStart().startsWith('{') || token.split('.').length !== 3) return undefined;
-      let unverified: JWTPayload;
-      let header: { alg?: string; kid?: string };
-      try {
-        unverified = decodeJwt(token);
-        header = decodeProtectedHeader(token);
-      } catch {
-        return undefined;
-      }
+      if (token.trimStart().startsWith('{')) return undefined;
+      const peeked = peekJwt(token);
+      if (!peeked) return undefined;
+      const { unverified, header } = peeked;
       if (unverified.iss !== opts.issuer) return undefined;
       // kube parses with its allowed algorithms only: alg none or HS256 is not a token it knows.
       if (header.alg !== opts.key.alg) return undefined;
@@ -218,7 +222,7 @@ export function serviceAccountTokenAuthenticator(opts: ServiceAccountTokenOption
       const granted = effective.filter((a) => requested.includes(a));
       if (granted.length === 0 && opts.apiAudiences.length > 0) {
         throw new AuthenticationError(
-          `token audiences ${quoteList(effective)} is invalid for the target audiences ${quoteList(requested)}`,
+          `token audiences ${goQuoteList(effective)} is invalid for the target audiences ${goQuoteList(requested)}`,
         );
       }
       const k8s = kubernetesClaims(payload);

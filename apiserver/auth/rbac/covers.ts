@@ -3,7 +3,7 @@
 // BreakdownRule), rule.go's CompactRules and PolicyRule.CompactString.
 // Escalation checks and bootstrap reconciliation both use them.
 import type { PolicyRule } from 'kubernetes-types/rbac/v1.js';
-import { goQuote } from '../../../shared/patch/go-format.ts';
+import { goQuoteList } from '../../../shared/patch/go-format.ts';
 import { ALL } from './evaluation.ts';
 
 /** kube's BreakdownRule: one rule per (group, resource, verb[, name]) and per (URL, verb). */
@@ -79,15 +79,13 @@ export function compactRules(rules: readonly PolicyRule[]): PolicyRule[] {
   return [...out, ...simple.values()];
 }
 
-const goList = (l: readonly string[]) => `[${l.map(goQuote).join(' ')}]`;
-
 /** kube's PolicyRule.CompactString, e.g. `{APIGroups:[""], Resources:["pods"], Verbs:["get"]}`. */
 export function compactString(r: PolicyRule): string {
   const parts: string[] = [];
-  if (r.apiGroups?.length) parts.push(`APIGroups:${goList(r.apiGroups)}`);
-  if (r.resources?.length) parts.push(`Resources:${goList(r.resources)}`);
-  if (r.nonResourceURLs?.length) parts.push(`NonResourceURLs:${goList(r.nonResourceURLs)}`);
-  if (r.resourceNames?.length) parts.push(`ResourceNames:${goList(r.resourceNames)}`);
-  if (r.verbs.length) parts.push(`Verbs:${goList(r.verbs)}`);
+  if (r.apiGroups?.length) parts.push(`APIGroups:${goQuoteList(r.apiGroups)}`);
+  if (r.resources?.length) parts.push(`Resources:${goQuoteList(r.resources)}`);
+  if (r.nonResourceURLs?.length) parts.push(`NonResourceURLs:${goQuoteList(r.nonResourceURLs)}`);
+  if (r.resourceNames?.length) parts.push(`ResourceNames:${goQuoteList(r.resourceNames)}`);
+  if (r.verbs.length) parts.push(`Verbs:${goQuoteList(r.verbs)}`);
   return `{${parts.join(', ')}}`;
 }

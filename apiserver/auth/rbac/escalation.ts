@@ -8,7 +8,7 @@
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding } from 'kubernetes-types/rbac/v1.js';
 import type { ResourceType } from '../../../shared/api/resource-type.ts';
 import { forbidden, qualifiedResource } from '../../../shared/api/errors.ts';
-import { goQuote } from '../../../shared/patch/go-format.ts';
+import { goQuote, goQuoteList } from '../../../shared/patch/go-format.ts';
 import { deepEqual } from '../../../shared/util/deep-equal.ts';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from '../../admission/types.ts';
 import type { ObjectToStore, StoredObject } from '../../storage/types.ts';
@@ -26,8 +26,6 @@ const FULL_AUTHORITY: PolicyRule[] = [
 /** What the plugin needs: the authorizer chain (for escalate and bind) and the RBAC policy (for the writer's own rules). */
 export type EscalationAuthorizer = Authorizer & { policy(): RbacPolicy };
 
-const goList = (l: readonly string[]) => `[${l.map(goQuote).join(' ')}]`;
-
 /**
  * kube's ConfirmNoEscalation: undefined when `user`'s rules in `namespace`
  * cover `rules`, else the message naming what is not held.
@@ -38,7 +36,7 @@ export function escalationError(policy: RbacPolicy, user: UserInfo, namespace: s
   if (ok) return undefined;
   const lines = [...new Set(compactRules(missing).map(compactString))].sort();
   let msg =
-    `user ${goQuote(user.username)} (groups=${goList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n` +
+    `user ${goQuote(user.username)} (groups=${goQuoteList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n` +
     lines.join('\n');
   if (own.errors.length) msg += `; resolution errors: [${own.errors.join(' ')}]`;
   return msg;
