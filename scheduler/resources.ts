@@ -4,37 +4,13 @@
 // init container, plus overhead), including the "non-zero" defaults that
 // scoring uses for containers without requests.
 import type { Pod, PodSpec } from 'kubernetes-types/core/v1.js';
+import { quantityNumber } from '../shared/api/quantity-number.ts';
 
 /** A resource list in integer units: cpu in millicores, the rest in base units. */
 export type Resources = Map<string, number>;
 
-const SUFFIX: Record<string, number> = {
-  n: 1e-9,
-  u: 1e-6,
-  m: 1e-3,
-  '': 1,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-  Ki: 1024,
-  Mi: 1024 ** 2,
-  Gi: 1024 ** 3,
-  Ti: 1024 ** 4,
-  Pi: 1024 ** 5,
-  Ei: 1024 ** 6,
-};
-
 /** Parses a quantity ("100m", "1.5Gi", "2e3") to a number of base units; NaN if invalid. */
-export function parseQuantity(q: unknown): number {
-  if (typeof q === 'number') return q;
-  if (typeof q !== 'string') return NaN;
-  const m = /^([+-]?[0-9.]+)([eE][+-]?[0-9]+)?(n|u|m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/.exec(q.trim());
-  if (!m) return NaN;
-  return Number(m[1] + (m[2] ?? '')) * SUFFIX[m[3] ?? ''];
-}
+export const parseQuantity = quantityNumber;
 
 /** The scheduler's integer value of `q` for resource `name` (millicores for cpu, rounded up as kube does). */
 export function resourceValue(name: string, q: unknown): number {

@@ -1,6 +1,7 @@
 // PodSpec defaulting and validation (k8s.io/kubernetes pkg/apis/core/v1
 // defaults.go and pkg/apis/core/validation ValidatePodSpec and friends),
 // used by Pods and by every workload's spec.template.
+import { quantityNumber } from '../../../shared/api/quantity-number.ts';
 import { isObject } from '../../../shared/patch/go-format.ts';
 import { canonicalQuantity, canonicalizeResourceList } from './quantity.ts';
 import { child, fe, index, type FieldError } from './field.ts';
@@ -227,7 +228,7 @@ export function podQOSClass(spec: PodSpecJSON | undefined): string {
   const limits = new Map<string, number>();
   let guaranteed = true;
   const add = (m: Map<string, number>, name: string, v: unknown): boolean => {
-    const n = quantityNumber(v);
+    const n = canonicalNumber(v);
     if (!(n > 0)) return false;
     m.set(name, (m.get(name) ?? 0) + n);
     return true;
@@ -258,32 +259,10 @@ export function podQOSClass(spec: PodSpecJSON | undefined): string {
   return guaranteed && requests.size === limits.size ? 'Guaranteed' : 'Burstable';
 }
 
-function quantityNumber(v: unknown): number {
+/** A quantity in its canonical form, as a number of base units (NaN when it is none). */
+function canonicalNumber(v: unknown): number {
   const s = canonicalQuantity(v);
-  if (typeof s !== 'string') return NaN;
-  const m = /^(-?\d+)(.*)$/.exec(s);
-  if (!m) return NaN;
-  const mult: Record<string, number> = {
-    n: 1e-9,
-    u: 1e-6,
-    m: 1e-3,
-    '': 1,
-    k: 1e3,
-    M: 1e6,
-    G: 1e9,
-    T: 1e12,
-    P: 1e15,
-    E: 1e18,
-    Ki: 2 ** 10,
-    Mi: 2 ** 20,
-    Gi: 2 ** 30,
-    Ti: 2 ** 40,
-    Pi: 2 ** 50,
-    Ei: 2 ** 60,
-  };
-  if (m[2] in mult) return Number(m[1]) * mult[m[2]];
-  const e = /^e(-?\d+)$/.exec(m[2]);
-  return e ? Number(m[1]) * 10 ** Number(e[1]) : NaN;
+  return typeof s === 'string' ? quantityNumber(s) : NaN;
 }
 
 /** SetDefaults_Pod (Pod-only defaults) on top of the PodSpec's, plus the QoS class the Pod registry records. */
