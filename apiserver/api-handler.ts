@@ -9,7 +9,12 @@ import { queryFlag } from '../shared/api/query-bool.ts';
 import { handleReview, isReview } from './handlers/reviews.ts';
 import { handleSelfSubjectReview, handleTokenReview } from './handlers/authn-reviews.ts';
 import { handleTokenRequest } from './handlers/subresources/token-request.ts';
+import { handleComponentStatus } from './registry/kinds/component-status.ts';
 import { proxyLog } from './handlers/subresources/kubelet-proxy.ts';
+import { matchProxyPath, serveProxyRequest } from './handlers/subresources/proxy-route.ts';
+import { handleEphemeralContainers } from './handlers/subresources/ephemeral-containers.ts';
+import { withMetricsGroup } from './metrics-api/discovery.ts';
+import { isMetricsApiPath, serveMetrics } from './metrics-api/handler.ts';
 import {
   aggregatedContentType,
   aggregatedDiscovery,
@@ -38,19 +43,27 @@ import { bookmarkObject, checkWatchParams, runWatch } from './handlers/watch.ts'
 import type { RequestMetrics } from './metrics.ts';
 import { ANONYMOUS } from './auth/user-info.ts';
 import type { RequestIdentity } from './auth/request-path.ts';
+import { withCustomResources } from './crd/dispatch.ts';
+import { apiserverFaults } from './chaos/fault-table.ts';
+import { injectRequestFaults, requestTarget } from './chaos/request-faults.ts';
 
-async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | undefined> {
+/** Custom resources and CRDs take their extra steps (crd/dispatch.ts) around the same verb handlers. */
+const dispatch = (ctx: ApiContext, r: ApiRequest) => withCustomResources(ctx, r, dispatchResource);
+
+async function dispatchResource(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | undefined> {
   const { verb, subresource, resource } = r.info;
   const verbs = subresource ? subresourceVerbs(subresource) : resource.verbs;
   if (!verbs.includes(verb)) throw methodNotAllowed(verb, { group: resource.group, resource: resource.plural });
   // Streams are served on a WebSocket upgrade (http/upgrade.ts); a plain request for one is refused, whatever its verb.
   if (subresource === 'exec' || subresource === 'attach' || subresource === 'portforward') throw badRequest('Upgrade request required');
+  if (resource.group === '' && resource.plural === 'componentstatuses') return handleComponentStatus(ctx, r);
   if (resource.group === 'authentication.k8s.io') {
     if (resource.plural === 'selfsubjectreviews') return handleSelfSubjectReview(ctx, r);
     if (resource.plural === 'tokenreviews') return handleTokenReview(ctx, r, ctx.authentication);
   }
   if (isReview(resource.group, resource.plural)) return handleReview(ctx, r);
   if (subresource === 'token' && resource.plural === 'serviceaccounts') return handleTokenRequest(ctx, r, ctx.authentication);
+  if (subresource === 'ephemeralcontainers' && (verb === 'update' || verb === 'patch')) return handleEphemeralContainers(ctx, r);
   switch (verb) {
     case 'get': {
       if (subresource === 'log') {
@@ -69,7 +82,8 @@ async function dispatch(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse | u
     }
     case 'watch': {
       const rt = r.info.resource;
-      const params = { rt, namespace: r.info.namespace, name: r.info.name, query: r.query };
+      const client = { user: r.user.username, userAgent: r.req.headers['user-agent'] };
+      const params = { rt, namespace: r.info.namespace, name: r.info.name, query: r.query, client };
       checkWatchParams(params);
       const view = watchView(r.view, rt, r.query, ctx.now, (rev, end) => bookmarkObject(rt, rev, end));
       await runWatch(ctx, { ...params, view }, httpWatchTransport(r.res));
@@ -117,6 +131,22 @@ export function createApiHandler(
     let negotiated: Negotiated = { format: 'json', view: 'object' };
     const finish = (code: number) => metrics.observe(verb, resource, code, Number(process.hrtime.bigint() - started) / 1e9);
     const run = async (): Promise<void> => {
+      // metrics.k8s.io is served beside the resource table, as an aggregated API would be (metrics-api/).
+      if (isMetricsApiPath(url.pathname)) {
+        negotiated = negotiate(req.headers.accept);
+        format = negotiated.format;
+        resource = 'metrics.k8s.io';
+        sendJson(res, 200, await serveMetrics(ctx, req, url, negotiated.view), format);
+        finish(200);
+        return;
+      }
+      // pods/proxy, services/proxy and nodes/proxy carry a path of their own after the subresource.
+      const proxied = matchProxyPath(url.pathname);
+      if (proxied) {
+        resource = `${proxied.resource}/proxy`;
+        finish(await serveProxyRequest(ctx, req, res, proxied));
+        return;
+      }
       const parsed = parseRequest(req.method ?? 'GET', url.pathname, queryFlag(url.searchParams, 'watch'));
       negotiated = negotiate(req.headers.accept);
       format = negotiated.format;
@@ -125,7 +155,7 @@ export function createApiHandler(
         const aggregated =
           parsed.version === undefined && (parsed.legacy || parsed.group === '') ? wantsAggregated(req.headers.accept) : undefined;
         if (aggregated) {
-          const body = JSON.stringify(aggregatedDiscovery(parsed.legacy, aggregated));
+          const body = JSON.stringify(withMetricsGroup(aggregatedDiscovery(parsed.legacy, aggregated), parsed.legacy));
           res.writeHead(200, {
             'Content-Type': aggregatedContentType(aggregated),
             'Content-Length': Buffer.byteLength(body),
@@ -135,13 +165,15 @@ export function createApiHandler(
           finish(200);
           return;
         }
-        sendJson(res, 200, JSON.stringify(discovery(parsed, req.headers.host ?? '')), format);
+        sendJson(res, 200, JSON.stringify(withMetricsGroup(discovery(parsed, req.headers.host ?? ''), parsed.legacy)), format);
         finish(200);
         return;
       }
       const info: RequestInfo = parsed.info;
       verb = info.verb;
       resource = info.subresource ? `${info.resource.plural}/${info.subresource}` : info.resource.plural;
+      // Injected faults (ksim chaos): one boolean test while none is set.
+      if (apiserverFaults.requestFaults) await injectRequestFaults(requestTarget(info, (who?.user ?? ANONYMOUS).username, req));
       if (info.verb === 'watch') metrics.watchOpened();
       const r: ApiRequest = {
         info,

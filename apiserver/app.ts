@@ -21,6 +21,7 @@ import { PRIORITY_CLASSES_BUCKET, storedPriorityClassTexts } from './admission/p
 import { rbacEscalationPlugin } from './auth/rbac/escalation.ts';
 import { CreateWorkerPool } from './create-workers/pool.ts';
 import { startEventExpiry } from './registry/event-expiry.ts';
+import { startCRDController } from './crd/controller.ts';
 import { handleOpenApi, warmOpenApi } from './openapi/handler.ts';
 import { sendError } from './http/respond.ts';
 import { parseRequestUrl, type RequestUrl } from './http/request-url.ts';
@@ -45,6 +46,9 @@ import { loadPolicyFile } from './audit/policy.ts';
 import { reconcileBootstrapPolicy } from './auth/rbac/reconcile.ts';
 import { MASTERS_GROUP, AUTHENTICATED_GROUP, type UserInfo } from './auth/user-info.ts';
 import type { Authenticated } from './auth/authenticator-types.ts';
+import { apiserverFaults } from './chaos/fault-table.ts';
+import { registerChaosMetrics } from './chaos/metrics.ts';
+import { attributesTarget, injectRequestFaults } from './chaos/request-faults.ts';
 
 /** How to run an apiserver. */
 export interface ApiserverOptions {
@@ -130,7 +134,11 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const rbac = alwaysAllow ? undefined : createAuthorizer(store, { modes: modes.filter((m) => m !== 'AlwaysAllow') });
   const authorizer = rbac ?? ALWAYS_ALLOW;
   // RBAC's escalation check is admission of Role and binding writes; with AlwaysAllow there is nothing to escalate past.
-  const admission = buildAdmissionChain(store, rbac ? [rbacEscalationPlugin(rbac)] : [], new Set(opts.disabledAdmissionPlugins));
+  const admission = buildAdmissionChain(store, {
+    extra: rbac ? [rbacEscalationPlugin(rbac)] : [],
+    disabled: new Set(opts.disabledAdmissionPlugins),
+    authorizer,
+  });
   // Also on --insecure-http: TokenRequest still signs ServiceAccount tokens, which a TokenReview can check.
   const authentication = await createAuthentication({
     ...opts.authn,
@@ -173,6 +181,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   };
 
   const registry = createMetricsRegistry('apiserver');
+  registerChaosMetrics(registry);
   const apiHandler = createApiHandler(ctx, createApiMetrics(registry, store, createWorkers));
   let ready = false;
   const app = express();
@@ -256,6 +265,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
         const who = await requestPath.admit(req, url, method);
         // A stream's audit event is complete when its connection ends.
         if (who.audit) req.socket.once('close', () => who.audit!.complete(101));
+        if (apiserverFaults.requestFaults && who.attrs.resourceRequest) await injectRequestFaults(attributesTarget(who.attrs, req));
         return who;
       },
     }),
@@ -263,6 +273,9 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
 
   // The policy is in place before the first request is authorized (kube's rbac/bootstrap-roles post-start hook gates /readyz).
   await reconcileBootstrapPolicy(store, log);
+  // The CRD controllers run here, as kube's apiextensions part does; stored CRDs are served before the first request.
+  const crdController = startCRDController(store, { log, now: ctx.now });
+  await crdController.synced;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());
@@ -275,6 +288,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     : await writeKubeconfig(path.join(opts.dataDir, 'kubeconfig'), url);
   ready = true;
   log.info({ port, host: opts.host, url, dataDir: opts.dataDir, kubeconfig, insecure: opts.insecureHttp === true }, 'serving');
+  createWorkers?.start();
   // Build the OpenAPI documents (~0.4 s of blocking work) before kubectl's first
   // write needs them, but not at once: right after a restart, clients re-watching
   // and writing come first.
@@ -303,6 +317,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       await createWorkers?.close();
       await auditor.close();
       eventExpiry.stop();
+      crdController.stop();
       await store.close();
     },
   };

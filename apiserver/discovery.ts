@@ -1,7 +1,7 @@
 // Legacy discovery documents, derived from the resource table: APIVersions
 // at /api, APIGroupList at /apis, APIGroup at /apis/<group>, and an
 // APIResourceList per group-version.
-import { apiGroups, RESOURCES } from '../shared/api/resources.ts';
+import { allResources, apiGroups } from '../shared/api/resources.ts';
 import type { ResourceType } from '../shared/api/resource-type.ts';
 
 /** Subresources the apiserver serves today, with their verbs and kinds (exported for the aggregated form). */
@@ -16,7 +16,16 @@ const SERVED_SUBRESOURCES: Record<string, { verbs: string[]; kind?: string; grou
   portforward: { verbs: ['create', 'get'], kind: 'PodPortForwardOptions' },
   approval: { verbs: ['get', 'patch', 'update'] },
   token: { verbs: ['create'], kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1' },
+  proxy: { verbs: ['create', 'delete', 'get', 'patch', 'update'] },
+  ephemeralcontainers: { verbs: ['get', 'patch', 'update'] },
 };
+
+/** The kind a subresource is served as: its own, a proxy's options kind (PodProxyOptions...), else the resource's. */
+function subresourceKind(rt: ResourceType, sub: string): string {
+  const served = SERVED_SUBRESOURCES[sub];
+  if (served?.kind) return served.kind;
+  return sub === 'proxy' ? `${rt.kind}ProxyOptions` : rt.kind;
+}
 
 /** Verbs of subresources served but not listed in discovery: a Namespace's finalize. */
 const UNLISTED_SUBRESOURCE_VERBS: Record<string, string[]> = { finalize: ['update'] };
@@ -45,7 +54,7 @@ function resourceEntries(rt: ResourceType): object[] {
       singularName: '',
       namespaced: rt.namespaced,
       ...(served.group ? { group: served.group, version: served.version } : {}),
-      kind: served.kind ?? rt.kind,
+      kind: subresourceKind(rt, sub),
       verbs: served.verbs,
     });
   }
@@ -57,7 +66,7 @@ function resourceEntries(rt: ResourceType): object[] {
 
 /** The APIResourceList of one group-version, or undefined if it is not served. */
 export function apiResourceList(group: string, version: string): object | undefined {
-  const rts = RESOURCES.filter((rt) => rt.group === group && rt.version === version);
+  const rts = allResources().filter((rt) => rt.group === group && rt.version === version);
   if (rts.length === 0) return undefined;
   return {
     kind: 'APIResourceList',
@@ -122,7 +131,7 @@ function aggregatedResource(rt: ResourceType): object {
     if (!served) continue;
     subresources.push({
       subresource: sub,
-      responseKind: { group: served.group ?? rt.group, version: served.version ?? rt.version, kind: served.kind ?? rt.kind },
+      responseKind: { group: served.group ?? rt.group, version: served.version ?? rt.version, kind: subresourceKind(rt, sub) },
       verbs: served.verbs,
     });
   }
@@ -149,7 +158,9 @@ export function aggregatedDiscovery(legacy: boolean, version: 'v2' | 'v2beta1'):
       metadata: { name: g.group, creationTimestamp: null },
       versions: g.versions.map((v) => ({
         version: v,
-        resources: RESOURCES.filter((rt) => rt.group === g.group && rt.version === v).map(aggregatedResource),
+        resources: allResources()
+          .filter((rt) => rt.group === g.group && rt.version === v)
+          .map(aggregatedResource),
         freshness: 'Current',
       })),
     }));

@@ -12,6 +12,8 @@ import { startApiserver } from './app.ts';
 import { OPTIONAL_ADMISSION_PLUGINS } from './admission/chain.ts';
 import { StorageOpenError } from './storage/open-failure.ts';
 import { describeStorageFailure } from './storage/storage-errors.ts';
+import { serveControl } from '../shared/chaos/component-control.ts';
+import { registerApiserverChaos } from './chaos/control.ts';
 
 const FLAGS = {
   'data-dir': { type: 'string', default: '.ksim', help: 'directory for the database' },
@@ -145,6 +147,9 @@ export async function apiserverMain(argv: string[]): Promise<void> {
     return;
   }
   handleShutdown(log, () => server.close());
+  // Under `ksim up`: the supervisor's chaos ops (request and watch faults, compaction) on the IPC channel.
+  registerApiserverChaos(server.store, log);
+  serveControl(log);
   if (process.send) {
     process.send({
       type: 'serving',

@@ -9,7 +9,9 @@
 // with the request path off (--authorization-mode AlwaysAllow, every optional
 // admission plugin disabled, an audit policy of None): their ratio is what
 // the request path costs, as the issue measures it; and --insecure-http
-// (plain HTTP as well), which also shows what TLS itself costs.
+// (plain HTTP as well), which also shows what TLS itself costs; and the
+// default again with managedFields off (KSIM_MANAGED_FIELDS=off): their ratio
+// is what recording field ownership on every create costs.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { closedLoop, LoadClient } from './load.ts';
 import { CpuMeter, cpuTicker, runtimeMetrics } from './proc.ts';
@@ -38,18 +40,22 @@ const FLOOR_SERVER = new URL('./floor-server.ts', import.meta.url).pathname;
 const REQUEST_PATH_TARGET: Target = { op: '>=', value: 0.85 };
 
 /** How the apiserver of a phase serves: its default, HTTPS with the request path off, or --insecure-http. */
-type Mode = 'https' | 'https-off' | 'insecure';
+type Mode = 'https' | 'https-off' | 'insecure' | 'no-managed-fields';
 
 const MODE_LABELS: Record<Mode, string> = {
   https: '',
   'https-off': ', HTTPS, request path off',
   insecure: ', --insecure-http',
+  'no-managed-fields': ', managedFields off',
 };
+
+/** The issue's bound on managedFields: creates keep 85% of the throughput without them. */
+const MANAGED_FIELDS_TARGET: Target = { op: '>=', value: 0.85 };
 
 /** The apiserver flags of a mode (`dir` holds the audit policy file the mode needs). */
 function modeArgs(mode: Mode, dir: string): string[] {
   if (mode === 'insecure') return ['--insecure-http'];
-  if (mode === 'https') return [];
+  if (mode === 'https' || mode === 'no-managed-fields') return [];
   const policy = join(dir, 'audit-none.yaml');
   writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n');
   return [
@@ -81,98 +87,103 @@ async function phase(
   const durationMs = ctx.size(10_000, 1_000);
   let figures: ModeFigures = { rate: NaN, p50: NaN, p99: NaN };
   const argsDir = await tempDir('bench-mode');
-  await withApiserver(modeArgs(mode, argsDir), async (server) => {
-    const client = new LoadClient(server, CONCURRENCY);
-    const streams: WatchStream[] = [];
-    try {
-      const body = bodyTemplate(1, (name) => podFixture(name, 'default'));
-      await settleApiserver(server);
-      // Warm the JIT of both processes before measuring; these creates precede the watchers' start.
-      await closedLoop({
-        concurrency: CONCURRENCY,
-        durationMs: ctx.size(1000, 200),
-        op: (seq) => client.expectOk('POST', PODS_PATH, body(`warm-${seq}`)).then(() => {}),
-      });
-      const fromRv = await currentRevision(client);
-      // Sized for the target rate: growing a hundred large arrays at once stalls this process.
-      const expectedEvents = Math.ceil((rateTarget * durationMs) / 1000);
-      for (let i = 0; i < watchers; i++) streams.push(new WatchStream(server, '/api/v1/pods', expectedEvents));
-      await Promise.all(streams.map((s) => s.open(fromRv)));
+  const env: Record<string, string> | undefined = mode === 'no-managed-fields' ? { KSIM_MANAGED_FIELDS: 'off' } : undefined;
+  await withApiserver(
+    modeArgs(mode, argsDir),
+    async (server) => {
+      const client = new LoadClient(server, CONCURRENCY);
+      const streams: WatchStream[] = [];
+      try {
+        const body = bodyTemplate(1, (name) => podFixture(name, 'default'));
+        await settleApiserver(server);
+        // Warm the JIT of both processes before measuring; these creates precede the watchers' start.
+        await closedLoop({
+          concurrency: CONCURRENCY,
+          durationMs: ctx.size(1000, 200),
+          op: (seq) => client.expectOk('POST', PODS_PATH, body(`warm-${seq}`)).then(() => {}),
+        });
+        const fromRv = await currentRevision(client);
+        // Sized for the target rate: growing a hundred large arrays at once stalls this process.
+        const expectedEvents = Math.ceil((rateTarget * durationMs) / 1000);
+        for (let i = 0; i < watchers; i++) streams.push(new WatchStream(server, '/api/v1/pods', expectedEvents));
+        await Promise.all(streams.map((s) => s.open(fromRv)));
 
-      const created: number[] = [];
-      let lastRv = fromRv;
-      const cpu = new CpuMeter(() => server.pid);
-      const gc0 = (await runtimeMetrics(server)).gcSeconds;
-      const benchLoop = monitorEventLoopDelay({ resolution: 10 });
-      benchLoop.enable();
-      cpu.start();
-      const cpuNow = cpuTicker(() => server.pid);
-      ctx.progress(`${label}: ${durationMs / 1000} s of creates from ${CONCURRENCY} clients`);
-      const result = await closedLoop({
-        concurrency: CONCURRENCY,
-        durationMs,
-        op: async (seq) => {
-          const r = await client.request('POST', PODS_PATH, body(`pod-${String(seq).padStart(8, '0')}`));
-          if (r.status !== 201) throw new Error(`HTTP ${r.status}: ${r.body.slice(0, 200)}`);
-          const rv = firstResourceVersion(r.body);
-          created.push(rv);
-          if (rv > lastRv) lastRv = rv;
-        },
-        progress: {
-          label,
-          progress: ctx.progress,
-          everyMs: ctx.size(3000, 500),
-          extra: () =>
-            (watchers ? `, slowest watcher ${lastRv - Math.min(...streams.map((s) => s.lastRv))} revisions behind` : '') + cpuNow(),
-        },
-      });
-      const usage = cpu.read();
-      benchLoop.disable();
-      const runtime = await runtimeMetrics(server);
-      const rate = (result.ok * 1000) / result.elapsedMs;
-      figures = { rate, p50: result.latencies.percentile(50), p99: result.latencies.percentile(99) };
-      ctx.record(`${label}: creates`, rate, '/s', { target: { op: '>=', value: rateTarget } });
-      ctx.record(`${label}: create p50`, result.latencies.percentile(50), 'ms');
-      ctx.record(`${label}: create p99`, result.latencies.percentile(99), 'ms', { target: P99_TARGET });
-      ctx.record(`${label}: ratio to raw awaited put`, rate / rawRate, 'x');
-      ctx.record(`${label}: ratio to the floor server (HTTPS)`, rate / floorRate, 'x');
-      ctx.record(`${label}: apiserver CPU`, usage.server, '% of a core');
-      ctx.record(`${label}: benchmark process CPU`, usage.client, '% of a core');
-      ctx.record(`${label}: other processes' CPU`, usage.others, '% of a core', { note: 'anything but 0 skews the figures' });
-      ctx.record(`${label}: apiserver GC time`, ((runtime.gcSeconds - gc0) * 100_000) / result.elapsedMs, '% of wall');
-      ctx.record(`${label}: apiserver event-loop lag p99`, runtime.loopLagP99 * 1000, 'ms', {
-        note: `max ${Math.round(runtime.loopLagMax * 1000)} ms`,
-      });
-      ctx.record(`${label}: benchmark process event-loop lag p99`, benchLoop.percentile(99) / 1e6, 'ms', {
-        note: `max ${Math.round(benchLoop.max / 1e6)} ms`,
-      });
-      if (result.errors > 0) ctx.record(`${label}: failed creates`, result.errors, '', { note: result.errorSamples[0] });
-      if (watchers === 0) return;
+        const created: number[] = [];
+        let lastRv = fromRv;
+        const cpu = new CpuMeter(() => server.pid);
+        const gc0 = (await runtimeMetrics(server)).gcSeconds;
+        const benchLoop = monitorEventLoopDelay({ resolution: 10 });
+        benchLoop.enable();
+        cpu.start();
+        const cpuNow = cpuTicker(() => server.pid);
+        ctx.progress(`${label}: ${durationMs / 1000} s of creates from ${CONCURRENCY} clients`);
+        const result = await closedLoop({
+          concurrency: CONCURRENCY,
+          durationMs,
+          op: async (seq) => {
+            const r = await client.request('POST', PODS_PATH, body(`pod-${String(seq).padStart(8, '0')}`));
+            if (r.status !== 201) throw new Error(`HTTP ${r.status}: ${r.body.slice(0, 200)}`);
+            const rv = firstResourceVersion(r.body);
+            created.push(rv);
+            if (rv > lastRv) lastRv = rv;
+          },
+          progress: {
+            label,
+            progress: ctx.progress,
+            everyMs: ctx.size(3000, 500),
+            extra: () =>
+              (watchers ? `, slowest watcher ${lastRv - Math.min(...streams.map((s) => s.lastRv))} revisions behind` : '') + cpuNow(),
+          },
+        });
+        const usage = cpu.read();
+        benchLoop.disable();
+        const runtime = await runtimeMetrics(server);
+        const rate = (result.ok * 1000) / result.elapsedMs;
+        figures = { rate, p50: result.latencies.percentile(50), p99: result.latencies.percentile(99) };
+        ctx.record(`${label}: creates`, rate, '/s', { target: { op: '>=', value: rateTarget } });
+        ctx.record(`${label}: create p50`, result.latencies.percentile(50), 'ms');
+        ctx.record(`${label}: create p99`, result.latencies.percentile(99), 'ms', { target: P99_TARGET });
+        ctx.record(`${label}: ratio to raw awaited put`, rate / rawRate, 'x');
+        ctx.record(`${label}: ratio to the floor server (HTTPS)`, rate / floorRate, 'x');
+        ctx.record(`${label}: apiserver CPU`, usage.server, '% of a core');
+        ctx.record(`${label}: benchmark process CPU`, usage.client, '% of a core');
+        ctx.record(`${label}: other processes' CPU`, usage.others, '% of a core', { note: 'anything but 0 skews the figures' });
+        ctx.record(`${label}: apiserver GC time`, ((runtime.gcSeconds - gc0) * 100_000) / result.elapsedMs, '% of wall');
+        ctx.record(`${label}: apiserver event-loop lag p99`, runtime.loopLagP99 * 1000, 'ms', {
+          note: `max ${Math.round(runtime.loopLagMax * 1000)} ms`,
+        });
+        ctx.record(`${label}: benchmark process event-loop lag p99`, benchLoop.percentile(99) / 1e6, 'ms', {
+          note: `max ${Math.round(benchLoop.max / 1e6)} ms`,
+        });
+        if (result.errors > 0) ctx.record(`${label}: failed creates`, result.errors, '', { note: result.errorSamples[0] });
+        if (watchers === 0) return;
 
-      const drainStart = performance.now();
-      ctx.progress(`${label}: waiting for every watcher to receive resourceVersion ${lastRv}`);
-      const caughtUp = await Promise.all(streams.map((s) => s.waitForRv(lastRv, 60_000)));
-      const drainMs = performance.now() - drainStart;
-      const expected = new Set(created);
-      const check = sumChecks(streams.map((s) => checkSequence(s.rvs, expected)));
-      const received = streams.reduce((n, s) => n + s.rvs.length, 0);
-      ctx.record(`${label}: events received`, received, '', { note: `expected ${(created.length * watchers).toLocaleString('en-US')}` });
-      ctx.record(`${label}: events missing`, check.missing, '', { target: { op: '<=', value: 0 } });
-      ctx.record(`${label}: events out of order or duplicated`, check.outOfOrder + check.duplicates + check.extra, '', {
-        target: { op: '<=', value: 0 },
-      });
-      ctx.record(`${label}: drain after last create`, drainMs, 'ms', {
-        note: `${caughtUp.filter((x) => !x).length} watchers never caught up`,
-      });
-      const dropped = streams.reduce((n, s) => n + s.serverEnds, 0);
-      if (dropped > 0) ctx.record(`${label}: watches ended by the server`, dropped, '');
-      const mismatches = streams.reduce((n, s) => n + s.mismatches, 0);
-      if (mismatches > 0) ctx.record(`${label}: watch lines misread by the fast parser`, mismatches, '');
-    } finally {
-      for (const s of streams) s.close();
-      client.close();
-    }
-  });
+        const drainStart = performance.now();
+        ctx.progress(`${label}: waiting for every watcher to receive resourceVersion ${lastRv}`);
+        const caughtUp = await Promise.all(streams.map((s) => s.waitForRv(lastRv, 60_000)));
+        const drainMs = performance.now() - drainStart;
+        const expected = new Set(created);
+        const check = sumChecks(streams.map((s) => checkSequence(s.rvs, expected)));
+        const received = streams.reduce((n, s) => n + s.rvs.length, 0);
+        ctx.record(`${label}: events received`, received, '', { note: `expected ${(created.length * watchers).toLocaleString('en-US')}` });
+        ctx.record(`${label}: events missing`, check.missing, '', { target: { op: '<=', value: 0 } });
+        ctx.record(`${label}: events out of order or duplicated`, check.outOfOrder + check.duplicates + check.extra, '', {
+          target: { op: '<=', value: 0 },
+        });
+        ctx.record(`${label}: drain after last create`, drainMs, 'ms', {
+          note: `${caughtUp.filter((x) => !x).length} watchers never caught up`,
+        });
+        const dropped = streams.reduce((n, s) => n + s.serverEnds, 0);
+        if (dropped > 0) ctx.record(`${label}: watches ended by the server`, dropped, '');
+        const mismatches = streams.reduce((n, s) => n + s.mismatches, 0);
+        if (mismatches > 0) ctx.record(`${label}: watch lines misread by the fast parser`, mismatches, '');
+      } finally {
+        for (const s of streams) s.close();
+        client.close();
+      }
+    },
+    env,
+  );
   await removeTempDir(argsDir);
   return figures;
 }
@@ -229,6 +240,11 @@ export const creates: Benchmark = {
     const secure = await phase(ctx, first.watchers, first.target, rawRate, floor.rate, 'https');
     const off = await phase(ctx, first.watchers, first.target, rawRate, floor.rate, 'https-off');
     const insecure = await phase(ctx, first.watchers, first.target, rawRate, floor.rate, 'insecure');
+    const noManagedFields = await phase(ctx, first.watchers, first.target, rawRate, floor.rate, 'no-managed-fields');
+    ctx.record('managedFields: HTTPS default / the same with managedFields off', secure.rate / noManagedFields.rate, 'x', {
+      target: MANAGED_FIELDS_TARGET,
+      note: `they cost ${Math.round((1 - secure.rate / noManagedFields.rate) * 100)}% of the throughput`,
+    });
     ctx.record('request path: HTTPS with authn+RBAC+admission+audit / HTTPS with them off', secure.rate / off.rate, 'x', {
       target: REQUEST_PATH_TARGET,
       note: `it costs ${Math.round((1 - secure.rate / off.rate) * 100)}% of the throughput`,
@@ -240,7 +256,7 @@ export const creates: Benchmark = {
     const row = (name: string, f: ModeFigures) =>
       `${name.padEnd(40)} ${Math.round(f.rate).toString().padStart(7)} creates/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms  ${(f.rate / floor.rate).toFixed(2)}x floor`;
     ctx.progress(
-      `side by side, no watchers:\n  ${row('floor server (HTTPS)', floor)}\n  ${row('apiserver --insecure-http', insecure)}\n  ${row('apiserver HTTPS, request path off', off)}\n  ${row('apiserver HTTPS + authn + RBAC + admission', secure)}`,
+      `side by side, no watchers:\n  ${row('floor server (HTTPS)', floor)}\n  ${row('apiserver --insecure-http', insecure)}\n  ${row('apiserver HTTPS, request path off', off)}\n  ${row('apiserver HTTPS, managedFields off', noManagedFields)}\n  ${row('apiserver HTTPS + authn + RBAC + admission', secure)}`,
     );
     for (const p of rest) await phase(ctx, p.watchers, p.target, rawRate, floor.rate);
   },

@@ -3,25 +3,14 @@
 // replica available, with the simulated start-up delays set to zero and then
 // with kube-like defaults, and a rolling image update of it. Records the
 // controller-manager's CPU time and RSS.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
-import type { Node } from 'kubernetes-types/core/v1.js';
 import { findResource } from '../shared/api/resources.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
-import {
-  ksimNodeArgs,
-  spawnTracked,
-  tempDir,
-  removeTempDir,
-  type Apiserver,
-  type Identity,
-  type TrackedProcess,
-} from '../test/helpers/index.ts';
+import { tempDir, removeTempDir } from '../test/helpers/index.ts';
 import { cpuSecondsOf, memoryOf } from './proc.ts';
 import { withApiserver } from './server.ts';
-import { componentNodeFlags } from '../cli/up.ts';
+import { startComponents, stopComponents, waitNodesReady } from './components.ts';
 import type { BenchContext, Benchmark } from './report.ts';
 
 const deployments = findResource('apps', 'v1', 'deployments')!;
@@ -72,31 +61,6 @@ async function waitAvailable(
   return false;
 }
 
-async function cluster(
-  server: Apiserver,
-  dir: string,
-  nodes: number,
-  timings: 'zero' | 'default',
-): Promise<{ procs: Record<string, TrackedProcess>; kubeconfig: string }> {
-  const kubeconfig = server.kubeconfig;
-  const profile = join(dir, 'profile.yaml');
-  await writeFile(profile, timings === 'zero' ? 'timings: {sandboxMs: 0, pullMs: 0, createMs: 0, startMs: 0}\n' : '{}\n');
-  const env = { ...process.env, KSIM_LOG_LEVEL: 'warn' };
-  // Each component under its own identity, as `ksim up` starts it.
-  const start = (identity: Identity, args: string[]) =>
-    spawnTracked(
-      process.execPath,
-      [...componentNodeFlags(args[0]), ...ksimNodeArgs(), ...args, '--kubeconfig', server.kubeconfigOf(identity), '--port', '0'],
-      { env, stdio: 'ignore' },
-    );
-  const procs = {
-    'controller-manager': await start('controllerManager', ['controller-manager', '--leader-elect=false']),
-    scheduler: await start('scheduler', ['scheduler', '--leader-elect=false']),
-    'kubelet-sim': await start('kubeletSim', ['kubelet-sim', '--nodes', String(nodes), '--profile', profile]),
-  };
-  return { procs, kubeconfig };
-}
-
 /** See the file comment. */
 export const deploymentBench: Benchmark = {
   name: 'deployment',
@@ -107,16 +71,10 @@ export const deploymentBench: Benchmark = {
     for (const timings of ['zero', 'default'] as const) {
       await withApiserver([], async (server) => {
         const dir = await tempDir('bench-deploy');
-        const { procs } = await cluster(server, dir, nodes, timings);
+        const procs = await startComponents(server, dir, nodes, timings);
         const client = new KubeClient(server.clientConfig);
         try {
-          // Wait for the nodes.
-          for (;;) {
-            const list = await client.list<Node>(findResource('', 'v1', 'nodes')!);
-            if (list.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length >= nodes)
-              break;
-            await sleep(200);
-          }
+          await waitNodesReady(client, nodes);
           const cm = procs['controller-manager'].pid;
           const cpu0 = cpuSecondsOf(cm);
           const t0 = performance.now();
@@ -143,7 +101,7 @@ export const deploymentBench: Benchmark = {
           ctx.record(`${timings}: controller-manager RSS`, Math.round(memoryOf(cm).rss / 1024 / 1024), 'MiB');
         } finally {
           client.close();
-          for (const p of Object.values(procs)) await p.stop();
+          await stopComponents(procs);
           await removeTempDir(dir);
         }
       });

@@ -18,8 +18,30 @@ import { schedulerThroughput } from './scheduler-throughput.ts';
 import { kubeletSim } from './kubelet-sim.ts';
 import { machineBusy } from './proc.ts';
 import { renderTable, type BenchContext, type Benchmark, type Figure } from './report.ts';
+import { jobsBench } from './jobs.ts';
+import { daemonSetBench } from './daemonsets.ts';
+import { statefulSetBench } from './statefulsets.ts';
+import { startup } from './startup.ts';
+import { topBench } from './top.ts';
+import { chaosRecovery } from './chaos-recovery.ts';
 
-const BENCHMARKS: Benchmark[] = [rawStore, creates, watchFanout, scale, kubectlBench, deploymentBench, schedulerThroughput, kubeletSim];
+const BENCHMARKS: Benchmark[] = [
+  rawStore,
+  creates,
+  watchFanout,
+  scale,
+  kubectlBench,
+  deploymentBench,
+  schedulerThroughput,
+  kubeletSim,
+  jobsBench,
+  daemonSetBench,
+  statefulSetBench,
+  startup,
+  topBench,
+  chaosRecovery,
+  (await import('./chaos-overhead.ts')).chaosOverhead,
+];
 const RESULTS_FILE = fileURLToPath(new URL('./last-run.json', import.meta.url));
 
 function usage(): string {

@@ -3,12 +3,16 @@
 import { startApiserver, tempDir, removeTempDir, type Apiserver } from '../test/helpers/index.ts';
 import type { LoadClient } from './load.ts';
 
-/** Starts an apiserver on a fresh data dir, runs `fn`, then stops it and removes the dir. */
-export async function withApiserver<T>(extraArgs: string[], fn: (server: Apiserver) => Promise<T>): Promise<T> {
+/** Starts an apiserver (with `env` besides the bench's own) on a fresh data dir, runs `fn`, then stops it and removes the dir. */
+export async function withApiserver<T>(
+  extraArgs: string[],
+  fn: (server: Apiserver) => Promise<T>,
+  env?: Record<string, string>,
+): Promise<T> {
   const dataDir = await tempDir('bench');
   let server: Apiserver | undefined;
   try {
-    server = await startApiserver({ dataDir, extraArgs, readyTimeoutMs: 60_000 });
+    server = await startApiserver({ dataDir, extraArgs, readyTimeoutMs: 60_000, env });
     return await fn(server);
   } finally {
     await server?.stop().catch(() => {});

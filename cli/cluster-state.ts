@@ -1,16 +1,22 @@
 // DIR/cluster.json: what `ksim up` is running (component, pid, state,
-// endpoint, and whether the apiserver is unguarded plain HTTP), written by the
-// supervisor and read by `ksim status` and chaos.
+// endpoint, restarts, and whether the apiserver is unguarded plain HTTP),
+// written by the supervisor at every change. `ksim status` reads it when the
+// supervisor's control endpoint does not answer (the supervisor is gone).
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ComponentStatus } from '../shared/chaos/protocol.ts';
 
 /** One supervised component. */
 export interface ComponentState {
   name: string;
   pid: number;
-  state: 'running' | 'exited';
+  state: ComponentStatus['state'];
   endpoint: string;
   log: string;
+  /** ISO time the current process started. */
+  startedAt?: string;
+  /** How many times the supervisor started it again (chaos start/restart, --restart=on-failure). */
+  restarts?: number;
   exitCode?: number;
   signal?: string;
 }

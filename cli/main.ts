@@ -1,9 +1,14 @@
 // Dispatches `ksim <command>` to the command's module.
+import { exitQuietlyWhenStdoutCloses } from '../shared/cli/closed-pipe.ts';
+import { awaitStartSignal } from '../shared/cli/start-signal.ts';
+
 const USAGE = `Usage: ksim <command> [flags]
 
 Commands:
   up          start a whole cluster (apiserver and components) in the foreground
   status      show the components of a running cluster
+  chaos       inject a fault into a running cluster, list or recover faults, run an experiment
+  kubectl     run kubectl v1.35 against a running cluster (ksim kubectl [--data-dir DIR] ARGS...)
   apiserver   run the API server alone
   controller-manager
               run the controllers (Deployments, ReplicaSets, ...) against an apiserver
@@ -16,6 +21,8 @@ Run "ksim <command> --help" for a command's flags.
 /** Runs the ksim command line. */
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  // The commands whose output a user pipes into head or grep.
+  if (command === 'status' || command === 'chaos') exitQuietlyWhenStdoutCloses();
   switch (command) {
     case 'apiserver': {
       const { apiserverMain } = await import('../apiserver/main.ts');
@@ -23,14 +30,17 @@ export async function main(argv: string[]): Promise<void> {
     }
     case 'controller-manager': {
       const { controllerManagerMain } = await import('../controller-manager/main.ts');
+      await awaitStartSignal();
       return controllerManagerMain(rest);
     }
     case 'scheduler': {
       const { schedulerMain } = await import('../scheduler/main.ts');
+      await awaitStartSignal();
       return schedulerMain(rest);
     }
     case 'kubelet-sim': {
       const { kubeletSimMain } = await import('../kubelet-sim/main.ts');
+      await awaitStartSignal();
       return kubeletSimMain(rest);
     }
     case '__create-worker': {
@@ -45,6 +55,14 @@ export async function main(argv: string[]): Promise<void> {
     case 'status': {
       const { statusMain } = await import('./status.ts');
       return statusMain(rest);
+    }
+    case 'chaos': {
+      const { chaosMain } = await import('./chaos/main.ts');
+      return chaosMain(rest);
+    }
+    case 'kubectl': {
+      const { kubectlMain } = await import('./kubectl.ts');
+      return kubectlMain(rest);
     }
     case undefined:
     case 'help':

@@ -1,31 +1,43 @@
 // `ksim up`: the supervisor. Starts the apiserver, waits until that process
-// itself reports serving (over an IPC channel, with its pid, port and URL:
-// another apiserver answering /readyz on the same port must not pass for it),
-// then starts the other components, each with its own kubeconfig, and stays
-// in the foreground until SIGINT/SIGTERM, when it stops every child and exits 0.
-// The apiserver itself makes DIR/pki and the kubeconfigs (it holds the data
-// dir): one per identity over HTTPS, the one DIR/kubeconfig every component
-// shares over plain HTTP (--insecure-http).
-// When its apiserver cannot start (data dir held by another ksim, port taken,
-// disk read-only or full) it says why in one line and exits 1, leaving the
-// data dir's cluster.json and kubeconfig to whoever owns them.
-// It restarts nothing by itself: a chaos experiment wants to see a death.
-import { spawn, type ChildProcess } from 'node:child_process';
+// itself reports serving (over its IPC channel), then the other components
+// (controller-manager and scheduler replicas, kubelet-sim), each with its
+// own kubeconfig, and stays in the foreground until SIGINT/SIGTERM, when it
+// stops every child in reverse order and exits 0. The apiserver makes
+// DIR/pki and the kubeconfigs (it holds the data dir). Each child's IPC
+// channel stays open: it is the supervisor's control channel to it.
+// A death is reported; with --restart=on-failure the component is started
+// again (cli/supervisor/restart-policy.ts). `ksim chaos` and `ksim status`
+// reach the supervisor through its control endpoint (DIR/control.json).
+// When its apiserver cannot start (data dir held by another ksim, port
+// taken, disk read-only or full) it says why in one line and exits 1,
+// leaving the data dir's cluster.json, control.json and kubeconfig alone.
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { pkiPaths } from '../shared/pki/cluster-pki.ts';
-import { kubeconfigPaths } from '../shared/pki/kubeconfigs.ts';
+import { kubeconfigPaths, pkiPaths } from '../shared/pki/paths.ts';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
-import type { ServingMessage } from '../apiserver/main.ts';
 import { mkdirFailureCause, openFailureReason } from '../apiserver/storage/open-failure.ts';
-import { writeClusterState, type ComponentState } from './cluster-state.ts';
+import { writeClusterState } from './cluster-state.ts';
+import { SupervisedChild } from './supervisor/child.ts';
+import { COMPONENT_ARGS, componentNames, kindOf, STATIC_POD_OF, type ClusterSettings } from './supervisor/components.ts';
+import { Progress } from './supervisor/progress.ts';
+import { RESTART_POLICIES, type RestartPolicy } from './supervisor/restart-policy.ts';
+import { Supervisor } from './supervisor/supervisor.ts';
+import { supervisorLogger } from './supervisor/log.ts';
+import type { ChaosControl } from './supervisor/wiring.ts';
+import type { ControlServer } from './supervisor/control-server.ts';
+
+export { componentNodeFlags } from './supervisor/components.ts';
 
 const FLAGS = {
   'data-dir': { type: 'string', default: '.ksim', help: 'directory for the database, kubeconfig and logs' },
   port: { type: 'number', default: 6443, help: 'apiserver port' },
-  nodes: { type: 'number', default: 3, help: 'number of simulated nodes' },
+  nodes: { type: 'number', default: 3, help: 'number of simulated worker nodes (the control-plane node comes besides them)' },
+  'control-plane-node': {
+    type: 'string',
+    default: 'control-plane',
+    help: "name of the control-plane node, which runs the control plane's mirror Pods ('' for none)",
+  },
   speed: { type: 'number', default: 1, help: 'divide every control-plane duration by this' },
   'bind-address': { type: 'string', default: '127.0.0.1', help: 'apiserver listen address' },
   'advertise-address': {
@@ -34,47 +46,12 @@ const FLAGS = {
     help: 'addresses or names the apiserver is reached at, comma-separated, added to its serving certificate',
   },
   'insecure-http': { type: 'boolean', help: 'serve plain HTTP with no authentication or authorization (teaching only)' },
+  'image-catalog': { type: 'string', default: '', help: 'YAML file of more images the simulated registries hold (passed to kubelet-sim)' },
+  restart: { type: 'string', default: 'never', help: 'never: report a component that dies; on-failure: start it again (with backoff)' },
+  'controller-managers': { type: 'number', default: 1, help: 'controller-manager replicas (leader-elected)' },
+  schedulers: { type: 'number', default: 1, help: 'scheduler replicas (leader-elected)' },
   help: { type: 'boolean', help: 'print this help' },
 } satisfies FlagSpec;
-
-/** What a component's flags are made from. */
-interface ComponentContext {
-  dataDir: string;
-  /** Over HTTPS each component has its own identity; over plain HTTP all share DIR/kubeconfig. */
-  tls: boolean;
-  speed: number;
-  nodes: number;
-}
-
-const kubeconfigOf = (c: ComponentContext, name: keyof ReturnType<typeof kubeconfigPaths>) =>
-  c.tls ? kubeconfigPaths(c.dataDir)[name] : kubeconfigPaths(c.dataDir).admin;
-
-/** The components `ksim up` starts after the apiserver, in order, with their flags. */
-const COMPONENTS: { name: string; args: (c: ComponentContext) => string[] }[] = [
-  {
-    name: 'controller-manager',
-    args: (c) => [
-      '--kubeconfig',
-      kubeconfigOf(c, 'controllerManager'),
-      '--speed',
-      String(c.speed),
-      // The CSR signer issues from the cluster CA, as kubeadm configures kube-controller-manager.
-      ...(c.tls
-        ? [
-            '--cluster-signing-cert-file',
-            pkiPaths(c.dataDir, 'ca').certPath,
-            '--cluster-signing-key-file',
-            pkiPaths(c.dataDir, 'ca').keyPath,
-          ]
-        : []),
-    ],
-  },
-  { name: 'scheduler', args: (c) => ['--kubeconfig', kubeconfigOf(c, 'scheduler'), '--speed', String(c.speed)] },
-  {
-    name: 'kubelet-sim',
-    args: (c) => ['--kubeconfig', kubeconfigOf(c, 'kubeletSim'), '--nodes', String(c.nodes), '--speed', String(c.speed)],
-  },
-];
 
 /** Said on stderr and recorded in cluster.json, so nobody mistakes such a cluster for a guarded one. */
 const INSECURE_WARNING =
@@ -88,104 +65,6 @@ function freePort(): Promise<number> {
     srv.listen(0, '127.0.0.1', () => {
       const port = (srv.address() as net.AddressInfo).port;
       srv.close(() => resolve(port));
-    });
-  });
-}
-
-const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ksim.mjs');
-const READY_TIMEOUT_MS = 30_000;
-
-interface Child {
-  state: ComponentState;
-  proc: ChildProcess;
-  exited: Promise<void>;
-}
-
-/**
- * V8 flags per component. kubelet-sim allocates a short-lived object graph
- * for every Pod status it writes; a 32 MiB young generation (Node's default
- * is 16) let 10,000 Pods run in 17 s instead of 25 s in bench/kubelet-sim.ts.
- */
-const NODE_FLAGS: Record<string, string[]> = { 'kubelet-sim': ['--max-semi-space-size=32'] };
-
-/** Node's own flags for running `component` (benchmarks start components the same way). */
-export function componentNodeFlags(component: string): string[] {
-  return NODE_FLAGS[component] ?? [];
-}
-
-function startChild(name: string, args: string[], dataDir: string, endpoint: string, opts: { ipc?: boolean } = {}): Child {
-  const logDir = path.join(dataDir, 'logs');
-  fs.mkdirSync(logDir, { recursive: true });
-  const out = fs.openSync(path.join(logDir, `${name}.log`), 'a');
-  const proc = spawn(process.execPath, [...componentNodeFlags(name), CLI, name, ...args], {
-    stdio: opts.ipc ? ['ignore', out, out, 'ipc'] : ['ignore', out, out],
-    env: { ...process.env, KSIM_SUPERVISOR_PID: String(process.pid) },
-  });
-  fs.closeSync(out);
-  const state: ComponentState = { name, pid: proc.pid ?? 0, state: 'running', endpoint, log: path.join(logDir, `${name}.log`) };
-  const exited = new Promise<void>((resolve) => {
-    proc.on('exit', (code, signal) => {
-      state.state = 'exited';
-      state.exitCode = code ?? undefined;
-      state.signal = signal ?? undefined;
-      resolve();
-    });
-  });
-  return { state, proc, exited };
-}
-
-/** The message of the last fatal line process `pid` wrote to `logFile` after byte `offset`. */
-function fatalMessage(logFile: string, offset: number, pid: number): string | undefined {
-  let text: string;
-  try {
-    const fd = fs.openSync(logFile, 'r');
-    try {
-      const size = fs.fstatSync(fd).size;
-      const buf = Buffer.alloc(Math.max(0, Math.min(size - offset, 1024 * 1024)));
-      fs.readSync(fd, buf, 0, buf.length, offset);
-      text = buf.toString('utf8');
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return undefined;
-  }
-  let message: string | undefined;
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    try {
-      const entry = JSON.parse(line);
-      if (entry.pid === pid && entry.level >= 60 && typeof entry.msg === 'string') message = entry.msg;
-    } catch {
-      // not a log line
-    }
-  }
-  return message;
-}
-
-/** The serving report. */
-type Serving = { port: number; url: string };
-
-/**
- * Resolves with the port (and URL) once the apiserver child itself reports
- * serving; rejects with the reason it gave (its fatal log line) if it exits first.
- */
-function waitServing(child: Child, logOffset: number): Promise<Serving> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`the apiserver did not start serving within ${READY_TIMEOUT_MS / 1000}s; see ${child.state.log}`)),
-      READY_TIMEOUT_MS,
-    );
-    child.proc.on('message', (m: Partial<ServingMessage>) => {
-      if (m?.type !== 'serving' || m.pid !== child.proc.pid || typeof m.port !== 'number' || typeof m.url !== 'string') return;
-      clearTimeout(timer);
-      resolve({ port: m.port, url: m.url });
-    });
-    void child.exited.then(() => {
-      clearTimeout(timer);
-      const why = fatalMessage(child.state.log, logOffset, child.state.pid);
-      const how = child.state.exitCode !== undefined ? `code ${child.state.exitCode}` : `signal ${child.state.signal}`;
-      reject(new Error(`the apiserver could not start (${how}): ${why ?? 'no reason logged'}; see ${child.state.log}`));
     });
   });
 }
@@ -204,18 +83,19 @@ async function prepareDataDir(dataDir: string): Promise<void> {
   }
 }
 
-function fileSize(file: string): number {
-  try {
-    return fs.statSync(file).size;
-  } catch {
-    return 0;
-  }
+function usage(message: string): never {
+  process.stderr.write(`ksim up: ${message}\n`);
+  process.exit(2);
 }
 
 /** Runs `ksim up`. */
 export async function upMain(argv: string[]): Promise<void> {
   const flags = parseCommandFlags('up', argv, FLAGS);
   if (!flags) return;
+  if (!RESTART_POLICIES.includes(flags.restart as RestartPolicy))
+    usage(`flag --restart: "${flags.restart}" is not one of ${RESTART_POLICIES.join(', ')}`);
+  for (const f of ['controller-managers', 'schedulers'] as const)
+    if (!Number.isInteger(flags[f]) || flags[f] < 0) usage(`flag --${f}: "${flags[f]}" is not a whole number of replicas`);
   const dataDir = path.resolve(flags['data-dir']);
   try {
     await prepareDataDir(dataDir);
@@ -227,17 +107,20 @@ export async function upMain(argv: string[]): Promise<void> {
   const insecure = flags['insecure-http'];
   let server = `${insecure ? 'http' : 'https'}://${host}:${flags.port}`;
   if (insecure) process.stderr.write(`ksim up: ${INSECURE_WARNING}\n`);
-  const children: Child[] = [];
+  const log = supervisorLogger(dataDir);
+  const progress = new Progress(process.stdout);
   // cluster.json is written only once this supervisor's apiserver serves: before that the data dir may be another ksim's.
   let owner = false;
   let saveFailing = false;
+  // Set once the apiserver serves; the hooks above read it whenever they run.
+  let chaos: ChaosControl | undefined = undefined;
   const save = () => {
     if (!owner) return;
     const err = writeClusterState(dataDir, {
       supervisorPid: process.pid,
       server,
       ...(server.startsWith('http:') ? { insecure: true } : {}),
-      components: children.map((c) => c.state),
+      components: supervisor.children.map((c) => c.state),
     });
     // Said once per failing stretch: a full disk must not end the supervisor, nor flood its output.
     if (err && !saveFailing)
@@ -246,48 +129,74 @@ export async function upMain(argv: string[]): Promise<void> {
       );
     saveFailing = err !== undefined;
   };
+  const supervisor = new Supervisor(flags.restart as RestartPolicy, log, {
+    changed: save,
+    died: (child, exit, restarting) => {
+      const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+      log.warn({ component: child.name, code: exit.code, signal: exit.signal, restarting }, `${child.name} exited (${how})`);
+      // An apiserver that never served: the one line saying why it could not start is enough.
+      if (!owner) return;
+      progress.clear();
+      process.stderr.write(`ksim: ${child.name} exited (${how})${restarting ? ', restarting it' : ''}; see ${child.state.log}\n`);
+    },
+    started: (child, why) => chaos?.started(child, why),
+  });
 
+  let control: ControlServer | undefined;
   let stopping = false;
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    // Stop in reverse start order: components first, the apiserver last.
-    for (const c of [...children].reverse()) {
-      if (c.state.state === 'running') c.proc.kill('SIGTERM');
-      const killer = setTimeout(() => c.proc.kill('SIGKILL'), 10_000);
-      await c.exited;
-      clearTimeout(killer);
-    }
+    log.info({ code }, 'stopping every component');
+    chaos?.close();
+    await control?.close().catch(() => undefined);
+    await supervisor.stopAll();
     save();
+    log.flush();
     process.exit(code);
   };
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
 
-  const apiserverLog = path.join(dataDir, 'logs', 'apiserver.log');
-  const logOffset = fileSize(apiserverLog);
   const apiserverArgs = ['--data-dir', dataDir, '--port', String(flags.port), '--bind-address', flags['bind-address']];
   if (flags['advertise-address']) apiserverArgs.push('--advertise-address', flags['advertise-address']);
   if (insecure) apiserverArgs.push('--insecure-http');
-  const apiserver = startChild('apiserver', apiserverArgs, dataDir, server, { ipc: true });
-  children.push(apiserver);
+  const apiserver = supervisor.add(new SupervisedChild('apiserver', 'apiserver', apiserverArgs, dataDir, server));
+  const serving = supervisor.startApiserver();
+  // Loaded while the apiserver starts.
+  const wiring = import('./supervisor/wiring.ts');
+  const settings: ClusterSettings = {
+    dataDir,
+    tls: !insecure,
+    speed: flags.speed,
+    nodes: flags.nodes,
+    imageCatalog: flags['image-catalog'] ? path.resolve(flags['image-catalog']) : '',
+    controlPlaneNode: flags['control-plane-node'],
+    // The apiserver's own health port is its serving port (unknown before it serves when --port is 0).
+    healthEndpoints: flags.port ? { apiserver: `${insecure ? 'http' : 'https'}://${host}:${flags.port}` } : {},
+  };
+  // The components start now and load their code while the apiserver starts; they begin once it serves.
+  const components: SupervisedChild[] = [];
+  const names = componentNames({ controllerManagers: flags['controller-managers'], schedulers: flags.schedulers, nodes: flags.nodes });
+  for (const name of names) {
+    const port = await freePort();
+    // The control-plane node's static Pods probe the first replica of each.
+    if (STATIC_POD_OF[name]) settings.healthEndpoints[name] = `http://127.0.0.1:${port}`;
+    const args = [...COMPONENT_ARGS[kindOf(name)](settings), '--port', String(port)];
+    const child = supervisor.add(new SupervisedChild(name, kindOf(name), args, dataDir, `http://127.0.0.1:${port}`));
+    child.start({ waitForStart: true });
+    components.push(child);
+  }
   try {
-    const serving = await waitServing(apiserver, logOffset);
-    server = serving.url;
-    apiserver.state.endpoint = server;
+    server = (await serving).url;
     owner = true;
-    // The channel has said what it was for; the apiserver must not depend on it.
-    if (apiserver.proc.connected) apiserver.proc.disconnect();
   } catch (err) {
     process.stderr.write(`ksim up: ${(err as Error).message}\n`);
     await stopAll(1);
     return;
   }
   save();
-  void apiserver.exited.then(() => {
-    save();
-    if (!stopping) process.stderr.write(`ksim: apiserver exited (code ${apiserver.state.exitCode}); see ${apiserver.state.log}\n`);
-  });
+  progress.done(`apiserver serving at ${server} (pid ${apiserver.state.pid}, ${progress.elapsed()})`);
   const tls = server.startsWith('https:');
   const kubeconfig = kubeconfigPaths(dataDir).admin;
   const missing = (tls ? Object.values(kubeconfigPaths(dataDir)) : [kubeconfig]).filter((f) => !fs.existsSync(f));
@@ -296,23 +205,38 @@ export async function upMain(argv: string[]): Promise<void> {
     await stopAll(1);
     return;
   }
-  const context: ComponentContext = { dataDir, tls, speed: flags.speed, nodes: flags.nodes };
-  for (const component of COMPONENTS) {
-    if (component.name === 'kubelet-sim' && flags.nodes <= 0) continue;
-    const port = await freePort();
-    const child = startChild(component.name, [...component.args(context), '--port', String(port)], dataDir, `http://127.0.0.1:${port}`);
-    children.push(child);
-    void child.exited.then(() => {
-      save();
-      if (!stopping) process.stderr.write(`ksim: ${component.name} exited (code ${child.state.exitCode}); see ${child.state.log}\n`);
-    });
-  }
+  for (const child of components) child.begin();
   save();
+  if (components.length) progress.done(`started ${components.map((c) => `${c.name} (pid ${c.state.pid})`).join(', ')}`);
+  const { chaosControl } = await wiring;
+  chaos = chaosControl({ supervisor, dataDir, kubeconfig, tls, controlPlaneNode: settings.controlPlaneNode, log });
+  try {
+    control = await chaos.serve(() => server);
+  } catch (err) {
+    process.stderr.write(
+      `ksim up: could not start the control endpoint (${(err as Error).message}); \`ksim chaos\` cannot reach this cluster\n`,
+    );
+  }
+  // kubeadm's mark-control-plane phase, with the admin's kubeconfig, once the node's kubelet has registered it.
+  if (settings.controlPlaneNode && components.some((c) => c.name === 'kubelet-sim')) {
+    const name = settings.controlPlaneNode;
+    void import('../kubelet-sim/static-pods/mark-control-plane.ts')
+      .then(({ markControlPlane }) => markControlPlane(kubeconfig, name))
+      .then((err) => err && !stopping && process.stderr.write(`ksim up: could not mark node ${name} as the control plane: ${err}\n`));
+  }
   process.stdout.write(
     `ksim is up: apiserver at ${server} (pid ${apiserver.state.pid}), data in ${dataDir}\n` +
-      `Components: ${children.map((c) => c.state.name).join(', ')}; \`ksim status --data-dir ${dataDir}\` shows them\n` +
+      `Components: ${supervisor.children.map((c) => c.name).join(', ')}; \`ksim status --data-dir ${dataDir}\` shows them\n` +
       (tls ? `Cluster CA: ${pkiPaths(dataDir, 'ca').certPath}\n` : `INSECURE: plain HTTP, no authentication\n`) +
       `To use it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get namespaces\n` +
-      `Logs: ${path.join(dataDir, 'logs')}. Stop with Ctrl-C.\n`,
+      `Chaos: \`ksim chaos --help\`; restart policy: ${flags.restart}. Logs: ${path.join(dataDir, 'logs')}. Stop with Ctrl-C.\n`,
   );
+  const want = flags.nodes + (settings.controlPlaneNode && flags.nodes > 0 ? 1 : 0);
+  if (want > 0) {
+    const client = chaos.ctx.client();
+    if (client) {
+      const { showNodesReady } = await import('./supervisor/nodes-ready.ts');
+      void showNodesReady(progress, client, want, () => stopping);
+    }
+  }
 }

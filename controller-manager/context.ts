@@ -20,6 +20,8 @@ export interface ControllerContext {
   speed: number;
   /** The CSR signer's CA files and --cluster-signing-duration (ms); without them csrsigning signs nothing. */
   csrSigning?: { certFile: string; keyFile: string; durationMs?: number };
+  /** The tokens controller's --service-account-private-key-file and --root-ca-file; without a key it fills no Secrets. */
+  tokenSigning?: { privateKeyFile: string; rootCaFile?: string };
 }
 
 /** A controller ready to run: what runController needs besides the logger. */

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { StatusError } from '../shared/api/errors.ts';
 import { findResource } from '../shared/api/resources.ts';
 import { KubeClient, type ClientOptions } from '../shared/client/kube-client.ts';
+import { wallNow } from '../shared/clock/clock.ts';
 
 const serviceaccounts = findResource('', 'v1', 'serviceaccounts')!;
 
@@ -30,6 +31,18 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Record<string, string> = {
   'clusterrole-aggregation': 'clusterrole-aggregation-controller',
   resourcequota: 'resourcequota-controller',
   csrsigning: 'certificate-controller',
+  job: 'job-controller',
+  cronjob: 'cronjob-controller',
+  daemonset: 'daemon-set-controller',
+  statefulset: 'statefulset-controller',
+  'ttl-after-finished': 'ttl-after-finished-controller',
+  replicationcontroller: 'replication-controller',
+  'persistentvolume-binder': 'persistent-volume-binder',
+  'persistentvolume-expander': 'expand-controller',
+  'pvc-protection': 'pvc-protection-controller',
+  'pv-protection': 'pv-protection-controller',
+  horizontalpodautoscaling: 'horizontal-pod-autoscaler',
+  'validatingadmissionpolicy-status': 'validatingadmissionpolicy-status-controller',
 };
 
 /** How long a controller's token lives; it is renewed at 80% of that. */
@@ -103,12 +116,12 @@ export class ControllerCredentials {
     );
     const token = answer.status?.token;
     if (!token) throw new Error(`the TokenRequest for kube-system/${account} answered no token`);
-    const expiresAt = Date.parse(answer.status?.expirationTimestamp ?? '') || Date.now() + TOKEN_SECONDS * 1000;
+    const expiresAt = Date.parse(answer.status?.expirationTimestamp ?? '') || wallNow() + TOKEN_SECONDS * 1000;
     return { token, expiresAt };
   }
 
   private scheduleRenewal(controller: string, account: string, expiresAt: number): void {
-    const renewIn = Math.max(1000, (expiresAt - Date.now()) * 0.8);
+    const renewIn = Math.max(1000, (expiresAt - wallNow()) * 0.8);
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.requestToken(account).then(
@@ -118,7 +131,7 @@ export class ControllerCredentials {
         },
         (err: unknown) => {
           this.log.warn({ err, controller, serviceAccount: account }, 'renewing the controller token failed; retrying in 10s');
-          this.scheduleRenewal(controller, account, Date.now() + 12_500);
+          this.scheduleRenewal(controller, account, wallNow() + 12_500);
         },
       );
     }, renewIn);

@@ -13,6 +13,7 @@ import { runController, type RunningController } from '../shared/controller/run-
 import { EventRecorder } from '../shared/events/event-recorder.ts';
 import { InformerFactory } from '../shared/informer/factory.ts';
 import { LeaderElector } from '../shared/leader/leader-election.ts';
+import { registerInfo, serveControl } from '../shared/chaos/component-control.ts';
 import { createLogger } from '../shared/log/logger.ts';
 import { startHealthServer } from '../shared/metrics/health-server.ts';
 import { createMetricsRegistry } from '../shared/metrics/registry.ts';
@@ -31,6 +32,12 @@ const FLAGS = {
   'cluster-signing-cert-file': { type: 'string', default: '', help: 'PEM CA certificate the csrsigning controller issues from' },
   'cluster-signing-key-file': { type: 'string', default: '', help: 'PEM private key of --cluster-signing-cert-file' },
   'cluster-signing-duration': { type: 'string', default: '8760h0m0s', help: 'the longest certificate the csrsigning controller issues' },
+  'service-account-private-key-file': {
+    type: 'string',
+    default: '',
+    help: 'PEM private key the serviceaccount-token controller signs legacy token Secrets with (the apiserver verifies with its public half)',
+  },
+  'root-ca-file': { type: 'string', default: '', help: "PEM CA bundle written into token Secrets' ca.crt" },
   help: { type: 'boolean', help: 'print this help' },
 } satisfies FlagSpec;
 
@@ -53,9 +60,11 @@ export async function controllerManagerMain(argv: string[]): Promise<void> {
     durationMs: Number(signingDuration / 1_000_000n),
   };
   const log = createLogger('controller-manager');
-  const client = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent: 'ksim-controller-manager', qps: flags.qps, burst: flags.burst });
+  // The supervisor's private channel (`ksim chaos skew`, `ksim status`), when `ksim up` started this process.
+  serveControl(log);
+  const client = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent: 'kube-controller-manager', qps: flags.qps, burst: flags.burst });
   const registry = createMetricsRegistry('controller-manager');
-  const credentials = new ControllerCredentials(client, { userAgent: 'ksim-controller-manager', qps: flags.qps, burst: flags.burst }, log);
+  const credentials = new ControllerCredentials(client, { userAgent: 'kube-controller-manager', qps: flags.qps, burst: flags.burst }, log);
   const identity = `${os.hostname()}_${randomUUID()}`;
   const enabled = flags.controllers === '*' ? Object.keys(CONTROLLERS) : flags.controllers.split(',').map((s) => s.trim());
   for (const name of enabled) {
@@ -80,7 +89,8 @@ export async function controllerManagerMain(argv: string[]): Promise<void> {
   const startWork = async () => {
     const factory = new InformerFactory(client, { log, clock: realClock });
     // Each controller records Events under its own source name, as in kube (`From: replicaset-controller`).
-    const ctx = { informers: factory, clock: realClock, log, registry, speed: flags.speed, csrSigning };
+    const tokenSigning = { privateKeyFile: flags['service-account-private-key-file'], rootCaFile: flags['root-ca-file'] || undefined };
+    const ctx = { informers: factory, clock: realClock, log, registry, speed: flags.speed, csrSigning, tokenSigning };
     // Each controller writes as its own ServiceAccount (kube's --use-service-account-credentials);
     // the shared informers read with the controller-manager's own identity.
     const parts = await Promise.all(
@@ -114,10 +124,14 @@ export async function controllerManagerMain(argv: string[]): Promise<void> {
       namespace: 'kube-system',
       name: 'kube-controller-manager',
       identity,
+      speed: flags.speed,
+      registry,
       log,
       onStartedLeading: () => void startWork(),
       onStoppedLeading: () => void stopWork(),
     });
+    const e = elector;
+    registerInfo(() => ({ leader: { lease: e.lease, identity, leading: e.isLeader } }));
     elector.start();
   } else {
     await startWork();

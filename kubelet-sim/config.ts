@@ -16,11 +16,21 @@ export const KUBELET_SIM_FLAGS = {
   'start-index': { type: 'number', default: 0, help: 'index of the first node (for several processes)' },
   speed: { type: 'number', default: 1, help: 'divide every simulated duration by this' },
   profile: { type: 'string', default: '', help: 'YAML/JSON file with node shape and timings' },
+  'image-catalog': {
+    type: 'string',
+    default: '',
+    help: 'YAML file of images the simulated registries also hold (images: [{repository, tags, entrypoint, cmd, ports, serves}])',
+  },
   port: { type: 'number', default: 0, help: 'plain-http control port: health, metrics and chaos switches (0 = pick)' },
   'kubelet-port': {
     type: 'number',
     default: 0,
     help: 'port of the kubelet API the apiserver proxies logs, exec and attach to; https when the apiserver is (0 = pick)',
+  },
+  'ingress-port': {
+    type: 'number',
+    default: 0,
+    help: "plain-http port of ksim's ingress-nginx on the host: routes by the Host header to the Ingresses' Services (0 = pick; the log tells)",
   },
   'client-ca-file': {
     type: 'string',
@@ -31,6 +41,22 @@ export const KUBELET_SIM_FLAGS = {
     type: 'boolean',
     default: true,
     help: "each node's requests go as system:node:NAME by impersonation (false: all as the kubeconfig's user)",
+  },
+  'tls-cert-file': {
+    type: 'string',
+    default: '',
+    help: "the kubelet API's serving certificate (PEM, with its chain); without it a self-signed one is made at start, as kubelet does",
+  },
+  'tls-private-key-file': { type: 'string', default: '', help: 'the key of --tls-cert-file' },
+  'control-plane-node': {
+    type: 'string',
+    default: '',
+    help: "name of one more node, the control plane's (kube's role label and NoSchedule taint), running the --static-pods",
+  },
+  'static-pods': {
+    type: 'string',
+    default: '',
+    help: "the control-plane node's static Pods: COMPONENT=URL of its health endpoints, comma-separated (kube-apiserver, kube-controller-manager, kube-scheduler)",
   },
   'bind-address': {
     type: 'string',

@@ -6,6 +6,7 @@
 // in the foreground until SIGTERM/SIGINT (exit 0 after a clean stop) or until
 // the `ksim up` supervisor (KSIM_SUPERVISOR_PID) is gone.
 import fs from 'node:fs';
+import { serveControl } from '../shared/chaos/component-control.ts';
 import { realClock } from '../shared/clock/clock.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
 import { loadKubeconfig } from '../shared/client/kubeconfig.ts';
@@ -14,14 +15,16 @@ import { handleShutdown } from '../shared/cli/shutdown.ts';
 import { createLogger } from '../shared/log/logger.ts';
 import { startHealthServer } from '../shared/metrics/health-server.ts';
 import { createMetricsRegistry, prom } from '../shared/metrics/registry.ts';
+import { EvictionManager } from './chaos/eviction-manager.ts';
+import { registerKubeletChaos } from './chaos/register.ts';
 import { KUBELET_SIM_FLAGS, loadProfile } from './config.ts';
+import { loadCatalogFile, PROCESS_CATALOG } from './runtime/images/catalog.ts';
 import { NodeFleet } from './node/node-fleet.ts';
 import { NodeClients } from './node/node-identity.ts';
-import type { KubeletEndpoint } from './node/node-object.ts';
+import type { KubeletEndpoint, NodeIdentity } from './node/node-object.ts';
 import { PodManager } from './pod-manager.ts';
 import { SarAuthorizer, subjectAccessReviewer } from './server/kubelet-auth.ts';
 import { startControlServer, startKubeletApiServer, type KubeletTls } from './server/kubelet-server.ts';
-import { selfSignedServingCert } from './server/serving-cert.ts';
 
 /** Connections the whole process writes Events on. */
 const EVENT_CONNECTIONS = 8;
@@ -39,6 +42,7 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
   const clock = realClock;
   const speed = flags.speed > 0 ? flags.speed : 1;
   const { profile, timings } = loadProfile(flags.profile, speed);
+  if (flags['image-catalog']) PROCESS_CATALOG.add(loadCatalogFile(flags['image-catalog']));
   const userAgent = `kubelet/${profile.kubeletVersion} (linux/${profile.architecture}) ksim`;
   // kubelet's three clients: Pods and the rest; heartbeats (Leases, Node status), so that they never wait
   // behind Pod writes; events, on a few connections of their own, so that they never crowd out status writes.
@@ -64,10 +68,21 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
     labelNames: ['kind', 'result'],
     registers: [registry],
   });
-  const identities = Array.from({ length: flags.nodes }, (_, i) => ({
-    name: `${flags['name-prefix']}${flags['start-index'] + i}`,
-    index: flags['start-index'] + i,
-  }));
+  const staticPods = await import('./static-pods/index.ts');
+  let controlPlane: NodeIdentity[];
+  try {
+    controlPlane = staticPods.controlPlaneIdentities(flags);
+  } catch (err) {
+    process.stderr.write(`ksim kubelet-sim: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  const identities: NodeIdentity[] = [
+    ...Array.from({ length: flags.nodes }, (_, i) => ({
+      name: `${flags['name-prefix']}${flags['start-index'] + i}`,
+      index: flags['start-index'] + i,
+    })),
+    ...controlPlane,
+  ];
   const endpoint: KubeletEndpoint = {
     host: flags['bind-address'] === '0.0.0.0' ? '127.0.0.1' : flags['bind-address'],
     port: 0,
@@ -86,6 +101,7 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
       // The fleet calls these only once started, after `pods` exists.
       onNodeOnline: (n, rebooted) => pods.nodeOnline(n, rebooted),
       onNodeStopped: (n) => pods.nodeStopped(n),
+      onKubeletDown: (n) => pods.kubeletDown(n),
     },
     identities,
   );
@@ -102,6 +118,21 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
     log,
     registry,
     onWrite: (kind, ok) => requests.inc({ kind: `pod-${kind}`, result: ok ? 'ok' : 'error' }),
+  });
+  // The supervisor's chaos ops (node and container faults) on its IPC channel, when started by `ksim up`.
+  const evictions = new EvictionManager({ fleet, pods, clock, speed, log });
+  registerKubeletChaos({ fleet, pods, evictions });
+  serveControl(log);
+  // The control-plane node's kubelet runs its static Pods: mirror Pods whose status follows the components' health.
+  staticPods.startStaticPods(flags, {
+    fleet,
+    client,
+    clientFor: (n) => asNode.for(n),
+    eventClientFor: (n) => eventsAsNode.for(n),
+    clock,
+    speed,
+    version: profile.kubeletVersion,
+    log,
   });
   new prom.Gauge({
     name: 'ksim_kubelet_sim_nodes_registered',
@@ -126,7 +157,7 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
   const server = await startControlServer(serverOpts);
   let tls: KubeletTls | undefined;
   if (secure) {
-    const serving = await selfSignedServingCert(endpoint.host);
+    const serving = await servingCertificate(flags['tls-cert-file'], flags['tls-private-key-file'], endpoint.host);
     // kubelet asks with its own credentials: each node reviews the requests for its own Pods.
     const authorizer = new SarAuthorizer({ review: subjectAccessReviewer((node) => asNode.for(node)), clock });
     tls = { certPem: serving.certPem, keyPem: serving.keyPem, clientCaPem: clientCa!, authorizer };
@@ -135,6 +166,7 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
   endpoint.port = kubeletApi.port;
 
   handleShutdown(log, async () => {
+    evictions.stop();
     fleet.stop();
     await pods.stop().catch(() => {});
     await server.close();
@@ -150,7 +182,25 @@ export async function kubeletSimMain(argv: string[]): Promise<void> {
   );
   const started = Date.now();
   await pods.start();
+  // ksim's ingress-nginx on the host (--ingress-port), once the pod manager attached the networking informers.
+  const { startProcessIngress } = await import('./ingress/server.ts');
+  await startProcessIngress({ host: flags['bind-address'], port: flags['ingress-port'] });
   await fleet.start();
   ready = true;
   log.info({ nodes: fleet.registeredCount, ms: Date.now() - started }, 'nodes registered');
+}
+
+/**
+ * The kubelet API's serving certificate: the files given (ksim up passes one
+ * the cluster CA issued at first start), or else one made now, self-signed, as
+ * kubelet does without --tls-cert-file (loading the certificate library only then).
+ */
+async function servingCertificate(certFile: string, keyFile: string, host: string): Promise<{ certPem: string; keyPem: string }> {
+  if (certFile || keyFile) {
+    if (!certFile || !keyFile) throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
+    const [certPem, keyPem] = await Promise.all([fs.promises.readFile(certFile, 'utf8'), fs.promises.readFile(keyFile, 'utf8')]);
+    return { certPem, keyPem };
+  }
+  const { selfSignedServingCert } = await import('./server/serving-cert.ts');
+  return selfSignedServingCert(host);
 }

@@ -3,7 +3,10 @@
 // for many, then a node-name index), ConfigMap and Secret informers for env
 // and volumes, one PodWorker per Pod, and a controller (shared work queue and
 // runController) that writes each Pod's status when it changed and confirms
-// the deletion of a terminated Pod with gracePeriodSeconds=0. The informers
+// the deletion of a terminated Pod with gracePeriodSeconds=0; like kubelet's
+// status manager, it remembers the status it last wrote for each Pod, and its
+// periodic sync writes it again when the apiserver's copy drifted from it in
+// what kubelet owns (status-reconcile.ts). The informers
 // are the process's own (a node may list and watch only its own Pods, and
 // reads of what they reference one by one: one watch for thousands of nodes
 // is cheaper, and the process's identity is allowed it); every write a node
@@ -11,7 +14,16 @@
 // ServiceAccount tokens) goes as that node (`clientFor`).
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { ConfigMap, Endpoints, Pod, PodStatus, Secret, Service } from 'kubernetes-types/core/v1.js';
+import type {
+  ConfigMap,
+  Endpoints,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodStatus,
+  Secret,
+  Service,
+} from 'kubernetes-types/core/v1.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { StatusError } from '../shared/api/errors.ts';
 import { findResource } from '../shared/api/resources.ts';
@@ -24,12 +36,14 @@ import { keyOf } from '../shared/informer/cache.ts';
 import { deepEqual } from '../shared/util/deep-equal.ts';
 import { WorkQueue } from '../shared/workqueue/work-queue.ts';
 import type { NodeFleet, SimNode } from './node/node-fleet.ts';
+import { NodeVolumes, VolumeStore } from './runtime/filesystem.ts';
 import { LogStore } from './runtime/log-store.ts';
 import type { ConfigSource } from './runtime/pod-config.ts';
 import type { NetSource } from './runtime/cluster-net.ts';
 import { PodWorker, type Recorder } from './runtime/pod-worker.ts';
 import type { Timings } from './runtime/timings.ts';
 import { TokenManager } from './runtime/token-manager.ts';
+import { KUBELET_OWNED_CONDITIONS, needsReconcile } from './status-reconcile.ts';
 
 const pods = findResource('', 'v1', 'pods')!;
 const configmaps = findResource('', 'v1', 'configmaps')!;
@@ -37,12 +51,15 @@ const secrets = findResource('', 'v1', 'secrets')!;
 const services = findResource('', 'v1', 'services')!;
 const endpoints = findResource('', 'v1', 'endpoints')!;
 const serviceaccounts = findResource('', 'v1', 'serviceaccounts')!;
+const pvcs = findResource('', 'v1', 'persistentvolumeclaims')!;
+const pvs = findResource('', 'v1', 'persistentvolumes')!;
 /**
  * Status writes in flight at once, as many as the client's connections. When the apiserver is busy, a Pod's
  * key waits in the queue and its changes meanwhile go out as one write, as in kubelet's status manager.
  */
 const STATUS_WORKERS = 64;
-const KUBELET_CONDITIONS = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']);
+/** The shortest status sync period, however high --speed: the sync looks at every Pod of the process. */
+const MIN_STATUS_SYNC_MS = 100;
 
 /** The pod manager's collaborators. */
 export interface PodManagerOptions {
@@ -74,10 +91,17 @@ export class PodManager {
   private readonly secretInformer: Informer<Secret>;
   private readonly serviceInformer: Informer<Service>;
   private readonly endpointsInformer: Informer<Endpoints>;
+  private readonly pvcInformer: Informer<PersistentVolumeClaim>;
+  private readonly pvInformer: Informer<PersistentVolume>;
+  /** The data of claims and hostPath volumes, which outlives Pods. */
+  private readonly volumeStore = new VolumeStore();
+  private readonly nodeVolumes = new Map<string, NodeVolumes>();
   private readonly net: NetSource;
   private readonly queue: WorkQueue;
   private readonly workers = new Map<string, PodWorker>();
-  private readonly sent = new Map<string, PodStatus>();
+  /** The status last written for each Pod, and the resourceVersion of the Pod it was written over. */
+  private readonly sent = new Map<string, { status: PodStatus; over?: string }>();
+  private cancelStatusSync?: () => void;
   private readonly recorders = new Map<string, EventRecorder>();
   private controller?: RunningController;
   private readonly config: ConfigSource;
@@ -94,6 +118,8 @@ export class PodManager {
     this.serviceInformer = new Informer<Service>(opts.client, services, { log: opts.log, clock: opts.clock });
     this.serviceInformer.cache.addIndex('clusterIP', (s) => (s.spec?.clusterIP ? [s.spec.clusterIP] : []));
     this.endpointsInformer = new Informer<Endpoints>(opts.client, endpoints, { log: opts.log, clock: opts.clock });
+    this.pvcInformer = new Informer<PersistentVolumeClaim>(opts.client, pvcs, { log: opts.log, clock: opts.clock });
+    this.pvInformer = new Informer<PersistentVolume>(opts.client, pvs, { log: opts.log, clock: opts.clock });
     this.net = {
       service: (ns, name) => this.serviceInformer.cache.get(`${ns}/${name}`),
       endpoints: (ns, name) => this.endpointsInformer.cache.get(`${ns}/${name}`),
@@ -113,6 +139,19 @@ export class PodManager {
     );
   }
 
+  /** The node's view of the volume store. */
+  private volumesOf(node: string): NodeVolumes {
+    let v = this.nodeVolumes.get(node);
+    if (!v) {
+      v = new NodeVolumes(this.volumeStore, node, {
+        claim: (ns, name) => this.pvcInformer.cache.get(`${ns}/${name}`),
+        volume: (name) => this.pvInformer.cache.get(name),
+      });
+      this.nodeVolumes.set(node, v);
+    }
+    return v;
+  }
+
   private clientOf(node: string): KubeClient {
     return this.opts.clientFor?.(node) ?? this.opts.client;
   }
@@ -126,9 +165,20 @@ export class PodManager {
     };
     this.cmInformer.on({ add: onConfigChange, update: (_o, n) => onConfigChange(n) });
     this.secretInformer.on({ add: onConfigChange, update: (_o, n) => onConfigChange(n) });
-    const informers = [this.cmInformer, this.secretInformer, this.serviceInformer, this.endpointsInformer];
+    this.pvInformer.on({ delete: (pv) => this.volumeStore.release(pv) });
+    const informers = [
+      this.cmInformer,
+      this.secretInformer,
+      this.serviceInformer,
+      this.endpointsInformer,
+      this.pvcInformer,
+      this.pvInformer,
+    ];
     for (const i of informers) i.start();
     await Promise.all(informers.map((i) => i.waitForSync()));
+    // NetworkPolicies, Namespaces, Ingresses and IngressClasses: the simulated network's policies and ingress-nginx.
+    const { startNetworking } = await import('./runtime/network-policy/informers.ts');
+    await startNetworking(this.net, this.opts);
     this.podInformer.on({
       add: (p) => this.observe(p),
       update: (_old, p) => this.observe(p),
@@ -144,10 +194,42 @@ export class PodManager {
       log: this.opts.log,
       registry: this.opts.registry,
     });
+    this.scheduleStatusSync();
+  }
+
+  /** kubelet's status manager sync loop (its syncPeriod, scaled by --speed): each period, reconcileStatuses(). */
+  private scheduleStatusSync(): void {
+    this.cancelStatusSync = this.opts.clock.setTimeout(
+      () => {
+        this.reconcileStatuses();
+        this.scheduleStatusSync();
+      },
+      Math.max(this.opts.timings.statusSyncMs, MIN_STATUS_SYNC_MS),
+    );
+  }
+
+  /**
+   * kubelet's syncBatch with needsReconcile: a Pod whose status in the apiserver differs, in what kubelet
+   * owns, from what this process last wrote for it (another writer set Ready=False, say) is written again.
+   * A node that cannot reach the apiserver writes nothing (nodeOnline() catches up), and a Pod whose watch
+   * has not yet brought back the last write is not judged on the copy that write replaced.
+   */
+  private reconcileStatuses(): void {
+    for (const [key, w] of this.workers) {
+      const last = this.sent.get(key);
+      if (!last || !this.opts.fleet.isOnline(w.pod.spec?.nodeName)) continue;
+      const api = this.podInformer.cache.get(key);
+      if (!api || api.metadata?.uid !== w.pod.metadata?.uid || api.metadata?.resourceVersion === last.over) continue;
+      if (!needsReconcile(api.status, last.status)) continue;
+      this.opts.log.info({ pod: key }, 'pod status in the apiserver differs from what the kubelet wrote; writing it again');
+      this.sent.delete(key);
+      this.queue.add(key);
+    }
   }
 
   /** Stops every worker and the controller. */
   async stop(): Promise<void> {
+    this.cancelStatusSync?.();
     this.podInformer.stop();
     for (const i of [this.cmInformer, this.secretInformer, this.serviceInformer, this.endpointsInformer]) i.stop();
     for (const w of this.workers.values()) {
@@ -168,7 +250,13 @@ export class PodManager {
     return this.workers.size;
   }
 
-  private recorder(node: SimNode): Recorder {
+  /** Records an Event about the node itself (kubelet's nodeRef: kind Node, its name as uid), unless it cannot reach the apiserver. */
+  nodeEvent(node: SimNode, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    if (!node.online) return;
+    this.recorderOf(node).event({ apiVersion: 'v1', kind: 'Node', metadata: { name: node.name, uid: node.name } }, type, reason, message);
+  }
+
+  private recorderOf(node: SimNode): EventRecorder {
     let r = this.recorders.get(node.name);
     if (!r) {
       r = new EventRecorder(this.opts.eventClientFor?.(node.name) ?? this.opts.eventClient ?? this.opts.client, {
@@ -179,7 +267,11 @@ export class PodManager {
       });
       this.recorders.set(node.name, r);
     }
-    const rec = r;
+    return r;
+  }
+
+  private recorder(node: SimNode): Recorder {
+    const rec = this.recorderOf(node);
     // A partitioned node cannot reach the apiserver: its events are lost, as kubelet's would be dropped.
     return { event: (obj, type, reason, message, fieldPath) => node.online && rec.event(obj, type, reason, message, fieldPath) };
   }
@@ -188,6 +280,8 @@ export class PodManager {
     const nodeName = pod.spec?.nodeName;
     const node = nodeName ? this.opts.fleet.nodes.get(nodeName) : undefined;
     if (!node || !node.online) return;
+    // A mirror Pod is the apiserver's copy of a static Pod, which kubelet runs from its manifest (static-pods/), not from this.
+    if (pod.metadata?.annotations?.['kubernetes.io/config.mirror'] !== undefined) return;
     const key = keyOf(pod);
     let w = this.workers.get(key);
     if (w && w.pod.metadata?.uid !== pod.metadata?.uid) {
@@ -207,7 +301,9 @@ export class PodManager {
         config: this.config,
         logs: this.logs,
         net: this.net,
+        services: (ns) => this.serviceInformer.cache.list().filter((s) => s.metadata?.namespace === ns),
         tokens: this.tokens,
+        volumes: this.volumesOf(node.name),
         onChange: () => this.queue.add(key),
       });
       this.workers.set(key, w);
@@ -237,15 +333,26 @@ export class PodManager {
     this.logs.dropPod(namespace, name);
   }
 
-  /** A node came back: take up its Pods again (a rebooted node starts their containers afresh). */
+  /** A node came back: take up its Pods again (a rebooted node starts their containers afresh; a kubelet back from the dead catches up). */
   nodeOnline(node: SimNode, rebooted: boolean): void {
     for (const p of this.podInformer.cache.byIndex('node', node.name)) {
       const key = keyOf(p);
       if (rebooted) this.forget(key, undefined);
+      else this.workers.get(key)?.thaw();
       this.sent.delete(key);
       this.observe(p, rebooted);
       this.queue.add(key);
     }
+  }
+
+  /** A node's kubelet went away or froze: its containers run on, untended. */
+  kubeletDown(node: SimNode): void {
+    for (const p of this.podInformer.cache.byIndex('node', node.name)) this.workers.get(keyOf(p))?.freeze();
+  }
+
+  /** The Pods this process has bound to `node`, with their workers (none: not running here). */
+  podsOn(node: string): { pod: Pod; worker?: PodWorker }[] {
+    return this.podInformer.cache.byIndex('node', node).map((pod) => ({ pod, worker: this.workers.get(keyOf(pod)) }));
   }
 
   /** A node powered off: its containers are gone. */
@@ -262,14 +369,17 @@ export class PodManager {
     if (!node?.online) return;
     const status = w.status();
     // Conditions other components own (DisruptionTarget, readiness gates) are kept.
-    const foreign = (pod.status?.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.has(c.type));
+    const own = new Set(status.conditions?.map((c) => c.type));
+    const foreign = (pod.status?.conditions ?? []).filter(
+      (c) => !KUBELET_OWNED_CONDITIONS.has(c.type) && c.type !== 'PodScheduled' && !own.has(c.type),
+    );
     if (foreign.length) status.conditions = [...(status.conditions ?? []), ...foreign];
     const sched = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
     if (sched) status.conditions = status.conditions!.map((c) => (c.type === 'PodScheduled' ? sched : c));
     const { namespace, name } = pod.metadata as { namespace: string; name: string };
     const client = this.clientOf(node.name);
     try {
-      if (!deepEqual(this.sent.get(key), status)) {
+      if (!deepEqual(this.sent.get(key)?.status, status)) {
         // The answer (the whole Pod) comes back through the watch anyway: not parsed twice.
         await client.request('PATCH', KubeClient.path(pods, namespace, name, 'status'), {
           body: { status },
@@ -277,7 +387,7 @@ export class PodManager {
           discardBody: true,
         });
         this.opts.onWrite?.('status', true);
-        this.sent.set(key, status);
+        this.sent.set(key, { status, over: pod.metadata?.resourceVersion });
       }
       if (w.terminated() && this.workers.get(key) === w) {
         await client.delete(pods, namespace, name, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata?.uid } });

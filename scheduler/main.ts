@@ -8,6 +8,7 @@ import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
 import { handleShutdown } from '../shared/cli/shutdown.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
 import { LeaderElector } from '../shared/leader/leader-election.ts';
+import { registerInfo, serveControl } from '../shared/chaos/component-control.ts';
 import { createLogger } from '../shared/log/logger.ts';
 import { startHealthServer } from '../shared/metrics/health-server.ts';
 import { createMetricsRegistry } from '../shared/metrics/registry.ts';
@@ -18,10 +19,14 @@ const FLAGS = {
   kubeconfig: { type: 'string', default: '', help: 'kubeconfig of the scheduler identity' },
   config: { type: 'string', default: '', help: 'KubeSchedulerConfiguration file (profiles, plugins, weights)' },
   'leader-elect': { type: 'boolean', default: true, help: 'take part in leader election (kube-system/kube-scheduler Lease)' },
-  'leader-elect-lease-duration': { type: 'number', default: 15, help: 'lease duration in seconds' },
+  'leader-elect-lease-duration': {
+    type: 'number',
+    default: 15,
+    help: 'lease duration in seconds (divided by --speed, as are the renew deadline and retry period)',
+  },
   port: { type: 'number', default: 10259, help: 'port for /healthz, /readyz and /metrics (0 picks a free one)' },
   'bind-address': { type: 'string', default: '127.0.0.1', help: 'address for the health server' },
-  speed: { type: 'number', default: 1, help: 'divide backoff durations by this' },
+  speed: { type: 'number', default: 1, help: 'divide backoff and leader-election durations by this' },
   'kube-api-qps': { type: 'number', default: 0, help: 'client rate limit (0: none)' },
   help: { type: 'boolean', help: 'print this help' },
 } satisfies FlagSpec;
@@ -31,6 +36,8 @@ export async function schedulerMain(argv: string[]): Promise<void> {
   const flags = parseCommandFlags('scheduler', argv, FLAGS);
   if (!flags) return;
   const log = createLogger('scheduler');
+  // The supervisor's private channel (`ksim chaos skew`, `ksim status`), when `ksim up` started this process.
+  serveControl(log);
   if (!flags.kubeconfig) {
     process.stderr.write('ksim scheduler: --kubeconfig is required\n');
     process.exit(2);
@@ -45,7 +52,7 @@ export async function schedulerMain(argv: string[]): Promise<void> {
   }
   const speed = flags.speed > 0 ? flags.speed : 1;
   const identity = `${os.hostname()}_${process.pid}`;
-  const client = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent: 'ksim-scheduler', qps: flags['kube-api-qps'] || undefined });
+  const client = KubeClient.fromKubeconfig(flags.kubeconfig, { userAgent: 'kube-scheduler', qps: flags['kube-api-qps'] || undefined });
   const registry = createMetricsRegistry('scheduler');
   const scheduler = new Scheduler({ client, config, log, registry, speed, identity });
   let stopping = false;
@@ -58,6 +65,8 @@ export async function schedulerMain(argv: string[]): Promise<void> {
         leaseDurationMs: leaseMs,
         renewDeadlineMs: Math.round((leaseMs * 2) / 3),
         retryPeriodMs: Math.round(leaseMs / 7.5),
+        speed,
+        registry,
         log,
         onStartedLeading: () => void scheduler.run(),
         // kube-scheduler exits when it loses the lease; a supervisor may start it again.
@@ -82,5 +91,6 @@ export async function schedulerMain(argv: string[]): Promise<void> {
     await scheduler.run();
     return;
   }
+  registerInfo(() => ({ leader: { lease: elector.lease, identity, leading: elector.isLeader } }));
   elector.start();
 }

@@ -5,7 +5,8 @@
 // flight. Failures get kube's FailedScheduling event and PodScheduled=False
 // condition; every attempt is explained in an annotation and a log line.
 import type { ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
-import type { Namespace, Node, Pod, Service } from 'kubernetes-types/core/v1.js';
+import type { Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, Service } from 'kubernetes-types/core/v1.js';
+import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { StatusError } from '../shared/api/errors.ts';
@@ -20,11 +21,13 @@ import { ClusterCache, isTerminal } from './cache.ts';
 import type { SchedulerConfig } from './config.ts';
 import { fitErrorMessage } from './framework/diagnosis.ts';
 import { Profile, type Nominator, type ScheduleResult } from './framework/profile.ts';
-import type { ClusterEvent, Handle, Plugin } from './framework/types.ts';
+import type { ClusterEvent, Plugin } from './framework/types.ts';
 import { DECISION_ANNOTATION, decisionOf } from './explain.ts';
 import { schedulerMetrics, type SchedulerMetrics } from './metrics.ts';
 import { podInfo, type PodInfo } from './pod-info.ts';
 import { PLUGINS } from './plugins/registry.ts';
+import { ANN } from '../shared/storage/volume-matching.ts';
+import type { VolumeHandle } from './plugins/volume-binding.ts';
 import { preempt } from './preemption.ts';
 import { SchedulingQueue, type QueuedPod } from './queue.ts';
 
@@ -34,6 +37,9 @@ const namespaces = findResource('', 'v1', 'namespaces')!;
 const services = findResource('', 'v1', 'services')!;
 const replicasets = findResource('apps', 'v1', 'replicasets')!;
 const statefulsets = findResource('apps', 'v1', 'statefulsets')!;
+const pvcs = findResource('', 'v1', 'persistentvolumeclaims')!;
+const pvs = findResource('', 'v1', 'persistentvolumes')!;
+const storageclasses = findResource('storage.k8s.io', 'v1', 'storageclasses')!;
 
 /** What a scheduler is built from. */
 export interface SchedulerOptions {
@@ -76,6 +82,9 @@ export class Scheduler {
   private readonly svcInformer: Informer<Service>;
   private readonly rsInformer: Informer<ReplicaSet>;
   private readonly stsInformer: Informer<StatefulSet>;
+  private readonly pvcInformer: Informer<PersistentVolumeClaim>;
+  private readonly pvInformer: Informer<PersistentVolume>;
+  private readonly scInformer: Informer<StorageClass>;
   private readonly recorder: EventRecorder;
   private readonly metrics?: SchedulerMetrics;
   private readonly clock: Clock;
@@ -102,12 +111,26 @@ export class Scheduler {
     this.svcInformer = new Informer<Service>(client, services, iopts);
     this.rsInformer = new Informer<ReplicaSet>(client, replicasets, iopts);
     this.stsInformer = new Informer<StatefulSet>(client, statefulsets, iopts);
+    this.pvcInformer = new Informer<PersistentVolumeClaim>(client, pvcs, iopts);
+    this.pvInformer = new Informer<PersistentVolume>(client, pvs, iopts);
+    this.scInformer = new Informer<StorageClass>(client, storageclasses, iopts);
     this.informers.push(this.podInformer, this.nodeInformer, this.nsInformer, this.svcInformer, this.rsInformer, this.stsInformer);
+    this.informers.push(this.pvcInformer, this.pvInformer, this.scInformer);
 
-    const handle: Handle = {
+    const handle: VolumeHandle = {
       cache: this.cache,
       namespaceLabels: (ns) => this.nsInformer.cache.get(ns)?.metadata?.labels,
       defaultSelectorsFor: (pod) => this.defaultSelectors(pod),
+      volumes: {
+        claim: (ns, name) => this.pvcInformer.cache.get(`${ns}/${name}`),
+        volume: (name) => this.pvInformer.cache.get(name),
+        volumes: () => this.pvInformer.cache.list(),
+        storageClass: (name) => this.scInformer.cache.get(name),
+        selectNode: async (claim, node) => {
+          const patch = { metadata: { annotations: { [ANN.selectedNode]: node } } };
+          await client.patch(pvcs, claim.metadata!.namespace, claim.metadata!.name!, 'merge', patch);
+        },
+      },
     };
     const nominator: Nominator = { nominatedOn: (node) => this.nominatedOn(node) };
     for (const pc of opts.config.profiles) {
@@ -237,6 +260,13 @@ export class Scheduler {
         this.cache.removeNode(node);
       },
     });
+    const volumesChanged = (ev: ClusterEvent) => ({
+      add: () => this.queue.moveAllToActiveOrBackoff(ev),
+      update: () => this.queue.moveAllToActiveOrBackoff(ev),
+    });
+    this.pvcInformer.on(volumesChanged('PersistentVolumeClaimChange'));
+    this.pvInformer.on(volumesChanged('PersistentVolumeChange'));
+    this.scInformer.on(volumesChanged('StorageClassChange'));
     this.nsInformer.on({
       add: (ns) => this.cache.namespaceLabels.set(ns.metadata!.name!, ns.metadata!.labels ?? {}),
       update: (_o, ns) => this.cache.namespaceLabels.set(ns.metadata!.name!, ns.metadata!.labels ?? {}),
@@ -348,7 +378,7 @@ export class Scheduler {
     this.log.info({ pod: key, profile: profile.name, attempts: q.attempts, decision }, 'unable to schedule pod; waiting');
     this.recorder.event(pod, 'Warning', 'FailedScheduling', message);
     const nominated = this.nominations.get(key)?.node;
-    void this.reportFailure(pod, 'Unschedulable', message, nominated, JSON.stringify(decision));
+    void this.reportFailure(pod, 'Unschedulable', message, nominated);
   }
 
   private startBind(q: QueuedPod, profile: Profile, result: ScheduleResult, started: number, t0: number): void {
@@ -369,8 +399,9 @@ export class Scheduler {
       target: { apiVersion: 'v1', kind: 'Node', name: node },
     };
     this.inFlightBinds++;
-    const p = this.opts.client
-      .create(pods, meta.namespace, binding, { name: meta.name!, subresource: 'binding' })
+    const preBinds = profile.plugins().filter((pl) => pl.preBind && !result.state.skipFilter.has(pl.name));
+    const p = Promise.all(preBinds.map((pl) => pl.preBind!(result.state, pod, node)))
+      .then(() => this.opts.client.create(pods, meta.namespace, binding, { name: meta.name!, subresource: 'binding' }))
       .then(
         () => {
           const seconds = (performance.now() - t0) / 1000;
@@ -401,7 +432,7 @@ export class Scheduler {
           this.queue.requeueAfterFailure(q, new Set(), true);
           const message = `Binding rejected: ${reason}`;
           this.recorder.event(pod, 'Warning', 'FailedScheduling', message);
-          void this.reportFailure(pod, 'SchedulerError', message, undefined, undefined);
+          void this.reportFailure(pod, 'SchedulerError', message, undefined);
         },
       )
       .finally(() => {
@@ -413,14 +444,13 @@ export class Scheduler {
     void started;
   }
 
-  /** Writes PodScheduled=False (and nominatedNodeName) to pods/status, and the decision annotation, when they changed. */
-  private async reportFailure(
-    pod: Pod,
-    reason: string,
-    message: string,
-    nominatedNode: string | undefined,
-    decision: string | undefined,
-  ): Promise<void> {
+  /**
+   * Writes PodScheduled=False (and nominatedNodeName) to pods/status when they
+   * changed. The decision of a failed attempt goes to the log only: kube's
+   * system:kube-scheduler role may not patch a Pod's metadata, and a bind
+   * carries the annotation on the Binding instead.
+   */
+  private async reportFailure(pod: Pod, reason: string, message: string, nominatedNode: string | undefined): Promise<void> {
     const meta = pod.metadata!;
     const ns = meta.namespace;
     const name = meta.name!;
@@ -442,9 +472,6 @@ export class Scheduler {
         const status: { conditions: (typeof condition)[]; nominatedNodeName?: string | null } = { conditions: [condition] };
         if (nominatedChanged) status.nominatedNodeName = nominatedNode ?? null;
         await this.opts.client.patch(pods, ns, name, 'strategic', { status }, 'status');
-      }
-      if (decision && this.opts.annotate !== false && meta.annotations?.[DECISION_ANNOTATION] !== decision) {
-        await this.opts.client.patch(pods, ns, name, 'merge', { metadata: { annotations: { [DECISION_ANNOTATION]: decision } } });
       }
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 404))

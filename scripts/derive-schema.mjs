@@ -9,6 +9,8 @@
 //     --swagger <swagger.json | GITDIR@REF:path> \
 //     --api <k8s.io/api checkout dir | GITDIR@REF> \
 //     --apimachinery <k8s.io/apimachinery checkout dir | GITDIR@REF> \
+//     --apiextensions <k8s.io/apiextensions-apiserver checkout dir | GITDIR@REF> \
+//     --aggregator <k8s.io/kube-aggregator checkout dir | GITDIR@REF> \
 //     [--origin 'text recorded verbatim in source.origin' ...] [--out DIR]
 //
 // A GITDIR@REF input is read with `git --git-dir=GITDIR show REF:path`, so a
@@ -23,6 +25,10 @@
 //               kubernetes/kubernetes' own api/openapi-spec/swagger.json is the same without enum lists)
 //   --api           kubernetes/api@v0.35.0 (9afe7de0a56c582b06ca094f7309015bc84657a7)
 //   --apimachinery  kubernetes/apimachinery@v0.35.0 (72d71eac265e06713c6d83d7034aac609450243f)
+//   --apiextensions kubernetes/apiextensions-apiserver@v0.35.0 (a8d2a03a6b798832f3b9a63638d404ef89fe5b69)
+//   --aggregator    kubernetes/kube-aggregator@v0.35.0 (98a003863a2fad2640ccb616ecaf1490dc79316c)
+// (CustomResourceDefinition's and APIService's protos live in those two
+// repositories; their OpenAPI definitions are in the same swagger.json.)
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -76,6 +82,37 @@ const ROOT_KINDS = [
   ['authentication.k8s.io', 'v1', 'TokenReview', false],
   ['discovery.k8s.io', 'v1', 'EndpointSlice', true],
   ['scheduling.k8s.io', 'v1', 'PriorityClass', true],
+  ['', 'v1', 'PersistentVolume', true],
+  ['', 'v1', 'PersistentVolumeClaim', true],
+  ['', 'v1', 'ReplicationController', true],
+  ['storage.k8s.io', 'v1', 'StorageClass', true],
+  ['autoscaling', 'v1', 'HorizontalPodAutoscaler', true],
+  ['autoscaling', 'v2', 'HorizontalPodAutoscaler', true],
+  ['networking.k8s.io', 'v1', 'NetworkPolicy', true],
+  ['networking.k8s.io', 'v1', 'Ingress', true],
+  ['networking.k8s.io', 'v1', 'IngressClass', true],
+  ['admissionregistration.k8s.io', 'v1', 'ValidatingAdmissionPolicy', true],
+  ['admissionregistration.k8s.io', 'v1', 'ValidatingAdmissionPolicyBinding', true],
+  ['admissionregistration.k8s.io', 'v1', 'ValidatingWebhookConfiguration', true],
+  ['admissionregistration.k8s.io', 'v1', 'MutatingWebhookConfiguration', true],
+  ['apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', true],
+  ['apiregistration.k8s.io', 'v1', 'APIService', true],
+  ['', 'v1', 'PodTemplate', true],
+  ['', 'v1', 'ComponentStatus', true],
+  ['node.k8s.io', 'v1', 'RuntimeClass', true],
+  ['flowcontrol.apiserver.k8s.io', 'v1', 'FlowSchema', true],
+  ['flowcontrol.apiserver.k8s.io', 'v1', 'PriorityLevelConfiguration', true],
+  ['storage.k8s.io', 'v1', 'CSIDriver', true],
+  ['storage.k8s.io', 'v1', 'CSINode', true],
+  ['storage.k8s.io', 'v1', 'VolumeAttachment', true],
+  ['storage.k8s.io', 'v1', 'CSIStorageCapacity', true],
+  ['storage.k8s.io', 'v1', 'VolumeAttributesClass', true],
+  ['networking.k8s.io', 'v1', 'IPAddress', true],
+  ['networking.k8s.io', 'v1', 'ServiceCIDR', true],
+  ['resource.k8s.io', 'v1', 'DeviceClass', true],
+  ['resource.k8s.io', 'v1', 'ResourceClaim', true],
+  ['resource.k8s.io', 'v1', 'ResourceClaimTemplate', true],
+  ['resource.k8s.io', 'v1', 'ResourceSlice', true],
   ['', 'v1', 'Status', false],
   ['', 'v1', 'DeleteOptions', false],
   ['', 'v1', 'WatchEvent', false],
@@ -134,6 +171,36 @@ const KIND_DESCRIPTIONS = {
   TokenReview: 'Asks who a bearer token authenticates.',
   EndpointSlice: 'A subset of the endpoints that implement a service.',
   PriorityClass: 'A named pod priority value.',
+  PersistentVolume: 'A piece of storage in the cluster, provisioned by an administrator or a storage class.',
+  PersistentVolumeClaim: 'A request for storage by a user, bound to one persistent volume.',
+  ReplicationController: 'Keeps a number of identical pods running (the older form of ReplicaSet).',
+  StorageClass: 'A class of storage and the provisioner that makes its volumes.',
+  HorizontalPodAutoscaler: 'Scales a workload between bounds from observed metrics.',
+  NetworkPolicy: 'Which traffic may reach and leave a set of pods.',
+  Ingress: 'HTTP routes from outside the cluster to services, by host and path.',
+  IngressClass: 'The controller that implements a class of ingresses.',
+  ValidatingAdmissionPolicy: 'CEL rules that admission checks writes against.',
+  ValidatingAdmissionPolicyBinding: 'Applies a validating admission policy to matching resources, with parameters.',
+  ValidatingWebhookConfiguration: 'Webhooks asked to accept or refuse writes during admission.',
+  MutatingWebhookConfiguration: 'Webhooks that may change objects during admission.',
+  CustomResourceDefinition: 'Adds a new resource, with its schema, to the API.',
+  APIService: 'Where one group-version of the API is served: locally or by an extension server.',
+  PodTemplate: 'A stored pod template that other objects can refer to.',
+  ComponentStatus: 'The health of a control-plane component (deprecated).',
+  RuntimeClass: 'A container runtime configuration that pods can select.',
+  FlowSchema: 'Sorts incoming requests into priority levels (API priority and fairness).',
+  PriorityLevelConfiguration: 'A share of the API server concurrency for the requests assigned to it.',
+  CSIDriver: 'How the cluster talks to a CSI volume driver installed on the nodes.',
+  CSINode: 'The CSI drivers installed on one node.',
+  VolumeAttachment: 'A request to attach or detach a volume to or from a node.',
+  CSIStorageCapacity: 'Storage capacity that a CSI driver reports for a topology segment.',
+  VolumeAttributesClass: 'A class of mutable volume attributes a CSI driver can apply.',
+  IPAddress: 'One IP address allocated to an object, such as a service.',
+  ServiceCIDR: 'A range of addresses that service cluster IPs are allocated from.',
+  DeviceClass: 'A kind of device that resource claims can ask for, with its selectors.',
+  ResourceClaim: 'A request for devices that pods can use (dynamic resource allocation).',
+  ResourceClaimTemplate: 'A template from which a resource claim is made for each pod.',
+  ResourceSlice: 'Devices that a driver publishes as available in a pool.',
   Status: 'The result of an operation that does not return an object.',
   DeleteOptions: 'Options for a delete request.',
   WatchEvent: 'One event in a watch stream.',
@@ -181,6 +248,28 @@ const SPECIALS = {
     special: 'FieldsV1',
     jsonNote:
       'A JSON object of field-set entries ("f:name", "k:{...}", "v:...", "i:N", "."), embedded as is. Proto: Raw holds the same JSON text as bytes.',
+  },
+  // apiextensions.k8s.io/v1 (k8s.io/apiextensions-apiserver): the schema a CRD
+  // carries, whose JSON forms are written by hand (marshal.go there).
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON': {
+    special: 'JSON',
+    jsonNote:
+      'Any JSON value (object, array, string, number, boolean or null), embedded as is; OpenAPI gives it no type. Proto: raw holds its JSON text.',
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray': {
+    special: 'JSONSchemaPropsOrArray',
+    jsonNote:
+      'One JSONSchemaProps object, or a JSON array of them; OpenAPI gives it no type. Proto: schema (1) holds the single schema, jSONSchemas (2) the array.',
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool': {
+    special: 'JSONSchemaPropsOrBool',
+    jsonNote:
+      'A JSON boolean, or a JSONSchemaProps object (which means true); OpenAPI gives it no type. Proto: allows (1) is the boolean (true when a schema is given), schema (2) the schema.',
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray': {
+    special: 'JSONSchemaPropsOrStringArray',
+    jsonNote:
+      'A JSONSchemaProps object, or a JSON array of property names; OpenAPI gives it no type. Proto: schema (1) holds the schema, property (2) the names.',
   },
   'io.k8s.apimachinery.pkg.runtime.Unknown': {
     special: 'Unknown',
@@ -302,8 +391,18 @@ function parseProto(text, file) {
   return messages;
 }
 
-const openApiToProto = (name) => name.replace(/^io\.k8s\./, 'k8s.io.');
-const protoToOpenApi = (name) => name.replace(/^k8s\.io\./, 'io.k8s.');
+// go-to-protobuf writes a repository's "-" as "_": io.k8s.kube-aggregator.pkg... is k8s.io.kube_aggregator.pkg...
+const HYPHENATED_TREES = ['apiextensions-apiserver', 'kube-aggregator'];
+const openApiToProto = (name) => {
+  const tree = HYPHENATED_TREES.find((t) => name.startsWith(`io.k8s.${t}.`));
+  const p = name.replace(/^io\.k8s\./, 'k8s.io.');
+  return tree ? p.replace(tree, tree.replaceAll('-', '_')) : p;
+};
+const protoToOpenApi = (name) => {
+  const tree = HYPHENATED_TREES.find((t) => name.startsWith(`k8s.io.${t.replaceAll('-', '_')}.`));
+  const o = name.replace(/^k8s\.io\./, 'io.k8s.');
+  return tree ? o.replace(tree.replaceAll('-', '_'), tree) : o;
+};
 const packageOf = (full) => full.slice(0, full.lastIndexOf('.'));
 
 // ---------------------------------------------------------------------------
@@ -386,9 +485,13 @@ function protoFact(pf, via) {
   return out;
 }
 
+/** A property name without case and punctuation: JSONSchemaProps' "$ref" is proto ref, "x-kubernetes-list-type" xKubernetesListType. */
+const looseName = (s) => s.replace(/[^A-Za-z0-9]/g, '').toLowerCase();
+
 /**
  * Pairs JSON property names with the fields of a proto message. Names match
- * exactly, else case-insensitively (BoundObjectReference.uid is proto uID).
+ * exactly, else case-insensitively (BoundObjectReference.uid is proto uID),
+ * else without punctuation too (JSONSchemaProps.$ref is proto ref).
  * A Go struct embedded with json:",inline" is one message-typed proto field
  * (e.g. Volume.volumeSource = 2) whose own fields are JSON properties of the
  * outer object; those are matched through it, with `via` giving the path.
@@ -400,7 +503,10 @@ function matchProto(props, msg, protoMessage, via = []) {
   let leftover = [];
   for (const pf of msg.fields) {
     const exact = rest.has(pf.name) ? pf.name : undefined;
-    const loose = exact ?? [...rest].find((p) => p.toLowerCase() === pf.name.toLowerCase());
+    const loose =
+      exact ??
+      [...rest].find((p) => p.toLowerCase() === pf.name.toLowerCase()) ??
+      [...rest].find((p) => looseName(p) === looseName(pf.name));
     if (loose !== undefined) {
       assigned.set(loose, { pf, via });
       rest.delete(loose);
@@ -479,7 +585,8 @@ function openApiPart(name, d, servedGVs, problems) {
     t.jsonNote = special.jsonNote;
   }
   if (!d) t.synthetic = true;
-  if (d && !d.type) problems.push(`${name}: definition has no type`);
+  // The apiextensions specials have no type in OpenAPI (any JSON, or one of two shapes): recorded as object.
+  if (d && !d.type && !special) problems.push(`${name}: definition has no type`);
   const gvks = (d?.['x-kubernetes-group-version-kind'] ?? []).filter((g) => servedGVs.has(`${g.group}/${g.version}`));
   if (gvks.length) {
     t.gvk = gvks.map((g) => ({ group: g.group, version: g.version, kind: g.kind }));
@@ -549,7 +656,7 @@ function protoPart(t, name, protoOnly, msg, protoMessage, notes, problems) {
 
 function main() {
   const args = parseArgs(process.argv.slice(2), {
-    required: ['swagger', 'api', 'apimachinery'],
+    required: ['swagger', 'api', 'apimachinery', 'apiextensions', 'aggregator'],
     optional: ['out'],
     repeated: ['origin'],
     defaults: { out: join(root, 'shared/api/schema') },
@@ -644,6 +751,8 @@ function main() {
       swagger: swaggerDesc,
       api: sources.api.describe,
       apimachinery: sources.apimachinery.describe,
+      ...(sources['apiextensions-apiserver'] ? { apiextensions: sources['apiextensions-apiserver'].describe } : {}),
+      ...(sources['kube-aggregator'] ? { aggregator: sources['kube-aggregator'].describe } : {}),
       protoFiles,
       note: 'Facts only: field names, types, formats, required lists, x-kubernetes-* extensions, enums, gvks and protobuf field numbers. Kubernetes description texts are left out.',
     },

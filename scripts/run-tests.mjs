@@ -8,12 +8,17 @@
 //   npm test -- apiserver/storage/x.test.ts   just that file (or a directory)
 //   npm test -- --test-name-pattern=watch     extra flags go to `node --test`
 //
+// Every file is its own process. The unit files (outside test/) are light and
+// run as many at once as the machine has cores; the end-to-end files in
+// test/ each start an apiserver or a whole cluster and run
+// KSIM_E2E_CONCURRENCY (default 2) at once.
+//
 // Environment: KSIM_TEST_TIMEOUT_MS (default 120000) bounds each test and each
 // test file; KSIM_SKIP_TYPECHECK=1 skips the format, lint, import and type
 // checks when iterating on one file.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { constants } from 'node:os';
+import { availableParallelism, constants } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -117,17 +122,33 @@ function main() {
     console.log('run-tests: no *.test.ts files found');
     return 0;
   }
-  console.log(`run-tests: ${files.length} test file(s)`);
   const timeoutFlag = args.flags.some((f) => f.startsWith('--test-timeout')) ? [] : [`--test-timeout=${timeoutMs}`];
-  return run(process.execPath, [
-    '--import',
-    'tsx',
-    '--test',
-    '--test-reporter=spec',
-    ...timeoutFlag,
-    ...args.flags,
-    ...files.map((f) => relative(root, f)),
-  ]);
+  const e2eDir = join(root, 'test') + '/';
+  const e2e = files.filter((f) => f.startsWith(e2eDir));
+  const unit = files.filter((f) => !f.startsWith(e2eDir));
+  const phases = [
+    { name: 'unit', files: unit, concurrency: Math.max(2, availableParallelism()) },
+    { name: 'end-to-end', files: e2e, concurrency: Number(process.env.KSIM_E2E_CONCURRENCY ?? 2) },
+  ].filter((p) => p.files.length > 0);
+  let code = 0;
+  for (const phase of phases) {
+    const concurrency = args.flags.some((f) => f.startsWith('--test-concurrency')) ? [] : [`--test-concurrency=${phase.concurrency}`];
+    console.log(`run-tests: ${phase.files.length} ${phase.name} test file(s), ${phase.concurrency} at a time`);
+    const started = Date.now();
+    const phaseCode = run(process.execPath, [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-reporter=spec',
+      ...timeoutFlag,
+      ...concurrency,
+      ...args.flags,
+      ...phase.files.map((f) => relative(root, f)),
+    ]);
+    console.log(`run-tests: ${phase.name} files took ${Math.round((Date.now() - started) / 1000)} s (exit ${phaseCode})`);
+    if (phaseCode !== 0 && code === 0) code = phaseCode;
+  }
+  return code;
 }
 
 process.exitCode = main();

@@ -43,8 +43,9 @@ function comparable(res: { status: number; headers: Record<string, string>; body
         body.metadata.labels['kubernetes.io/metadata.name'] = body.metadata.name;
     }
   }
-  // The ServiceAccount admission plugin names the token volume kube-api-access-<5 random characters>, as kube does.
-  const text = JSON.stringify(body)?.replace(/"kube-api-access-[a-z0-9]{5}"/g, '"kube-api-access-<suffix>"');
+  // The ServiceAccount admission plugin names the token volume kube-api-access-<5 random characters>, as kube does
+  // (the name is also a key of the volume's managedFields entry, where it stands in escaped quotes).
+  const text = JSON.stringify(body)?.replace(/kube-api-access-[a-z0-9]{5}(?![a-z0-9])/g, 'kube-api-access-<suffix>');
   return { status: res.status, warning: res.headers.warning, body: text === undefined ? body : JSON.parse(text) };
 }
 

@@ -226,8 +226,8 @@ describe('malformed percent-encoding', () => {
 
 describe('group-versions ksim does not serve', () => {
   for (const path of [
-    '/apis/autoscaling/v2',
-    '/apis/autoscaling/v2/horizontalpodautoscalers',
+    '/apis/autoscaling/v2beta2',
+    '/apis/autoscaling/v2beta2/horizontalpodautoscalers',
     '/apis/nosuch.io/v1',
     '/apis/nosuch.io',
     '/apis/nosuch.io/v1/things',

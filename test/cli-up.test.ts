@@ -6,6 +6,8 @@
 // output and in `ksim status`. A second `ksim up` on a data dir or
 // port that is taken says so and exits 1 without touching the first cluster;
 // a disk that fills shows in `ksim status` and the cluster carries on.
+// (--restart=on-failure and leader failover: cli-up-restart.test.ts; kill -9
+// of the apiserver: cli-up-apiserver-kill.test.ts; one cluster per file.)
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -85,7 +87,7 @@ test('ksim up serves, writes a kubeconfig kubectl can use, and keeps state acros
   assert.equal(created.code, 0, created.stderr);
 
   const status = await run(process.execPath, [ksimCli, 'status', '--data-dir', dataDir]);
-  assert.match(status.stdout, /apiserver\s+\d+\s+running\s+https?:\/\/127\.0\.0\.1:\d+/);
+  assert.match(status.stdout, /^apiserver\s+\d+\s+running\s+\d+[smhd]\S*\s+0\s+-\s+https?:\/\/127\.0\.0\.1:\d+$/m);
   const tls = serverOf(dataDir).startsWith('https:');
   if (tls) {
     // Each component runs under its own identity, from its own kubeconfig.

@@ -5,7 +5,7 @@
 // the middle of a rollout.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startCluster, type Cluster, ok } from './helpers/index.ts';
+import { startCluster, type Cluster, ok, eventually } from './helpers/index.ts';
 
 let c: Cluster;
 before(async () => {
@@ -14,14 +14,6 @@ before(async () => {
 after(() => c?.stop());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function eventually(what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
-const jsonpath = async (args: string[], path: string) => ok(await c.k([...args, '-o', `jsonpath=${path}`]));
 
 const deployment = (name: string, image: string, replicas = 3, ns = 'default') => `apiVersion: apps/v1
 kind: Deployment
@@ -45,11 +37,11 @@ describe('rollouts', () => {
     assert.match(ok(await c.k(['get', 'deploy', 'web'])), /^web\s+3\/3\s+3\s+3\s+/m);
     ok(await c.k(['scale', 'deploy', 'web', '--replicas=5']));
     ok(await c.k(['rollout', 'status', 'deploy/web', '--timeout=60s']));
-    assert.equal(await jsonpath(['get', 'deploy', 'web'], '{.status.availableReplicas}'), '5');
+    assert.equal(await c.jsonpath(['get', 'deploy', 'web'], '{.status.availableReplicas}'), '5');
     ok(await c.k(['scale', 'deploy', 'web', '--replicas=2']));
     await eventually(
       '2 pods',
-      async () => (await jsonpath(['get', 'pods', '-l', 'app=web'], '{.items[*].metadata.name}')).split(' ').filter(Boolean).length === 2,
+      async () => (await c.jsonpath(['get', 'pods', '-l', 'app=web'], '{.items[*].metadata.name}')).split(' ').filter(Boolean).length === 2,
     );
     ok(await c.k(['wait', '--for=condition=Available', 'deploy/web', '--timeout=30s']));
   });
@@ -66,7 +58,7 @@ describe('rollouts', () => {
     assert.match(history, /^2\s/m);
     ok(await c.k(['rollout', 'undo', 'deploy/web']));
     ok(await c.k(['rollout', 'status', 'deploy/web', '--timeout=60s']));
-    assert.equal(await jsonpath(['get', 'deploy', 'web'], '{.spec.template.spec.containers[0].image}'), 'nginx:1.27');
+    assert.equal(await c.jsonpath(['get', 'deploy', 'web'], '{.spec.template.spec.containers[0].image}'), 'nginx:1.27');
     assert.equal(
       ok(await c.k(['get', 'rs', '-l', 'app=web', '--no-headers']))
         .trim()
@@ -74,7 +66,7 @@ describe('rollouts', () => {
       2,
       'undo reuses the old ReplicaSet',
     );
-    assert.equal(await jsonpath(['get', 'deploy', 'web'], '{.metadata.annotations.deployment\\.kubernetes\\.io/revision}'), '3');
+    assert.equal(await c.jsonpath(['get', 'deploy', 'web'], '{.metadata.annotations.deployment\\.kubernetes\\.io/revision}'), '3');
     const events = ok(await c.k(['get', 'events', '--field-selector', 'involvedObject.name=web,reason=ScalingReplicaSet']));
     assert.match(events, /Scaled up replica set web-\w+ from \d+ to \d+/);
   });
@@ -90,31 +82,33 @@ describe('rollouts', () => {
       2,
       'no new ReplicaSet while paused',
     );
-    assert.equal(await jsonpath(['get', 'deploy', 'web'], '{.status.conditions[?(@.type=="Progressing")].reason}'), 'DeploymentPaused');
+    assert.equal(await c.jsonpath(['get', 'deploy', 'web'], '{.status.conditions[?(@.type=="Progressing")].reason}'), 'DeploymentPaused');
     ok(await c.k(['rollout', 'resume', 'deploy/web']));
     ok(await c.k(['rollout', 'status', 'deploy/web', '--timeout=60s']));
-    assert.match(await jsonpath(['get', 'pods', '-l', 'app=web'], '{.items[*].spec.containers[0].image}'), /^(nginx:1\.29 ?)+$/);
+    assert.match(await c.jsonpath(['get', 'pods', '-l', 'app=web'], '{.items[*].spec.containers[0].image}'), /^(nginx:1\.29 ?)+$/);
     ok(await c.k(['rollout', 'restart', 'deploy/web']));
     ok(await c.k(['rollout', 'status', 'deploy/web', '--timeout=60s']));
-    assert.ok(await jsonpath(['get', 'deploy', 'web'], '{.spec.template.metadata.annotations.kubectl\\.kubernetes\\.io/restartedAt}'));
+    assert.ok(await c.jsonpath(['get', 'deploy', 'web'], '{.spec.template.metadata.annotations.kubectl\\.kubernetes\\.io/restartedAt}'));
   });
 
   test('a deleted Pod is replaced; a Service lists exactly the ready Pods', async () => {
-    const [victim] = (await jsonpath(['get', 'pods', '-l', 'app=web'], '{.items[*].metadata.name}')).split(' ');
+    const [victim] = (await c.jsonpath(['get', 'pods', '-l', 'app=web'], '{.items[*].metadata.name}')).split(' ');
     ok(await c.k(['delete', 'pod', victim, '--wait=false']));
     await eventually('a replacement', async () => {
-      const names = (await jsonpath(['get', 'pods', '-l', 'app=web', '--field-selector=status.phase=Running'], '{.items[*].metadata.name}'))
+      const names = (
+        await c.jsonpath(['get', 'pods', '-l', 'app=web', '--field-selector=status.phase=Running'], '{.items[*].metadata.name}')
+      )
         .split(' ')
         .filter(Boolean);
       return names.length === 2 && !names.includes(victim);
     });
     ok(await c.k(['expose', 'deploy', 'web', '--port=80', '--target-port=http']));
     await eventually('endpoints', async () => {
-      const ips = (await jsonpath(['get', 'pods', '-l', 'app=web'], '{.items[*].status.podIP}')).split(' ').filter(Boolean).sort();
-      const eps = (await jsonpath(['get', 'endpoints', 'web'], '{.subsets[*].addresses[*].ip}')).split(' ').filter(Boolean).sort();
+      const ips = (await c.jsonpath(['get', 'pods', '-l', 'app=web'], '{.items[*].status.podIP}')).split(' ').filter(Boolean).sort();
+      const eps = (await c.jsonpath(['get', 'endpoints', 'web'], '{.subsets[*].addresses[*].ip}')).split(' ').filter(Boolean).sort();
       return ips.length === 2 && JSON.stringify(ips) === JSON.stringify(eps);
     });
-    assert.match(await jsonpath(['get', 'svc', 'web'], '{.spec.clusterIP}'), /^10\.(9[6-9]|1[01]\d)\.\d+\.\d+$/);
+    assert.match(await c.jsonpath(['get', 'svc', 'web'], '{.spec.clusterIP}'), /^10\.(9[6-9]|1[01]\d)\.\d+\.\d+$/);
     ok(await c.k(['create', 'service', 'clusterip', 'nobody', '--tcp=80:80']));
     await eventually('an empty Endpoints', async () => (await c.k(['get', 'endpoints', 'nobody'])).stdout.includes('<none>'));
   });
@@ -134,18 +128,21 @@ describe('deletion and adoption', () => {
   test('--cascade=orphan leaves the ReplicaSet without owner; a new Deployment adopts it', async () => {
     ok(await c.k(['apply', '-f', '-'], deployment('orph', 'nginx', 2)));
     ok(await c.k(['rollout', 'status', 'deploy/orph', '--timeout=60s']));
-    const rsName = (await jsonpath(['get', 'rs', '-l', 'app=orph'], '{.items[0].metadata.name}')).trim();
+    const rsName = (await c.jsonpath(['get', 'rs', '-l', 'app=orph'], '{.items[0].metadata.name}')).trim();
     ok(await c.k(['delete', 'deploy', 'orph', '--cascade=orphan']));
-    await eventually('the ReplicaSet orphaned', async () => (await jsonpath(['get', 'rs', rsName], '{.metadata.ownerReferences}')) === '');
+    await eventually(
+      'the ReplicaSet orphaned',
+      async () => (await c.jsonpath(['get', 'rs', rsName], '{.metadata.ownerReferences}')) === '',
+    );
     assert.equal(
-      (await jsonpath(['get', 'pods', '-l', 'app=orph'], '{.items[*].metadata.name}')).split(' ').filter(Boolean).length,
+      (await c.jsonpath(['get', 'pods', '-l', 'app=orph'], '{.items[*].metadata.name}')).split(' ').filter(Boolean).length,
       2,
       'pods stay',
     );
     ok(await c.k(['apply', '-f', '-'], deployment('orph', 'nginx', 2)));
     await eventually(
       'adoption',
-      async () => (await jsonpath(['get', 'rs', rsName], '{.metadata.ownerReferences[0].kind}')) === 'Deployment',
+      async () => (await c.jsonpath(['get', 'rs', rsName], '{.metadata.ownerReferences[0].kind}')) === 'Deployment',
     );
     ok(await c.k(['rollout', 'status', 'deploy/orph', '--timeout=60s']));
     assert.equal(
@@ -178,9 +175,10 @@ describe('chaos', () => {
     ok(await c.k(['rollout', 'status', 'deploy/chaos', '--timeout=90s']));
     await eventually(
       'old pods gone',
-      async () => (await jsonpath(['get', 'pods', '-l', 'app=chaos'], '{.items[*].metadata.name}')).split(' ').filter(Boolean).length === 6,
+      async () =>
+        (await c.jsonpath(['get', 'pods', '-l', 'app=chaos'], '{.items[*].metadata.name}')).split(' ').filter(Boolean).length === 6,
     );
-    const images = (await jsonpath(['get', 'pods', '-l', 'app=chaos'], '{.items[*].spec.containers[0].image}')).split(' ');
+    const images = (await c.jsonpath(['get', 'pods', '-l', 'app=chaos'], '{.items[*].spec.containers[0].image}')).split(' ');
     assert.deepEqual([...new Set(images)], ['nginx:1.28']);
   });
 });

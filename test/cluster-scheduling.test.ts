@@ -57,10 +57,14 @@ describe('scheduling decisions', () => {
     );
     assert.equal(
       message,
-      '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+      // The control-plane node's taint counts, as on a kubeadm or kind cluster.
+      '0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 Insufficient cpu. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.',
     );
     const events = ok(await c.k(['get', 'events', '--field-selector', 'involvedObject.name=huge,reason=FailedScheduling']));
-    assert.match(events, /FailedScheduling\s+pod\/huge\s+0\/3 nodes are available: 3 Insufficient cpu/);
+    assert.match(
+      events,
+      /FailedScheduling\s+pod\/huge\s+0\/4 nodes are available: 1 node\(s\) had untolerated taint .*, 3 Insufficient cpu/,
+    );
     assert.equal((await c.k(['get', 'pod', 'huge', '-o', 'jsonpath={.status.phase}'])).stdout, 'Pending');
     ok(await c.k(['delete', 'pod', 'huge']));
   });
@@ -123,7 +127,10 @@ describe('scheduling decisions', () => {
       async () => (await c.k(['get', 'pod', 's4', '-o', 'jsonpath={.status.conditions[?(@.type=="PodScheduled")].message}'])).stdout,
       (m) => m !== '',
     );
-    assert.match(message, /^0\/3 nodes are available: 3 node\(s\) didn't match pod anti-affinity rules\./);
+    assert.match(
+      message,
+      /^0\/4 nodes are available: 1 node\(s\) had untolerated taint \{node-role.kubernetes.io\/control-plane: \}, 3 node\(s\) didn't match pod anti-affinity rules\./,
+    );
   });
 
   test('topology spread and default spreading place replicas evenly', async () => {

@@ -1,8 +1,11 @@
 // The official Python client (Debian's python3-kubernetes, run with
 // /usr/bin/python3) against `ksim up`: a watch (it sends watch=True), a
 // followed log read as a stream, and exec with stdin written and stdout,
-// stderr and the exit code read back (v4.channel.k8s.io). Each case is a
-// small script in a temp dir using the cluster's kubeconfig.
+// stderr and the exit code read back (v4.channel.k8s.io); booleans as
+// Python spells them (True/False: watch=False lists, a timed watch ends);
+// typed create/patch/dry-run/delete and a 404 ApiException. Each case is a
+// small script in a temp dir using the cluster's kubeconfig; portforward
+// sends an HTTP request to nginx in a Pod through pf.socket().
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -137,3 +140,94 @@ print(repr(out), repr(err), resp.returncode)
     assert.equal(r.out, "'from-python\\n' 'to-stderr\\n' 5\n");
   },
 );
+
+test('booleans as Python sends them (True/False): watch=False lists, a watch with timeout_seconds ends on its own', { skip }, async () => {
+  const r = await python(
+    'booleans',
+    `
+l = v1.list_namespaced_config_map('default', watch=False, allow_watch_bookmarks=False)
+print(type(l).__name__, flush=True)
+def later():
+    time.sleep(0.5)
+    v1.create_namespaced_config_map('default', client.V1ConfigMap(metadata=client.V1ObjectMeta(name='py-timed')))
+threading.Thread(target=later).start()
+start = time.time()
+seen = []
+for ev in watch.Watch().stream(v1.list_namespaced_config_map, 'default', resource_version=l.metadata.resource_version, timeout_seconds=3, allow_watch_bookmarks=True):
+    seen.append(ev['type'] + ' ' + ev['object'].metadata.name)
+elapsed = time.time() - start
+print(seen, 2.5 < elapsed < 10, flush=True)
+`,
+  );
+  assert.equal(r.code, 0, r.err);
+  // Only the change after the list's resourceVersion, and the stream ended when the server closed it after 3 s.
+  assert.equal(r.out, "V1ConfigMapList\n['ADDED py-timed'] True\n");
+});
+
+test(
+  'typed calls: create, merge patch, dry-run create (dry_run=All stores nothing), delete; a missing object is ApiException 404',
+  { skip },
+  async () => {
+    const r = await python(
+      'typed',
+      `
+from kubernetes.client.rest import ApiException
+cm = v1.create_namespaced_config_map('default', client.V1ConfigMap(metadata=client.V1ObjectMeta(name='py-typed'), data={'a': '1'}))
+p = v1.patch_namespaced_config_map('py-typed', 'default', {'data': {'b': '2'}})
+print(sorted(p.data.items()), p.metadata.resource_version != cm.metadata.resource_version)
+d = v1.create_namespaced_config_map('default', client.V1ConfigMap(metadata=client.V1ObjectMeta(name='py-dry')), dry_run='All')
+print(d.metadata.name)
+try:
+    v1.read_namespaced_config_map('py-dry', 'default')
+except ApiException as e:
+    print(e.status, e.reason)
+st = v1.delete_namespaced_config_map('py-typed', 'default', grace_period_seconds=0)
+print(st.status)
+try:
+    v1.read_namespaced_config_map('py-typed', 'default')
+except ApiException as e:
+    import json
+    body = json.loads(e.body)
+    print(e.status, body['reason'], body['message'])
+`,
+    );
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, `[('a', '1'), ('b', '2')] True\npy-dry\n404 Not Found\nSuccess\n404 NotFound configmaps "py-typed" not found\n`);
+  },
+);
+
+// portforward() speaks the WebSocket channel protocol (v4.channel.k8s.io), which kube-apiserver passes to the kubelet.
+test('portforward: an HTTP request through pf.socket(80) reaches nginx in the Pod', { skip }, async () => {
+  ok(
+    await c.k(
+      ['apply', '-f', '-'],
+      `apiVersion: v1\nkind: Pod\nmetadata: {name: pyweb}\nspec:\n  containers: [{name: main, image: "nginx:1.27", ports: [{containerPort: 80}]}]\n`,
+    ),
+  );
+  await until(
+    async () => (await c.k(['get', 'pod', 'pyweb', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running',
+    'pyweb Running',
+    30_000,
+  );
+  const r = await python(
+    'portforward',
+    `
+from kubernetes.stream import portforward
+pf = portforward(v1.connect_get_namespaced_pod_portforward, 'pyweb', 'default', ports='80')
+sock = pf.socket(80)
+sock.setblocking(True)
+sock.sendall(b'GET / HTTP/1.1\\r\\nHost: pyweb\\r\\nConnection: close\\r\\n\\r\\n')
+data = b''
+while True:
+    chunk = sock.recv(4096)
+    if not chunk:
+        break
+    data += chunk
+sock.close()
+print(data.split(b'\\r\\n')[0].decode(), b'<title>Welcome to nginx!</title>' in data, pf.error(80))
+`,
+    30_000,
+  );
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, 'HTTP/1.1 200 OK True None\n');
+});

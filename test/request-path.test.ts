@@ -103,6 +103,31 @@ test('a ServiceAccount token does exactly what its Role allows, and nothing once
   refused(await as(['get', 'pods', '-n', 'lab']), /Unauthorized|must be logged in/);
 });
 
+test('a long-lived token Secret is filled by the tokens controller, authenticates, and goes with its ServiceAccount', async () => {
+  ok(await k(['create', 'serviceaccount', 'robot', '-n', 'lab']));
+  const manifest = JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'robot-token', namespace: 'lab', annotations: { 'kubernetes.io/service-account.name': 'robot' } },
+    type: 'kubernetes.io/service-account-token',
+  });
+  ok(await k(['apply', '-f', '-'], manifest));
+  const field = (f: string) => k(['get', 'secret', 'robot-token', '-n', 'lab', '-o', `jsonpath={.data.${f}}`]);
+  await until(async () => ok(await field('token')) !== '', 'the token Secret to be filled', 20_000);
+  const token = Buffer.from(ok(await field('token')), 'base64').toString();
+  assert.equal(Buffer.from(ok(await field('namespace')), 'base64').toString(), 'lab');
+  assert.match(Buffer.from(ok(await field('ca\\.crt')), 'base64').toString(), /^-----BEGIN CERTIFICATE-----/);
+  const as = async (args: string[]) => kubectl(args, { kubeconfig: await kubeconfigFor('robot', { token }) });
+  assert.equal(ok(await as(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'])), 'system:serviceaccount:lab:robot');
+  ok(await k(['delete', 'serviceaccount', 'robot', '-n', 'lab']));
+  await until(
+    async () => /NotFound/.test((await k(['get', 'secret', 'robot-token', '-n', 'lab'])).stderr),
+    'the token Secret to go with its ServiceAccount',
+    20_000,
+  );
+  refused(await as(['get', 'pods', '-n', 'lab']), /Unauthorized|must be logged in/);
+});
+
 test('kubectl auth can-i answers as kube would, with --as and --list', async () => {
   ok(await k(['create', 'serviceaccount', 'viewer', '-n', 'lab']));
   ok(await k(['create', 'role', 'cm-reader', '-n', 'lab', '--verb=get', '--resource=configmaps', '--resource-name=settings']));
@@ -170,6 +195,26 @@ spec:
   assert.equal(info.username, 'alice');
   assert.deepEqual(info.groups, ['devs', 'system:authenticated']);
   refused(await kubectl(['get', 'pods', '-n', 'lab'], { kubeconfig: kc }), /User "alice" cannot list resource "pods"/);
+});
+
+test('a CSR asking the kube-apiserver-client signer for system:masters is refused (CertificateSubjectRestriction)', async () => {
+  const keyFile = join(work, 'mallory.key');
+  execFileSync('openssl', ['genrsa', '-out', keyFile, '2048'], { stdio: 'ignore' });
+  const csrPem = execFileSync('openssl', ['req', '-new', '-key', keyFile, '-subj', '/CN=mallory/O=system:masters'], { encoding: 'utf8' });
+  const manifest = (name: string, signer: string, request: string) => `apiVersion: certificates.k8s.io/v1
+kind: CertificateSigningRequest
+metadata: {name: ${name}}
+spec:
+  request: ${Buffer.from(request).toString('base64')}
+  signerName: ${signer}
+  usages: [client auth]
+`;
+  refused(
+    await k(['create', '-f', '-'], manifest('mallory', 'kubernetes.io/kube-apiserver-client', csrPem)),
+    /certificatesigningrequests\.certificates\.k8s\.io "mallory" is forbidden: use of kubernetes\.io\/kube-apiserver-client signer with system:masters group is not allowed/,
+  );
+  // Another signer is not this plugin's business.
+  ok(await k(['create', '-f', '-'], manifest('mallory-other', 'example.com/my-signer', csrPem)));
 });
 
 test('escalation is refused: a user may not grant what it does not hold', async () => {

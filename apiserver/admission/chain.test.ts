@@ -75,7 +75,7 @@ async function withStore(fn: (store: Store, chain: AdmissionChain) => Promise<vo
   const store = await Store.open(new MemoryBackend());
   try {
     await store.txn(`${NS}/lab`, () => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'lab' } }));
-    await fn(store, buildAdmissionChain(store, []));
+    await fn(store, buildAdmissionChain(store));
   } finally {
     await store.close();
   }

@@ -3,12 +3,19 @@
 // NamespaceLifecycle, LimitRanger, ServiceAccount, NodeRestriction,
 // PodSecurity, Priority, DefaultTolerationSeconds, then the caller's extra
 // plugins (RBAC escalation checks and the like), ServiceAllocation (the
-// Service registry's IP and port allocation) and ResourceQuota last.
-// ValidatingAdmissionPolicy and the webhooks are not built.
+// Service registry's IP and port allocation), ValidatingAdmissionPolicy
+// and ResourceQuota last (kube runs ValidatingAdmissionPolicy just before
+// ResourceQuota). The webhooks are not built. The storage and ingress
+// defaulting plugins (DefaultStorageClass, StorageObjectInUseProtection,
+// PersistentVolumeClaimResize, DefaultIngressClass) run after the Pod ones.
+import type { Authorizer } from '../auth/authorizer-types.ts';
 import type { ServiceAccount, Service } from 'kubernetes-types/core/v1.js';
 import type { Store } from '../storage/store.ts';
 import { KUBERNETES_SERVICE_IP } from '../bootstrap.ts';
 import { NamespacedObjects } from './common.ts';
+import { defaultIngressClass } from './default-ingress-class.ts';
+import { defaultStorageClass, persistentVolumeClaimResize, storageObjectInUseProtection } from './default-storage-class.ts';
+import { certificateSubjectRestriction } from './certificate-subject-restriction.ts';
 import { limitRanger } from './limit-ranger.ts';
 import { namespaceLifecycle } from './namespace-lifecycle.ts';
 import { nodeRestriction } from './node-restriction.ts';
@@ -19,6 +26,7 @@ import { resourceQuota } from './resource-quota.ts';
 import { DEFAULT_SERVICE_RANGES, serviceAllocation } from './service-allocation.ts';
 import type { ServiceAccountView } from './service-account.ts';
 import { AdmissionChain, type AdmissionPlugin } from './types.ts';
+import { validatingAdmissionPolicy } from './validating-admission-policy/plugin.ts';
 
 export const SERVICE_ACCOUNTS_BUCKET = '/registry/core/serviceaccounts';
 
@@ -40,17 +48,32 @@ export const OPTIONAL_ADMISSION_PLUGINS = [
   'LimitRanger',
   'ServiceAccount',
   'NodeRestriction',
+  'CertificateSubjectRestriction',
   'PodSecurity',
   'Priority',
   'DefaultTolerationSeconds',
+  'DefaultStorageClass',
+  'StorageObjectInUseProtection',
+  'PersistentVolumeClaimResize',
+  'DefaultIngressClass',
+  'ValidatingAdmissionPolicy',
   'ResourceQuota',
 ] as const;
 
-/**
- * The chain, seeded with what the store already holds; `extra` runs after
- * the built-in mutating plugins; the plugins named in `disabled` are left out.
- */
-export function buildAdmissionChain(store: Store, extra: AdmissionPlugin[], disabled: ReadonlySet<string> = new Set()): AdmissionChain {
+/** What the chain is built with besides the store. */
+export interface AdmissionChainOptions {
+  /** Plugins that run after the built-in mutating ones (RBAC's escalation check). */
+  extra?: AdmissionPlugin[];
+  /** Plugins left out (--disable-admission-plugins). */
+  disabled?: ReadonlySet<string>;
+  /** The apiserver's authorizer, for ValidatingAdmissionPolicy's `authorizer` variable (default: Node,RBAC over the store). */
+  authorizer?: Authorizer;
+}
+
+/** The chain, seeded with what the store already holds. */
+export function buildAdmissionChain(store: Store, opts: AdmissionChainOptions = {}): AdmissionChain {
+  const extra = opts.extra ?? [];
+  const disabled = opts.disabled ?? new Set<string>();
   const services = store
     .list({ bucket: '/registry/core/services', keyPrefix: '/registry/core/services/' })
     .items.map((j) => JSON.parse(j) as Service);
@@ -60,10 +83,16 @@ export function buildAdmissionChain(store: Store, extra: AdmissionPlugin[], disa
     limitRanger(store),
     serviceAccount,
     nodeRestriction,
+    certificateSubjectRestriction,
     podSecurity(store),
     ...podDefaults,
+    defaultStorageClass(store),
+    storageObjectInUseProtection(),
+    persistentVolumeClaimResize(store),
+    defaultIngressClass(store),
     ...extra,
     serviceAllocation(DEFAULT_SERVICE_RANGES, [...services, { spec: { clusterIPs: [KUBERNETES_SERVICE_IP] } }]),
+    validatingAdmissionPolicy(store, { authorizer: opts.authorizer }),
     resourceQuota(store),
   ];
   return new AdmissionChain(plugins.filter((p) => !disabled.has(p.name)));

@@ -65,7 +65,7 @@ export function createAuthorizer(store: Store, opts: AuthorizerOptions = {}): Au
   const modes = opts.modes ?? ['Node', 'RBAC'];
   const members: Authorizer[] = [privileged];
   for (const mode of modes) {
-    if (mode === 'Node') members.push(nodeAuthorizer(storePodGraph(store), NODE_RULES));
+    if (mode === 'Node') members.push(nodeAuthorizer(storePodGraph(store), NODE_RULES, (key) => store.get(key)?.json));
     else members.push(rbacAuthorizer(policy));
   }
   const union = unionAuthorizer(members);

@@ -101,14 +101,22 @@ export class CreateWorkerPool implements NewObjectPreparer {
   private closing = false;
 
   constructor(
-    count: number,
+    private readonly count: number,
     private readonly classes: PriorityClassSource,
-    log: Logger,
-  ) {
-    for (let i = 0; i < count; i++) {
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * Starts the worker threads. The apiserver calls this once it serves: a
+   * thread loading its code competes for the cores with the start itself,
+   * and creates before a worker is ready run on the main thread anyway.
+   */
+  start(): void {
+    if (this.closing || this.workers.length > 0) return;
+    for (let i = 0; i < this.count; i++) {
       this.workers.push(
-        new CreateWorker(log, () => {
-          if (!this.closing) log.error('a create worker exited; creates it would have prepared run on the main thread');
+        new CreateWorker(this.log, () => {
+          if (!this.closing) this.log.error('a create worker exited; creates it would have prepared run on the main thread');
         }),
       );
     }

@@ -10,6 +10,8 @@ import { priorityClassSnapshot, type PriorityClassView } from '../admission/prio
 import { AdmissionChain } from '../admission/types.ts';
 import { serviceAccountSnapshot, type ServiceAccountView } from '../admission/service-account.ts';
 import { prepareNewObject } from '../handlers/new-object.ts';
+import { refuseSetResourceVersion } from '../registry/lifecycle.ts';
+import { managerPlaceholder, serializeCreated } from '../fieldmanager/index.ts';
 import type { CreateWorkerData, PrepareBatch, PrepareMessage, PrepareReply, WorkerReply } from './protocol.ts';
 
 /** Serves prepare requests until the main thread goes away. */
@@ -47,8 +49,12 @@ export function runCreateWorker(): void {
         },
         admission,
       );
+      // Last, as kube's storage does: every check and admission plugin of a worker's create has run.
+      refuseSetResourceVersion(out.value);
       out.value.metadata.resourceVersion = placeholder;
-      return { id: m.id, json: JSON.stringify(out.value), name: out.name, generateName: out.generateName, warnings: out.warnings };
+      // With its managedFields: the main thread puts the request's field manager in the placeholder's place.
+      const json = serializeCreated({ rt, manager: managerPlaceholder(placeholder), subresource: '', now: new Date(m.nowMs) }, out.value);
+      return { id: m.id, json, name: out.name, generateName: out.generateName, warnings: out.warnings };
     } catch (err) {
       if (err instanceof StatusError)
         return { id: m.id, status: { code: err.code, reason: err.reason, message: err.message, details: err.details } };

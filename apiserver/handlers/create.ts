@@ -6,6 +6,7 @@ import { alreadyExists, methodNotAllowed, StatusError } from '../../shared/api/e
 import { objectKey } from '../registry/keys.ts';
 import { SerializedObject } from '../storage/serialized-object.ts';
 import { admitNamespace } from './namespace-lifecycle.ts';
+import { refuseSetResourceVersion } from '../registry/lifecycle.ts';
 import { isDryRun } from './dry-run.ts';
 import { prepareNewObject } from './new-object.ts';
 import type { NewObjectRequest, PreparedCreate } from './new-object-types.ts';
@@ -19,6 +20,7 @@ import { decodeBytes } from './decode-object.ts';
 import { serviceAccountTexts } from '../admission/chain.ts';
 import type { AdmissionSnapshot } from '../admission/snapshot.ts';
 import type { StoredObject } from '../storage/types.ts';
+import { checkFieldManager, managerName, trackUpdate, withManager } from '../fieldmanager/index.ts';
 
 const GENERATE_NAME_ATTEMPTS = 8;
 
@@ -53,6 +55,8 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   if (subresource === 'eviction' && rt.group === '' && rt.plural === 'pods') return handleEviction(ctx, r);
   if (subresource) throw methodNotAllowed(`create on ${subresource}`, gr);
   const dryRun = isDryRun(r.query);
+  checkFieldManager(r.query, 'CreateOptions');
+  const manager = managerName(r.query, r.req.headers['user-agent']);
   const admitted: string[] = [];
   const attrs = admissionAttributes(r, 'CREATE', dryRun, admitted);
   const request: NewObjectRequest & AdmissionSnapshot = {
@@ -71,10 +75,16 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   const worker = !dryRun && !mainThread ? ctx.createWorkers : undefined;
   // What the worker's ServiceAccount admission reads, sent along with a Pod.
   if (worker && rt.group === '' && rt.plural === 'pods') request.serviceAccounts = serviceAccountTexts(ctx.store, namespace);
-  const prepareHere = (): PreparedCreate<StoredObject> => prepareNewObject(request, ctx.admission, attrs);
+  const prepareHere = (): PreparedCreate<StoredObject> => {
+    const p = prepareNewObject(request, ctx.admission, attrs);
+    trackUpdate({ rt, manager, subresource: '', now: request.now }, undefined, p.value);
+    return p;
+  };
   let prepared: PreparedCreate;
   try {
-    prepared = (await worker?.prepare(request)) ?? prepareHere();
+    // A worker names its managedFields entry's manager with a placeholder (it does not know the request's).
+    const fromWorker = await worker?.prepare(request);
+    prepared = fromWorker ? withManager(fromWorker, manager) : prepareHere();
   } catch (err) {
     // kube decodes first (400, 413, 415), then admits the namespace (404 when it is missing),
     // then validates and runs the other admission plugins: their refusals come after a missing namespace.
@@ -105,8 +115,11 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
       const result = await objects.txn(key, (cur) => {
         if (cur) throw alreadyExists(gr, prepared.name);
         // Transactional admission runs once, inside the transaction: a name collision throws before it.
-        if (!(value instanceof SerializedObject))
+        if (!(value instanceof SerializedObject)) {
           ctx.admission.admit('CREATE', rt, value, undefined, 'transaction', { ...attrs, name: preparedName });
+          // Last, as kube's storage does (a create worker checked its object before serializing it).
+          refuseSetResourceVersion(value);
+        }
         return value;
       });
       return { status: 201, json: result.json!, warnings: [...prepared.warnings, ...admitted] };

@@ -7,6 +7,7 @@ import { collectionPrefix } from '../registry/keys.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 import { parseResourceVersion, waitForRevision } from './resource-version.ts';
 import { buildFilter } from './selectors.ts';
+import { checkListOptions } from './list-options.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 import { resourceStore } from './resource-store.ts';
 
@@ -79,13 +80,7 @@ export async function handleList(ctx: ApiContext, r: ApiRequest): Promise<ApiRes
   const rv = parseResourceVersion(q.get('resourceVersion'));
   const match = q.get('resourceVersionMatch') ?? '';
   const token = q.get('continue') ?? '';
-  if (match && !['Exact', 'NotOlderThan'].includes(match)) {
-    throw badRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`);
-  }
-  if (match && rv === undefined)
-    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
-  if (match === 'Exact' && rv === 0)
-    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  checkListOptions(q, false);
   if (token && rv !== undefined && rv !== 0) throw badRequest('specifying resource version is not allowed when using continue');
 
   let namespace = r.info.namespace;

@@ -14,6 +14,7 @@ import { handleApply } from './apply.ts';
 import { checkPatched, checkPatchedSize, validationMode } from './decode-object.ts';
 import { commitWrite } from './commit-write.ts';
 import { admissionAttributes, updateMutation } from './write-object.ts';
+import { checkFieldManager, managerName } from '../fieldmanager/index.ts';
 import { approvalMutation } from './subresources/csr-approval.ts';
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import type { Mutate, ServerObjectMeta } from '../storage/types.ts';
@@ -99,6 +100,7 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
   const type = mediaType(r.contentType);
   if (type === 'application/apply-patch+yaml') return handleApply(ctx, r);
   if (!PATCH_TYPES.includes(type)) throw unsupportedMediaType(type, PATCH_TYPES);
+  checkFieldManager(r.query, 'PatchOptions');
   const mode = validationMode(r.query);
   const { patch, overflow } = readPatch(await r.body());
   // Go decodes patch numbers into float64 (or int64): one too large for a float64 is a decoding error.
@@ -178,6 +180,7 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
     allowCreate: false,
     admission: ctx.admission,
     attrs: admissionAttributes(r, 'UPDATE', isDryRun(r.query), warnings),
+    manager: managerName(r.query, r.req.headers['user-agent']),
   });
   const mutate = approval ? approvalMutation(rt, () => requestedConditions, ctx.now(), update) : update;
   // Last, after admission and validation, where kube meets etcd's limit on what it stores.

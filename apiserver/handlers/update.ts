@@ -8,6 +8,7 @@ import { toScale } from '../registry/scale.ts';
 import { isDryRun } from './dry-run.ts';
 import { commitWrite } from './commit-write.ts';
 import { admissionAttributes, updateMutation } from './write-object.ts';
+import { checkFieldManager, managerName } from '../fieldmanager/index.ts';
 import { approvalMutation } from './subresources/csr-approval.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 
@@ -24,6 +25,7 @@ export async function handleUpdate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
       throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`);
     }
   }
+  checkFieldManager(r.query, 'UpdateOptions');
   const approval = subresource === 'approval';
   const dryRun = isDryRun(r.query);
   const admitted: string[] = [];
@@ -38,6 +40,7 @@ export async function handleUpdate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     allowCreate: true,
     admission: ctx.admission,
     attrs: admissionAttributes(r, 'UPDATE', dryRun, admitted),
+    manager: managerName(r.query, r.req.headers['user-agent']),
   });
   const conditions = approval ? structuredClone((body as CertificateSigningRequest).status?.conditions) : undefined;
   const mutate = approval ? approvalMutation(rt, () => conditions, ctx.now(), update) : update;

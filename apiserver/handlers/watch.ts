@@ -15,8 +15,10 @@ import { watchTerminations, type DropReason } from '../storage/watch-budget.ts';
 import { parseResourceVersion, waitForRevision } from './resource-version.ts';
 import { buildFilter } from './selectors.ts';
 import type { WatchView } from '../http/views.ts';
+import { checkListOptions } from './list-options.ts';
 import type { ApiContext } from './context.ts';
 import { resourceStore } from './resource-store.ts';
+import { trackWatch } from '../chaos/watch-faults.ts';
 
 /** Where a watch's events go: an HTTP response or a WebSocket. */
 export interface WatchTransport extends OutboxSink {
@@ -42,6 +44,8 @@ export interface WatchParams {
   query: URLSearchParams;
   /** How event objects are rendered (objects, Table rows, metadata only). */
   view?: WatchView;
+  /** Who watches, for the watch faults of ksim chaos that name a user or user agent. */
+  client?: { user?: string; userAgent?: string };
 }
 
 /** The object of a BOOKMARK event: only the kind and the resourceVersion (plus the watch-list end marker). */
@@ -63,18 +67,14 @@ export function checkWatchParams(p: WatchParams): void {
   const timeout = q.get('timeoutSeconds');
   if (timeout !== null && timeout !== '' && !/^\d+$/.test(timeout))
     throw badRequest(`timeoutSeconds: Invalid value: "${timeout}": must be a non-negative integer`);
-  if (queryBool(q, 'sendInitialEvents') !== undefined) {
-    if (q.get('resourceVersionMatch') !== 'NotOlderThan') {
-      throw badRequest('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
-    }
-  } else if (q.get('resourceVersionMatch')) {
-    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
-  }
+  checkListOptions(q, true);
 }
 
 /** Runs a watch until the client goes away, the timeout passes or the server stops. */
 export async function runWatch(ctx: ApiContext, p: WatchParams, t: WatchTransport): Promise<void> {
   const { rt, query: q } = p;
+  // ksim chaos can delay, hold or close any watch's stream.
+  t = trackWatch(t, { verb: 'watch', resource: rt.plural, ...p.client });
   const view: WatchView = p.view ?? { plain: true, object: (json) => json, bookmark: (rev, end) => bookmarkObject(rt, rev, end) };
   const filter = buildFilter(rt, q);
   let namespace = p.namespace;

@@ -10,6 +10,8 @@ import type { AdmissionAttributes, AdmissionChain, Operation } from '../admissio
 import type { ApiRequest } from './context.ts';
 import type { Scale } from 'kubernetes-types/autoscaling/v1.js';
 import type { Mutate, StoredObject } from '../storage/types.ts';
+import { MANAGED_FIELDS_ENABLED, trackUpdate } from '../fieldmanager/index.ts';
+import { deepEqual } from '../../shared/util/deep-equal.ts';
 
 /**
  * What the request supplies: the client's new version of the object (with
@@ -33,6 +35,8 @@ export interface WriteRequest {
   admission?: AdmissionChain;
   /** The request as admission sees it (its operation is set here: CREATE when the update creates). */
   attrs?: AdmissionAttributes;
+  /** The field manager the write's managedFields entry names (see fieldmanager/); none: not tracked. */
+  manager?: string;
 }
 
 /**
@@ -69,6 +73,7 @@ export function updateMutation(w: WriteRequest): Mutate {
       const obj = w.incoming(() => undefined) as StoredObject;
       prepareCreate(w.rt, obj, w.now, w.newUid(), w.attrs?.user);
       w.admission?.admit('CREATE', w.rt, obj, undefined, 'all', w.attrs && { ...w.attrs, operation: 'CREATE' });
+      if (w.manager !== undefined) trackUpdate({ rt: w.rt, manager: w.manager, subresource: '', now: w.now }, undefined, obj);
       return obj;
     }
     let incoming: StoredObject;
@@ -84,13 +89,25 @@ export function updateMutation(w: WriteRequest): Mutate {
       incoming = w.incoming(() => structuredClone(cur)) as StoredObject;
       if (sub === '') checkTypeMeta(w.rt, incoming);
     }
-    const next = prepareUpdate(
+    // managedFields the client sent are read by trackUpdate; the rest of the update compares with the stored ones.
+    const track = w.manager !== undefined && MANAGED_FIELDS_ENABLED;
+    const sent: unknown = track ? incoming.metadata.managedFields : undefined;
+    const sentChanges = track && sub === '' && sent !== undefined && !deepEqual(sent, cur.metadata.managedFields);
+    if (track) incoming.metadata.managedFields = cur.metadata.managedFields;
+    let next = prepareUpdate(
       w.rt,
       incoming,
       cur,
       sub,
       w.admission ? (obj, old) => w.admission!.admit('UPDATE', w.rt, obj, old, 'all', w.attrs) : undefined,
     );
+    if (track && (next || sentChanges)) {
+      const changed = next !== undefined;
+      next ??= structuredClone(cur);
+      next.metadata.managedFields = sentChanges ? (sent as typeof cur.metadata.managedFields) : cur.metadata.managedFields;
+      trackUpdate({ rt: w.rt, manager: w.manager!, subresource: w.subresource, now: w.now }, cur, next);
+      if (!changed && deepEqual(next, cur)) next = undefined;
+    }
     if (next && readyToDelete(w.rt, next)) return null;
     return next;
   };

@@ -1,5 +1,6 @@
-// WebSocket upgrades on the API port: watches (served here) and pods/exec
-// and pods/attach (proxied to the Pod's kubelet). Anything else that asks
+// WebSocket upgrades on the API port: watches (served here), pods/exec
+// and pods/attach (proxied to the Pod's kubelet), and pods/portforward
+// (WebSocket-tunneled or plain SPDY, relayed to the kubelet's SPDY). Anything else that asks
 // for an upgrade, and any handshake that is not a valid WebSocket one, gets a
 // metav1.Status on the raw socket. Every raw socket has an error listener
 // from the first moment: a client that resets must not take the server down.
@@ -8,8 +9,9 @@ import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import { badRequest, StatusError } from '../../shared/api/errors.ts';
 import { parseRequest } from '../request-info.ts';
-import { checkWatchParams, runWatch } from '../handlers/watch.ts';
-import { kubeletTarget, proxyStreamUpgrade } from '../handlers/subresources/kubelet-proxy.ts';
+import { checkWatchParams, runWatch, type WatchParams } from '../handlers/watch.ts';
+import { proxyStreamUpgrade } from '../handlers/subresources/kubelet-proxy.ts';
+import { portForwardUpgrade } from '../handlers/subresources/port-forward.ts';
 import type { ApiContext } from '../handlers/context.ts';
 import { parseRequestUrl, type RequestUrl } from './request-url.ts';
 import { wsWatchTransport } from './watch-transports.ts';
@@ -17,7 +19,8 @@ import { handshakeError, refuseUpgrade } from './ws-handshake.ts';
 
 /** What an upgrade must pass first: authentication and authorization (auth/request-path.ts). */
 export interface UpgradeGate {
-  admit(req: http.IncomingMessage, url: RequestUrl, method: string): Promise<unknown>;
+  /** Resolves with the user the request acts as (for the watch faults that name one), or refuses it. */
+  admit(req: http.IncomingMessage, url: RequestUrl, method: string): Promise<{ user?: { username?: string } } | void>;
 }
 
 /** The server's 'upgrade' listener; every upgrade passes `gate` first, with the GET it is. */
@@ -35,7 +38,7 @@ export function upgradeHandler(
     const url = parseRequestUrl(req.url);
     const admitted = gate ? gate.admit(req, url, 'GET') : Promise.resolve();
     admitted.then(
-      () => upgrade(ctx, wss, req, socket, head, url),
+      (who) => upgrade(ctx, wss, req, socket, head, url, { user: who?.user?.username, userAgent: req.headers['user-agent'] }),
       (err: unknown) => refuse(ctx, req, socket, err),
     );
   };
@@ -51,7 +54,15 @@ function refuse(ctx: ApiContext, req: http.IncomingMessage, socket: Duplex, err:
   );
 }
 
-function upgrade(ctx: ApiContext, wss: WebSocketServer, req: http.IncomingMessage, socket: Duplex, head: Buffer, url: RequestUrl): void {
+function upgrade(
+  ctx: ApiContext,
+  wss: WebSocketServer,
+  req: http.IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  url: RequestUrl,
+  client: WatchParams['client'],
+): void {
   const { log, store } = ctx;
   try {
     const parsed = parseRequest('GET', url.pathname, true);
@@ -72,15 +83,22 @@ function upgrade(ctx: ApiContext, wss: WebSocketServer, req: http.IncomingMessag
       return;
     }
     if (parsed.kind === 'resource' && parsed.info.resource.plural === 'pods' && sub === 'portforward') {
-      // kube would proxy to the kubelet; simulated containers have no sockets to forward to.
-      kubeletTarget(store, parsed.info.namespace, parsed.info.name, null);
-      throw badRequest(
-        `unable to upgrade connection: port forwarding is not supported by ksim's simulated kubelets (pod "${parsed.info.name}" has no network to forward to)`,
+      portForwardUpgrade(
+        store,
+        req,
+        socket,
+        head,
+        url,
+        parsed.info.namespace,
+        parsed.info.name,
+        log.child({ stream: sub, pod: `${parsed.info.namespace}/${parsed.info.name}` }),
+        ctx.kubeletClientTls,
       );
+      return;
     }
     if (parsed.kind !== 'resource' || parsed.info.verb !== 'watch')
-      throw badRequest('only watch, exec and attach requests can be upgraded to a WebSocket');
-    const params = { rt: parsed.info.resource, namespace: parsed.info.namespace, name: parsed.info.name, query: url.searchParams };
+      throw badRequest('only watch, exec, attach and portforward requests can be upgraded');
+    const params = { rt: parsed.info.resource, namespace: parsed.info.namespace, name: parsed.info.name, query: url.searchParams, client };
     checkWatchParams(params);
     const refused = handshakeError(req);
     if (refused) throw refused;

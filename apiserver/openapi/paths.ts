@@ -8,6 +8,7 @@ import { apiResourceList } from '../discovery.ts';
 import { apiGroups, findResource } from '../../shared/api/resources.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import { typeForKind, type GroupVersionKind } from '../../shared/api/schema/index.ts';
+import { customDefinitionOf } from './custom-resources.ts';
 
 /** One path or query parameter. */
 export interface ParamSpec {
@@ -251,6 +252,8 @@ export function servedGroupVersions(): ServedGroupVersion[] {
 /** Definition name of a kind; throws when the schema lacks it (a bug in the resource table or the schema). */
 function definitionOf(group: string, version: string, kind: string): string {
   const t = typeForKind(group, version, kind);
+  const custom = t ? undefined : customDefinitionOf(group, version, kind);
+  if (custom) return custom;
   if (!t) throw new Error(`openapi: no schema for ${group}/${version} ${kind}`);
   return t.name;
 }
@@ -267,6 +270,15 @@ interface DiscoveryEntry {
 const ok = (definition: string): ResponseSpec => ({ code: '200', description: 'OK', definition });
 const created = (definition: string): ResponseSpec => ({ code: '201', description: 'Created', definition });
 const accepted = (definition: string): ResponseSpec => ({ code: '202', description: 'Accepted', definition });
+
+/** The HTTP method of a connect operation for each verb discovery lists. */
+const CONNECT_METHODS: Record<string, 'get' | 'post' | 'put' | 'patch' | 'delete'> = {
+  get: 'get',
+  create: 'post',
+  update: 'put',
+  patch: 'patch',
+  delete: 'delete',
+};
 
 /** The operations kube serves for one resource and its subresources. */
 function resourcePaths(rt: ResourceType, entry: DiscoveryEntry, subs: DiscoveryEntry[]): PathSpec[] {
@@ -435,11 +447,12 @@ function resourcePaths(rt: ResourceType, entry: DiscoveryEntry, subs: DiscoveryE
   for (const sub of subs) {
     const name = sub.name.slice(sub.name.indexOf('/') + 1);
     const subGvk: GroupVersionKind = { group: sub.group ?? group, version: sub.version ?? version, kind: sub.kind };
-    // Streaming subresources (exec, attach, portforward) are connect operations answering a stream, as kube describes them.
+    // Streaming subresources (exec, attach, portforward) and proxies are connect operations answering a stream, as kube
+    // describes them: one per verb discovery lists (a proxy takes every method).
     if (!typeForKind(subGvk.group, subGvk.version, subGvk.kind)) {
       const connectParams = (CONNECT_PARAMS[name] ?? []).map(([n, type]) => q(n, type, `The ${n} of the ${name} request.`));
       const id = `${gv}${ns}${kind}${upperFirst(name)}`;
-      const connect = (method: 'get' | 'post'): OperationSpec =>
+      const connect = (method: 'get' | 'post' | 'put' | 'patch' | 'delete'): OperationSpec =>
         op({
           gvk: subGvk,
           method,
@@ -453,7 +466,10 @@ function resourcePaths(rt: ResourceType, entry: DiscoveryEntry, subs: DiscoveryE
       paths.push({
         path: `${item}/${name}`,
         parameters: [nameParam(`${kind}Options`), ...scopeParams],
-        operations: [connect('get'), connect('post')],
+        operations: sub.verbs.flatMap((v) => {
+          const method = CONNECT_METHODS[v];
+          return method ? [connect(method)] : [];
+        }),
       });
       continue;
     }

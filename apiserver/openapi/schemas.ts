@@ -4,6 +4,7 @@
 // explain, client-side apply (strategic merge patch keys) and generated
 // clients read them as they read a real apiserver's.
 import { allTypes, typeFor, type GroupVersionKind, type SchemaField, type SchemaType } from '../../shared/api/schema/index.ts';
+import { described, fieldDescription, typeDescription } from '../../shared/api/schema/descriptions/index.ts';
 
 /** Which OpenAPI dialect a schema is written for. */
 export type Dialect = 'v2' | 'v3';
@@ -96,8 +97,12 @@ export function fieldSchema(f: SchemaField, dialect: Dialect, ctx: FieldContext 
   return { ...out, ...ext };
 }
 
+const JSON_SPECIALS = new Set(['JSON', 'JSONSchemaPropsOrArray', 'JSONSchemaPropsOrBool', 'JSONSchemaPropsOrStringArray']);
+
 /** The schema of a special (non-struct) type, e.g. Time, IntOrString, Quantity. */
 function specialSchema(t: SchemaType, dialect: Dialect): Json {
+  // apiextensions' JSON and JSONSchemaPropsOr* hold several JSON types: kube-openapi gives them no type at all.
+  if (t.special && JSON_SPECIALS.has(t.special)) return {};
   if (dialect === 'v3' && t.v3OneOf) {
     return { ...(t.format ? { format: t.format } : {}), oneOf: t.v3OneOf.map((type) => ({ type })) };
   }
@@ -107,13 +112,13 @@ function specialSchema(t: SchemaType, dialect: Dialect): Json {
 
 /** The definition (v2) or component schema (v3) of one type. */
 export function definitionSchema(t: SchemaType, dialect: Dialect): Json {
-  const out: Json = t.description ? { description: t.description } : {};
+  const out: Json = described(typeDescription(t.name), {});
   if (t.special) Object.assign(out, specialSchema(t, dialect));
   else {
     const properties: Json = {};
     for (const [prop, f] of Object.entries(t.fields)) {
       const sd = f.type === 'ref' && structDefault(t, prop, f.ref!);
-      properties[prop] = fieldSchema(f, dialect, { property: true, structDefault: sd });
+      properties[prop] = described(fieldDescription(t.name, prop), fieldSchema(f, dialect, { property: true, structDefault: sd }));
     }
     out.type = t.type;
     if (Object.keys(properties).length > 0) out.properties = properties;

@@ -14,8 +14,20 @@ import {
   type ParamSpec,
   type PathSpec,
 } from './paths.ts';
-import { definitionsFor, gvkExtension, reachableDefinitions, refTo, type Json } from './schemas.ts';
-import { lazy, serveDocument, servedBytes, type ServedBytes, type ServedDocument } from './served-document.ts';
+import { gvkExtension, refTo, type Json } from './schemas.ts';
+import { definitionsWithCustom } from './custom-resources.ts';
+import { dynamicResourcesGeneration } from '../../shared/api/resources.ts';
+
+/** A value computed on first use and again after the dynamic resources change. */
+function byGeneration<T>(build: () => T): () => T {
+  let built: { gen: number; value: T } | undefined;
+  return () => {
+    const gen = dynamicResourcesGeneration();
+    if (built?.gen !== gen) built = { gen, value: build() };
+    return built.value;
+  };
+}
+import { serveDocument, servedBytes, type ServedBytes, type ServedDocument } from './served-document.ts';
 import { encodeOpenapiV2, type SwaggerDocument } from './v2-proto.ts';
 
 function parameter(p: ParamSpec): Json {
@@ -55,14 +67,14 @@ function pathItem(p: PathSpec): Json {
   return item;
 }
 
-const served = lazy((): ServedDocument => {
-  const paths = servedGroupVersions().flatMap((gv) => groupVersionPaths(gv.group, gv.version)!);
-  const definitions = reachableDefinitions(operationDefinitions(paths));
+// Built again when the served custom resources change (their definitions and paths are in it).
+const served = byGeneration((): ServedDocument => {
+  const paths = servedGroupVersions().flatMap((gv) => groupVersionPaths(gv.group, gv.version) ?? []);
   return serveDocument({
     swagger: '2.0',
     info: { title: 'Kubernetes', version: KUBE_VERSION.gitVersion },
     paths: Object.fromEntries(paths.map((p) => [p.path, pathItem(p)])),
-    definitions: definitionsFor(definitions, 'v2'),
+    definitions: definitionsWithCustom(operationDefinitions(paths), 'v2'),
     securityDefinitions: {
       BearerToken: { description: 'Bearer Token authentication', in: 'header', name: 'authorization', type: 'apiKey' },
     },
@@ -80,7 +92,7 @@ export function openapiV2Served(): ServedDocument {
   return served();
 }
 
-const protobuf = lazy((): ServedBytes => {
+const protobuf = byGeneration((): ServedBytes => {
   const doc = served();
   return servedBytes(Buffer.from(encodeOpenapiV2(doc.document as SwaggerDocument)), doc.hash, doc.builtAt);
 });

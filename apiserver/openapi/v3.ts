@@ -15,7 +15,9 @@ import {
   type ParamSpec,
   type PathSpec,
 } from './paths.ts';
-import { definitionsFor, gvkExtension, reachableDefinitions, refTo, type Json } from './schemas.ts';
+import { gvkExtension, refTo, type Json } from './schemas.ts';
+import { definitionsWithCustom, isCustomGroupVersion } from './custom-resources.ts';
+import { dynamicResourcesGeneration } from '../../shared/api/resources.ts';
 import { lazy, serveDocument, type ServedDocument } from './served-document.ts';
 
 function parameter(p: ParamSpec): Json {
@@ -68,29 +70,52 @@ function pathItem(p: PathSpec): Json {
 
 /** Builds the OpenAPI 3.0 document of one group-version from its paths. */
 function buildDocument(paths: PathSpec[]): object {
-  const definitions = reachableDefinitions(operationDefinitions(paths));
   return {
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: KUBE_VERSION.gitVersion },
     paths: Object.fromEntries(paths.map((p) => [p.path, pathItem(p)])),
     components: {
-      schemas: definitionsFor(definitions, 'v3'),
+      schemas: definitionsWithCustom(operationDefinitions(paths), 'v3'),
       securitySchemes: { BearerToken: { description: 'Bearer Token authentication', in: 'header', name: 'authorization', type: 'apiKey' } },
     },
   };
 }
 
-const documents = lazy(() => {
+const builtinDocuments = lazy(() => {
   const out = new Map<string, ServedDocument>();
-  for (const gv of servedGroupVersions()) out.set(gv.path, serveDocument(buildDocument(groupVersionPaths(gv.group, gv.version)!)));
+  for (const gv of servedGroupVersions()) {
+    if (isCustomGroupVersion(gv.group, gv.version)) continue;
+    out.set(gv.path, serveDocument(buildDocument(groupVersionPaths(gv.group, gv.version)!)));
+  }
   return out;
 });
 
-const index = lazy(() => {
-  const paths: Record<string, { serverRelativeURL: string }> = {};
-  for (const [gvPath, served] of documents()) paths[gvPath] = { serverRelativeURL: openapiV3URL(gvPath, served.hash) };
-  return serveDocument({ paths });
-});
+// The custom resources' group-versions (and so the index) are built again when the served custom resources change.
+let current: { gen: number; documents: Map<string, ServedDocument>; index?: ServedDocument } | undefined;
+
+function documents(): Map<string, ServedDocument> {
+  const gen = dynamicResourcesGeneration();
+  if (current?.gen !== gen) {
+    const out = new Map(builtinDocuments());
+    for (const gv of servedGroupVersions()) {
+      if (!isCustomGroupVersion(gv.group, gv.version)) continue;
+      const paths = groupVersionPaths(gv.group, gv.version);
+      if (paths) out.set(gv.path, serveDocument(buildDocument(paths)));
+    }
+    current = { gen, documents: out };
+  }
+  return current.documents;
+}
+
+function index(): ServedDocument {
+  const docs = documents();
+  if (!current!.index) {
+    const paths: Record<string, { serverRelativeURL: string }> = {};
+    for (const [gvPath, served] of docs) paths[gvPath] = { serverRelativeURL: openapiV3URL(gvPath, served.hash) };
+    current!.index = serveDocument({ paths });
+  }
+  return current!.index;
+}
 
 /** The URL the index gives for a group-version document: /openapi/v3/apis/apps/v1?hash=HASH. */
 export function openapiV3URL(groupVersionPath: string, hash: string): string {

@@ -1,8 +1,9 @@
-// Deployment, ReplicaSet, DaemonSet and StatefulSet rows as kubectl prints them.
+// Deployment, ReplicaSet, DaemonSet, StatefulSet and ReplicationController rows as kubectl prints them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
-import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from './workloads.ts';
+import type { ReplicationController } from 'kubernetes-types/core/v1.js';
+import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, replicationControllerPrinter, statefulSetPrinter } from './workloads.ts';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000).toISOString().replace('.000Z', 'Z');
@@ -185,5 +186,28 @@ test('statefulset: Ready "1/3" and wide containers (no selector column)', () => 
   assert.deepEqual(
     statefulSetPrinter.columns.map((c) => `${c.name}:${c.priority}`),
     ['Name:0', 'Ready:0', 'Age:0', 'Containers:1', 'Images:1'],
+  );
+});
+
+test('replication controller: Desired, Current, Ready, Age; wide Containers, Images, its map Selector', () => {
+  const rc: ReplicationController = {
+    metadata: { name: 'web', creationTimestamp: ago(90) },
+    spec: { replicas: 3, selector: { tier: 'fe', app: 'web' }, template: template({ app: 'web', tier: 'fe' }) },
+    status: { replicas: 2, readyReplicas: 1 },
+  };
+  assert.deepEqual(replicationControllerPrinter.row(rc, ctx).cells, ['web', 3, 2, 1, '90s', 'nginx', 'nginx:1.27', 'app=web,tier=fe']);
+  assert.deepEqual(replicationControllerPrinter.row({ metadata: { name: 'bare', creationTimestamp: ago(5) } }, ctx).cells, [
+    'bare',
+    1,
+    0,
+    0,
+    '5s',
+    '',
+    '',
+    '<none>',
+  ]);
+  assert.deepEqual(
+    replicationControllerPrinter.columns.map((c) => `${c.name}:${c.priority ?? 0}`),
+    ['Name:0', 'Desired:0', 'Current:0', 'Ready:0', 'Age:0', 'Containers:1', 'Images:1', 'Selector:1'],
   );
 });

@@ -1,7 +1,8 @@
-// apps/v1 printers: Deployment (Ready "2/3", Up-to-date, Available),
-// ReplicaSet, DaemonSet and StatefulSet, each with the wide Containers /
-// Images (/ Selector) columns.
+// Workload printers: Deployment (Ready "2/3", Up-to-date, Available),
+// ReplicaSet, DaemonSet, StatefulSet and (core/v1) ReplicationController,
+// each with the wide Containers / Images (/ Selector) columns.
 import type { DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
+import type { ReplicationController } from 'kubernetes-types/core/v1.js';
 import { since } from './duration.ts';
 import { containerCells, formatLabelSelector, formatLabels, int, selectorString } from './format.ts';
 import { ageColumn, column, nameColumn, wide } from './types.ts';
@@ -69,6 +70,26 @@ export const replicaSetPrinter: Printer<ReplicaSet> = {
         names,
         images,
         formatLabelSelector(rs.spec?.selector),
+      ],
+    };
+  },
+};
+
+/** ReplicationController: the ReplicaSet's columns, its map selector shown as labels. */
+export const replicationControllerPrinter: Printer<ReplicationController> = {
+  columns: replicaSetPrinter.columns,
+  row(rc: ReplicationController, ctx: PrintContext): PrintedRow {
+    const [names, images] = containerCells(rc.spec?.template?.spec?.containers);
+    return {
+      cells: [
+        rc.metadata?.name ?? '',
+        desired(rc.spec?.replicas),
+        int(rc.status?.replicas),
+        int(rc.status?.readyReplicas),
+        age(rc, ctx),
+        names,
+        images,
+        formatLabels(rc.spec?.selector),
       ],
     };
   },

@@ -4,7 +4,7 @@
 // graceful with a deletionTimestamp while finalizers or a kubelet finish).
 import type { UserInfo } from '../auth/user-info.ts';
 import { isObject } from '../../shared/patch/go-format.ts';
-import { badRequest, conflict, fieldError, invalid, type FieldError } from '../../shared/api/errors.ts';
+import { badRequest, conflict, fieldError, invalid, StatusError, type FieldError } from '../../shared/api/errors.ts';
 import { apiVersionOf, type ResourceType } from '../../shared/api/resource-type.ts';
 import { deepEqual } from '../../shared/util/deep-equal.ts';
 import { validateObjectName } from './names.ts';
@@ -112,7 +112,6 @@ function validateAll(rt: ResourceType, obj: KubeObject, old?: KubeObject): void 
 export function prepareCreate(rt: ResourceType, obj: KubeObject, now: Date, uid: string, requestor?: UserInfo): void {
   const s = strategyFor(rt);
   const meta = obj.metadata;
-  if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
   meta.uid = uid;
   meta.creationTimestamp = timestamp(now);
   delete meta.deletionTimestamp;
@@ -124,6 +123,16 @@ export function prepareCreate(rt: ResourceType, obj: KubeObject, now: Date, uid:
   s.defaults?.(obj);
   s.prepareCreate?.(obj, uid, requestor);
   validateAll(rt, obj);
+}
+
+/**
+ * kube's storage refuses to create an object that carries a resourceVersion,
+ * after validation and admission, with an error that is not a Status: the
+ * client gets a 500 with no reason and this message. A dry run never reaches
+ * that check.
+ */
+export function refuseSetResourceVersion(obj: KubeObject): void {
+  if (obj.metadata?.resourceVersion) throw new StatusError(500, '', 'resourceVersion should not be set on objects to be created');
 }
 
 /**

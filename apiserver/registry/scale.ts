@@ -1,19 +1,34 @@
 // The scale subresource: the autoscaling/v1 Scale view of a workload's
-// replicas, and writing a Scale back into the workload.
+// replicas, and writing a Scale back into the workload. A
+// ReplicationController's selector is a map, not a LabelSelector.
 import { fieldError, invalid } from '../../shared/api/errors.ts';
 import { formatLabelSelector } from '../../shared/labels/label-selector.ts';
 import type { Scale } from 'kubernetes-types/autoscaling/v1.js';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import type { KubeObject } from './object.ts';
 
-/** What a Deployment, ReplicaSet and StatefulSet share that a Scale shows. */
+/** What a Deployment, ReplicaSet, StatefulSet and ReplicationController share that a Scale shows. */
 interface Scalable extends KubeObject {
-  spec?: { replicas?: number; selector?: LabelSelector };
+  spec?: { replicas?: number; selector?: LabelSelector | Record<string, string> };
   status?: { replicas?: number };
 }
 
-/** The Scale object kube serves for a Deployment, ReplicaSet or StatefulSet. */
-export function toScale(obj: Scalable): Scale {
+/** The Scale's status.selector: a LabelSelector formatted, an RC's map as labels.SelectorFromSet(...).String(). */
+function selectorString(obj: Scalable): string {
+  const sel = obj.spec?.selector;
+  if (!sel) return '';
+  if (obj.kind === 'ReplicationController') {
+    const set = sel as Record<string, string>;
+    return Object.keys(set)
+      .sort()
+      .map((k) => `${k}=${set[k]}`)
+      .join(',');
+  }
+  return formatLabelSelector(sel);
+}
+
+/** An autoscaling/v1 Scale of object `obj` (its identity metadata), with these replica counts and selector. */
+export function scaleOf(obj: KubeObject, specReplicas: number, statusReplicas: number, selector: string | undefined): Scale {
   const m = obj.metadata;
   return {
     kind: 'Scale',
@@ -25,9 +40,14 @@ export function toScale(obj: Scalable): Scale {
       resourceVersion: m.resourceVersion,
       creationTimestamp: m.creationTimestamp,
     },
-    spec: { replicas: obj.spec?.replicas ?? 0 },
-    status: { replicas: obj.status?.replicas ?? 0, selector: obj.spec?.selector ? formatLabelSelector(obj.spec.selector) : '' },
+    spec: { replicas: specReplicas },
+    status: { replicas: statusReplicas, ...(selector !== undefined ? { selector } : {}) },
   };
+}
+
+/** The Scale object kube serves for a Deployment, ReplicaSet, StatefulSet or ReplicationController. */
+export function toScale(obj: Scalable): Scale {
+  return scaleOf(obj, obj.spec?.replicas ?? 0, obj.status?.replicas ?? 0, selectorString(obj));
 }
 
 /** Validates a Scale written by a client and returns its replica count. */

@@ -1,19 +1,17 @@
 // Per-kind write rules (kube's RESTCreateStrategy / RESTUpdateStrategy /
 // RESTDeleteStrategy): how names are validated, whether generation is
 // tracked, what status a new object starts with, how deletion behaves.
-import type { UserInfo } from '../auth/user-info.ts';
-import type { FieldError } from '../../shared/api/errors.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
-import type { NameRule } from './names.ts';
-import type { KubeObject } from './object.ts';
 import type { Namespace, Service } from 'kubernetes-types/core/v1.js';
 import type { DaemonSet } from 'kubernetes-types/apps/v1.js';
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import { kindRules, patchServiceAllocatedValues, prepareDaemonSetUpdate, prepareJobCreate } from './kinds/index.ts';
 import { prepareCSRCreate } from './kinds/certificates.ts';
+import { extensionStrategy } from '../crd/crd-strategy.ts';
+import type { Hook, Strategy } from './strategy-types.ts';
 
-type Hook = (obj: KubeObject) => void;
+export type { Strategy } from './strategy-types.ts';
 
 function chain(a?: Hook, b?: Hook): Hook | undefined {
   if (!a || !b) return a ?? b;
@@ -21,27 +19,6 @@ function chain(a?: Hook, b?: Hook): Hook | undefined {
     a(obj);
     b(obj);
   };
-}
-
-/** The write rules of one kind. */
-export interface Strategy {
-  nameRule: NameRule;
-  /** metadata.generation starts at 1 and moves when spec changes. */
-  tracksGeneration: boolean;
-  /** PUT of a missing object creates it. */
-  allowCreateOnUpdate: boolean;
-  /** DELETE answers with the object instead of a Success Status. */
-  returnDeletedObject: boolean;
-  /** The status a newly created object starts with (the client's status is dropped). */
-  initialStatus?: (obj: KubeObject) => unknown;
-  /** Kind-specific defaults, applied on create and update. */
-  defaults?: Hook;
-  /** Kind-specific validation; `old` is set on update. */
-  validate?: (obj: KubeObject, old?: KubeObject) => FieldError[];
-  /** Create-only preparation that needs the new uid (a Job's generated selector). */
-  prepareCreate?: (obj: KubeObject, uid: string, requestor?: UserInfo) => void;
-  /** Update-only preparation before validation (keep allocated values, bump template generations). */
-  prepareUpdate?: (obj: KubeObject, old: KubeObject) => void;
 }
 
 const base: Strategy = {
@@ -83,11 +60,17 @@ const overrides: Record<string, Partial<Strategy>> = {
   'events.k8s.io/events': { allowCreateOnUpdate: true },
   'apps/deployments': workload,
   'apps/replicasets': workload,
+  '/replicationcontrollers': workload,
   'apps/daemonsets': { ...workload, prepareUpdate: (next, old) => prepareDaemonSetUpdate(next as DaemonSet, old as DaemonSet) },
   'apps/statefulsets': { ...workload, nameRule: 'label' },
   'batch/jobs': { ...workload, prepareCreate: (job, uid) => prepareJobCreate(job as Job, uid) },
   'batch/cronjobs': workload,
+  'autoscaling/horizontalpodautoscalers': { tracksGeneration: true, initialStatus: () => ({ desiredReplicas: 0 }) },
   'policy/poddisruptionbudgets': workload,
+  // kube names these by path segment (the core group's APIService is "v1.").
+  'apiregistration.k8s.io/apiservices': { nameRule: 'path-segment' },
+  'flowcontrol.apiserver.k8s.io/flowschemas': { nameRule: 'path-segment', tracksGeneration: true },
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': { nameRule: 'path-segment', tracksGeneration: true },
   'rbac.authorization.k8s.io/roles': { nameRule: 'path-segment' },
   'rbac.authorization.k8s.io/rolebindings': { nameRule: 'path-segment' },
   'rbac.authorization.k8s.io/clusterroles': { nameRule: 'path-segment' },
@@ -101,12 +84,21 @@ const overrides: Record<string, Partial<Strategy>> = {
     prepareUpdate: (csr, old) => (csr.spec = old.spec),
   },
   '/resourcequotas': { initialStatus: () => ({}) },
+  'admissionregistration.k8s.io/validatingadmissionpolicies': { tracksGeneration: true, initialStatus: () => ({}) },
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings': { tracksGeneration: true },
+  '/persistentvolumes': { initialStatus: () => ({ phase: 'Pending' }) },
+  '/persistentvolumeclaims': { initialStatus: () => ({ phase: 'Pending' }) },
+  'networking.k8s.io/networkpolicies': { tracksGeneration: true },
+  'networking.k8s.io/ingresses': { tracksGeneration: true, initialStatus: () => ({ loadBalancer: {} }) },
 };
 
 const cache = new Map<ResourceType, Strategy>();
 
 /** The write rules for `rt`. */
 export function strategyFor(rt: ResourceType): Strategy {
+  // CRDs and custom resources (apiserver/crd/): a custom resource's rules follow its CRD, so they are not cached here.
+  const extension = extensionStrategy(rt);
+  if (extension) return extension;
   let s = cache.get(rt);
   if (!s) {
     const key = `${rt.group}/${rt.plural}`;

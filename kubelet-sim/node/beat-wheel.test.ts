@@ -44,3 +44,21 @@ test('a removed member beats no more; an empty wheel stops its timer; a short pe
   await clock.step(50);
   assert.ok(seen.includes('c'));
 });
+
+test('a wall clock that jumps back or ahead (clock skew) neither stalls the beats nor bursts through them', async () => {
+  const fake = new FakeClock();
+  let skew = 0;
+  const clock = { now: () => fake.now() + skew, setTimeout: fake.setTimeout.bind(fake), sleep: fake.sleep.bind(fake) };
+  let beats = 0;
+  const wheel = new BeatWheel<string>(clock, 10_000, () => beats++);
+  wheel.add('a');
+  await fake.step(10_000);
+  assert.equal(beats, 1);
+  skew = -120_000;
+  await fake.step(20_000);
+  assert.equal(beats, 3, 'back 2 minutes: still once per period');
+  skew = 600_000;
+  await fake.step(10_000);
+  assert.equal(beats, 4, 'ahead 10 minutes: once per period, no catching up');
+  wheel.stop();
+});

@@ -73,9 +73,16 @@ export class BeatWheel<T> {
   }
 
   private schedule(): void {
+    const now = this.clock.now();
     // Aim at the absolute slot boundary, so timer lateness does not add up over hours.
-    const at = this.startedAt + (this.ticks + 1) * this.slotMs;
-    this.cancel = this.clock.setTimeout(() => this.tick(), Math.max(0, at - this.clock.now()));
+    let at = this.startedAt + (this.ticks + 1) * this.slotMs;
+    // The wall clock jumped (chaos clock skew, an NTP step): count again from now, as kubelet's monotonic
+    // tickers do, rather than stall for the jump back or burst through the slots a jump ahead skipped.
+    if (at - now > this.slotMs || now - at > this.periodMs) {
+      this.startedAt = now - this.ticks * this.slotMs;
+      at = now + this.slotMs;
+    }
+    this.cancel = this.clock.setTimeout(() => this.tick(), Math.max(0, at - now));
   }
 
   private tick(): void {

@@ -6,7 +6,10 @@
 // BeatWheels (one timer each) drive every node's beats, so thousands of
 // nodes cost one request per lease period each and no timer of their own. A
 // node can be stopped (powered off), started, or partitioned (cut off from
-// the apiserver while its containers keep running) for chaos.
+// the apiserver while its containers keep running) for chaos, and its
+// kubelet alone can be killed, stopped or paused (containers keep running,
+// nothing reaches the apiserver, and the kubelet does nothing for its Pods)
+// and started or resumed again; kubelet-sim/chaos/ drives these.
 import type { Logger } from 'pino';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Node } from 'kubernetes-types/core/v1.js';
@@ -18,13 +21,30 @@ import type { NodeRuntime } from '../runtime/pod-worker.ts';
 import type { Timings } from '../runtime/timings.ts';
 import { BeatWheel } from './beat-wheel.ts';
 import { nodeIP, PodCidr, podCIDRFor } from './ipam.ts';
-import { buildLease, buildNode, microStamp, nodeConditions, type KubeletEndpoint, type NodeProfile } from './node-object.ts';
+import {
+  buildLease,
+  buildNode,
+  microStamp,
+  nodeConditions,
+  type KubeletEndpoint,
+  type NodeIdentity,
+  type NodeProfile,
+  type PressureState,
+} from './node-object.ts';
 
 const nodes = findResource('', 'v1', 'nodes')!;
 const leases = findResource('coordination.k8s.io', 'v1', 'leases')!;
 
-/** A node's chaos state. */
-export type NodeMode = 'running' | 'stopped' | 'partitioned';
+/**
+ * A node's chaos state: running; stopped (powered off); partitioned (cut off
+ * from the apiserver, its kubelet still runs its Pods); or its kubelet alone
+ * is gone (killed or stopped: containers keep running, nobody looks after
+ * them) or frozen (paused).
+ */
+export type NodeMode = 'running' | 'stopped' | 'partitioned' | 'kubelet-killed' | 'kubelet-stopped' | 'kubelet-paused';
+
+/** The modes in which the node's kubelet does nothing at all. */
+export const KUBELET_DOWN: ReadonlySet<NodeMode> = new Set(['kubelet-killed', 'kubelet-stopped', 'kubelet-paused']);
 
 /** One simulated node. */
 export class SimNode implements NodeRuntime {
@@ -40,6 +60,8 @@ export class SimNode implements NodeRuntime {
   /** A lease renewal or a status check is in flight: the next beat skips it rather than pile up. */
   leaseBusy = false;
   statusBusy = false;
+  /** The pressure conditions (chaos: `node.pressure`), reported with every status. */
+  readonly pressure: PressureState = {};
   private readonly ipam: PodCidr;
 
   constructor(
@@ -86,6 +108,8 @@ export interface FleetOptions {
   onNodeOnline?(node: SimNode, rebooted: boolean): void;
   /** Called when a node powers off, so its containers stop. */
   onNodeStopped?(node: SimNode): void;
+  /** Called when a node's kubelet goes away or freezes (its containers keep running, untended). */
+  onKubeletDown?(node: SimNode): void;
   /** Counts API requests by kind, for metrics. */
   onRequest?(kind: 'lease' | 'status' | 'register', ok: boolean): void;
 }
@@ -105,14 +129,23 @@ export class NodeFleet {
   private stopped = false;
   private readonly leaseWheel: BeatWheel<SimNode>;
   private readonly statusWheel: BeatWheel<SimNode>;
+  private readonly identities = new Map<string, NodeIdentity>();
 
   constructor(
     private readonly opts: FleetOptions,
-    identities: { name: string; index: number }[],
+    identities: NodeIdentity[],
   ) {
-    for (const id of identities) this.nodes.set(id.name, new SimNode(id.name, id.index, nodeIP(id.index)));
+    for (const id of identities) {
+      this.nodes.set(id.name, new SimNode(id.name, id.index, nodeIP(id.index)));
+      this.identities.set(id.name, id);
+    }
     this.leaseWheel = new BeatWheel(opts.clock, opts.timings.leaseRenewMs, (n) => this.leaseBeat(n));
     this.statusWheel = new BeatWheel(opts.clock, opts.timings.nodeStatusUpdateMs, (n) => this.statusBeat(n));
+  }
+
+  /** What the nodes look like (capacity, versions). */
+  get profile(): NodeProfile {
+    return this.opts.profile;
   }
 
   /** True for a node of this process that talks to the apiserver. */
@@ -166,7 +199,8 @@ export class NodeFleet {
   private async register(n: SimNode): Promise<void> {
     const client = this.clientOf(n);
     const now = this.opts.clock.now();
-    const desired = buildNode({ name: n.name, index: n.index }, this.opts.profile, this.opts.endpoint, now);
+    const desired = buildNode(this.identities.get(n.name) ?? { name: n.name, index: n.index }, this.opts.profile, this.opts.endpoint, now);
+    desired.status!.conditions = nodeConditions(now, now, true, n.pressure);
     n.readySince = now;
     let created: Node;
     try {
@@ -181,6 +215,7 @@ export class NodeFleet {
     n.uid = created.metadata?.uid;
     // Status is the status subresource's business: post it there, whatever create kept.
     if (
+      Object.values(n.pressure).some((p) => p?.on) ||
       !created.status?.conditions?.length ||
       created.status.conditions.find((c) => c.type === 'Ready')?.status !== 'True' ||
       created.status.daemonEndpoints?.kubeletEndpoint?.Port !== this.opts.endpoint.port
@@ -281,7 +316,7 @@ export class NodeFleet {
         'merge',
         {
           status: {
-            conditions: nodeConditions(now, n.readySince),
+            conditions: nodeConditions(now, n.readySince, true, n.pressure),
             images: [...n.images].slice(0, 50).map((i) => ({ names: [i], sizeBytes: 10_000_000 })),
           },
         },
@@ -298,12 +333,38 @@ export class NodeFleet {
 
   // ---------------------------------------------------------------- chaos
 
-  /** Applies a chaos action to one node; returns its new mode. */
-  async chaos(name: string, action: 'stop' | 'start' | 'partition' | 'heal'): Promise<NodeMode> {
+  /** Posts a node's status now (a pressure condition changed), if it talks to the apiserver. */
+  async postStatusNow(name: string): Promise<void> {
+    const n = this.nodes.get(name);
+    if (!n || !n.online || !n.registered) return;
+    await this.postStatus(n, this.opts.clock.now());
+  }
+
+  /**
+   * Posts the status once more after a registration that followed a silence: the
+   * node lifecycle controller may have written Ready=Unknown from the stale Lease
+   * between the registration's status write and the Lease renewal after it.
+   */
+  private async postAfterRegistration(n: SimNode): Promise<void> {
+    if (!n.registered || !n.online) return;
+    await this.postStatus(n, this.opts.clock.now()).catch(() => {});
+    // And at the next status beat too, once the controller has surely seen the renewed Lease.
+    n.lastReport = -Infinity;
+  }
+
+  private node(name: string): SimNode {
     const n = this.nodes.get(name);
     if (!n) throw new Error(`no node ${name} in this process`);
+    return n;
+  }
+
+  /** Applies a chaos action to one node; returns its new mode. */
+  async chaos(name: string, action: 'stop' | 'start' | 'partition' | 'heal'): Promise<NodeMode> {
+    const n = this.node(name);
     const was = n.mode;
     if (action === 'stop' || action === 'partition') {
+      if (action === 'partition' && KUBELET_DOWN.has(was))
+        throw new Error(`the kubelet of node ${name} is ${was.slice(8)}; start it first`);
       this.stopBeats(n);
       n.mode = action === 'stop' ? 'stopped' : 'partitioned';
       if (action === 'stop' && was !== 'stopped') this.opts.onNodeStopped?.(n);
@@ -311,19 +372,81 @@ export class NodeFleet {
       return n.mode;
     }
     if (was === 'running') return was;
-    if (action === 'heal' && was === 'stopped') throw new Error(`node ${name} is stopped; start it instead`);
+    if (action === 'heal' && was !== 'partitioned') throw new Error(`node ${name} is ${was}, not partitioned`);
+    if (action === 'start' && was !== 'stopped') throw new Error(`node ${name} is ${was}, not stopped`);
     n.mode = 'running';
-    if (was === 'stopped') {
-      n.images.clear();
+    if (was === 'stopped') n.images.clear();
+    await this.rejoin(n, was === 'stopped');
+    this.opts.onNodeOnline?.(n, was === 'stopped');
+    this.opts.log.info({ node: name, action }, 'node back');
+    return n.mode;
+  }
+
+  /**
+   * A node that was away takes up its beats again: `register` (after a power
+   * off or a kubelet restart) registers it and posts a fresh status, as
+   * kubelet's start-up does; otherwise it renews its Lease and posts its
+   * status at once, to catch up on what it missed.
+   */
+  private async rejoin(n: SimNode, register: boolean): Promise<void> {
+    if (register) {
       n.registered = false;
       await this.registerWithRetry(n);
+      await this.postAfterRegistration(n);
     } else {
       await this.renewLease(n).catch(() => {});
       await this.postStatus(n, this.opts.clock.now()).catch(() => {});
+      n.lastReport = -Infinity;
     }
     this.startBeats(n);
-    this.opts.onNodeOnline?.(n, was === 'stopped');
-    this.opts.log.info({ node: name, action }, 'node back');
+  }
+
+  /**
+   * The node's kubelet alone goes away ('killed': SIGKILL, 'stopped':
+   * SIGTERM, 'paused': SIGSTOP): no heartbeats, no status writes, no reaction
+   * to its Pods; their containers keep running.
+   */
+  kubeletDown(name: string, how: 'killed' | 'stopped' | 'paused'): NodeMode {
+    const n = this.node(name);
+    const was = n.mode;
+    if (was === 'stopped') throw new Error(`node ${name} is powered off`);
+    if (was === 'partitioned') throw new Error(`node ${name} is partitioned; heal it first`);
+    if (KUBELET_DOWN.has(was)) {
+      if (was === 'kubelet-paused' && how !== 'paused') {
+        // A paused kubelet that is killed is simply gone.
+        n.mode = `kubelet-${how}`;
+        this.opts.log.warn({ node: name, was }, `kubelet ${how}`);
+      }
+      return n.mode;
+    }
+    this.stopBeats(n);
+    n.mode = `kubelet-${how}`;
+    n.leaseBusy = false;
+    this.opts.onKubeletDown?.(n);
+    this.opts.log.warn({ node: name }, `kubelet ${how}`);
+    return n.mode;
+  }
+
+  /**
+   * The node's kubelet is back: a started kubelet registers again (kubelet's
+   * registerWithAPIServer at start-up: the Node exists, fresh status is
+   * posted) and re-lists its Pods, taking over their running containers; a
+   * resumed one renews its Lease and catches up on what it missed.
+   */
+  async kubeletUp(name: string, how: 'start' | 'resume'): Promise<NodeMode> {
+    const n = this.node(name);
+    const was = n.mode;
+    if (was === 'running') return was;
+    if (!KUBELET_DOWN.has(was)) throw new Error(`node ${name} is ${was}; its kubelet is not down`);
+    if (how === 'resume' && was !== 'kubelet-paused')
+      throw new Error(`the kubelet of node ${name} is ${was.slice(8)}, not paused; start it`);
+    if (how === 'start' && was === 'kubelet-paused') throw new Error(`the kubelet of node ${name} is paused; resume it`);
+    n.mode = 'running';
+    // A started kubelet is a new process: it knows no Lease and registers again (the images on disk stay).
+    if (how === 'start') n.lease = undefined;
+    await this.rejoin(n, how === 'start');
+    this.opts.onNodeOnline?.(n, false);
+    this.opts.log.info({ node: name, how }, 'kubelet back');
     return n.mode;
   }
 }

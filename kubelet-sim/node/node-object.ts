@@ -53,26 +53,62 @@ export interface KubeletEndpoint {
 const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const microStamp = (ms: number) => new Date(ms).toISOString().replace(/Z$/, '000Z');
 
-/** A node's identity: its name and its index (which fixes its addresses). */
+/** A node's identity: its name and its index (which fixes its addresses); a node of its own kind (the control plane) adds labels and taints. */
 export interface NodeIdentity {
   name: string;
   index: number;
+  labels?: Record<string, string>;
+  taints?: NonNullable<Node['spec']>['taints'];
 }
 
-/** The four conditions kubelet reports, all healthy. */
-export function nodeConditions(now: number, since: number, ready = true): NodeCondition[] {
-  const c = (type: string, status: string, reason: string, message: string): NodeCondition => ({
+/** A pressure condition kubelet reports (chaos: `ksim chaos pressure`). */
+export type PressureKind = 'memory' | 'disk' | 'pid';
+
+/** Each pressure condition's state: on or off, and since when (its lastTransitionTime). */
+export type PressureState = Partial<Record<PressureKind, { on: boolean; since: number }>>;
+
+/** kubelet's setters.go: each pressure condition's type, and its reason and message when True and when False. */
+export const PRESSURE_CONDITIONS: Record<
+  PressureKind,
+  { type: string; on: [reason: string, message: string]; off: [reason: string, message: string] }
+> = {
+  memory: {
+    type: 'MemoryPressure',
+    on: ['KubeletHasInsufficientMemory', 'kubelet has insufficient memory available'],
+    off: ['KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
+  },
+  disk: {
+    type: 'DiskPressure',
+    on: ['KubeletHasDiskPressure', 'kubelet has disk pressure'],
+    off: ['KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
+  },
+  pid: {
+    type: 'PIDPressure',
+    on: ['KubeletHasInsufficientPID', 'kubelet has insufficient PID available'],
+    off: ['KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
+  },
+};
+
+/** The four conditions kubelet reports: healthy, unless `pressure` says a pressure condition is on. */
+export function nodeConditions(now: number, since: number, ready = true, pressure: PressureState = {}): NodeCondition[] {
+  const c = (type: string, status: string, reason: string, message: string, from = since): NodeCondition => ({
     type,
     status,
     lastHeartbeatTime: stamp(now),
-    lastTransitionTime: stamp(since),
+    lastTransitionTime: stamp(from),
     reason,
     message,
   });
+  const pressureCondition = (kind: PressureKind) => {
+    const def = PRESSURE_CONDITIONS[kind];
+    const st = pressure[kind];
+    const [reason, message] = st?.on ? def.on : def.off;
+    return c(def.type, st?.on ? 'True' : 'False', reason, message, st ? Math.max(st.since, since) : since);
+  };
   return [
-    c('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
-    c('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
-    c('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+    pressureCondition('memory'),
+    pressureCondition('disk'),
+    pressureCondition('pid'),
     ready
       ? c('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status')
       : c('Ready', 'False', 'KubeletNotReady', 'container runtime status check may not have completed yet'),
@@ -91,7 +127,9 @@ export function buildNode(id: NodeIdentity, profile: NodeProfile, endpoint: Kube
     'node.kubernetes.io/instance-type': 'ksim',
     ...(zone ? { 'topology.kubernetes.io/zone': zone, 'topology.kubernetes.io/region': zone.replace(/-[a-z]$/, '') } : {}),
     ...profile.labels,
+    ...id.labels,
   };
+  const taints = [...(profile.taints ?? []), ...(id.taints ?? [])];
   const capacity = {
     cpu: profile.cpu,
     memory: profile.memory,
@@ -116,7 +154,7 @@ export function buildNode(id: NodeIdentity, profile: NodeProfile, endpoint: Kube
         ...profile.annotations,
       },
     },
-    spec: { podCIDR: cidr, podCIDRs: [cidr], providerID: `ksim://${id.name}`, ...(profile.taints ? { taints: profile.taints } : {}) },
+    spec: { podCIDR: cidr, podCIDRs: [cidr], providerID: `ksim://${id.name}`, ...(taints.length ? { taints } : {}) },
     status: {
       capacity,
       allocatable: { ...capacity },

@@ -24,7 +24,13 @@ interface Case {
   pod: Pod;
   configMaps?: Record<string, Record<string, string>>;
   secrets?: Record<string, Record<string, string>>;
-  actions?: { at: number; delete?: { gracePeriodSeconds: number }; configMap?: { name: string; data: Record<string, string> } }[];
+  actions?: {
+    at: number;
+    delete?: { gracePeriodSeconds: number };
+    configMap?: { name: string; data: Record<string, string> };
+    /** `kubectl set image pod/NAME container=image`. */
+    setImage?: { container: string; image: string };
+  }[];
   checkpoints: number[];
   /** The Pod already runs on this node (kubelet-sim restarted): adopt() instead of start(). */
   adopt?: boolean;
@@ -78,6 +84,12 @@ export async function runCase(c: Case): Promise<Record<string, unknown>> {
             ...cur,
             metadata: { ...cur.metadata, deletionTimestamp, deletionGracePeriodSeconds: a.delete.gracePeriodSeconds },
           };
+          worker.update(next);
+        }
+        if (a.setImage) {
+          const next = structuredClone(worker.pod);
+          const ctr = next.spec!.containers.find((x) => x.name === a.setImage!.container)!;
+          ctr.image = a.setImage.image;
           worker.update(next);
         }
         if (a.configMap) {

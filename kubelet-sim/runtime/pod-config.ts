@@ -3,6 +3,7 @@
 // and volume contents, computed as kubelet does, with kubelet's exact error
 // messages when a referenced ConfigMap, Secret or key is missing.
 import type { Container, Pod, ServiceAccountTokenProjection } from 'kubernetes-types/core/v1.js';
+import { serviceEnv } from './service-env.ts';
 
 /** Reads ConfigMaps and Secrets (from informer caches). */
 export interface ConfigSource {
@@ -113,7 +114,19 @@ export function parseQuantity(q: string | number | undefined): number {
 }
 
 /** The environment of `container`, in kubelet's order; throws ConfigError when a required reference is missing. */
-export function containerEnv(pod: Pod, container: Container, src: ConfigSource, extra: { hostname: string }): Map<string, string> {
+export function containerEnv(
+  pod: Pod,
+  container: Container,
+  src: ConfigSource,
+  extra: {
+    hostname: string;
+    /** The Service variables (service-env.ts); default: the kubernetes Service's. */
+    services?: Map<string, string>;
+    /** The user's home directory, as runc sets HOME (default /root). */
+    home?: string;
+  },
+): Map<string, string> {
+  const services = extra.services ?? serviceEnv(pod, [], undefined);
   const ns = pod.metadata?.namespace ?? 'default';
   const env = new Map<string, string>();
   env.set('PATH', '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin');
@@ -139,7 +152,8 @@ export function containerEnv(pod: Pod, container: Container, src: ConfigSource, 
   }
   for (const e of container.env ?? []) {
     if (e.valueFrom === undefined) {
-      env.set(e.name, expandRefs(e.value ?? '', env));
+      // $(VAR) sees the variables declared so far, then the Services' (kubelet's MappingFuncFor(tmpEnv, serviceEnv)).
+      env.set(e.name, expandRefs(e.value ?? '', new Map([...services, ...env])));
       continue;
     }
     const vf = e.valueFrom;
@@ -175,11 +189,10 @@ export function containerEnv(pod: Pod, container: Container, src: ConfigSource, 
       env.set(e.name, v);
     }
   }
-  env.set('KUBERNETES_SERVICE_HOST', '10.96.0.1');
-  env.set('KUBERNETES_SERVICE_PORT', '443');
-  env.set('KUBERNETES_SERVICE_PORT_HTTPS', '443');
-  env.set('KUBERNETES_PORT', 'tcp://10.96.0.1:443');
-  env.set('HOME', '/root');
+  // The Service variables the container does not declare itself come last.
+  for (const [k, v] of services) if (!env.has(k)) env.set(k, v);
+  // runc sets HOME from the user's /etc/passwd entry when the container does not declare it.
+  if (!env.has('HOME')) env.set('HOME', extra.home ?? '/root');
   return env;
 }
 

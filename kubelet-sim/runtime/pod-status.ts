@@ -16,6 +16,8 @@ export interface ContainerSnapshot {
   ready: boolean;
   started: boolean;
   restartCount: number;
+  /** Who the process runs as, once the runtime created the container (containerStatuses[].user). */
+  user?: { uid: number; gid: number; groups: number[] };
 }
 
 /** The runtime's view of one Pod. */
@@ -83,8 +85,13 @@ export function podPhase(pod: Pod, snap: PodSnapshot): PodStatus['phase'] {
   return 'Pending';
 }
 
-function containerStatus(c: ContainerSnapshot): ContainerStatus {
-  const out: ContainerStatus = {
+/** ContainerStatus with `user` (kube 1.31+; newer than the kubernetes-types release the project uses). */
+type ContainerStatusWithUser = ContainerStatus & {
+  user?: { linux?: { uid: number; gid: number; supplementalGroups?: number[] } };
+};
+
+function containerStatus(c: ContainerSnapshot): ContainerStatusWithUser {
+  const out: ContainerStatusWithUser = {
     name: c.name,
     state: c.state,
     lastState: c.lastState,
@@ -95,6 +102,7 @@ function containerStatus(c: ContainerSnapshot): ContainerStatus {
     started: c.started,
   };
   if (c.containerID) out.containerID = c.containerID;
+  if (c.user) out.user = { linux: { uid: c.user.uid, gid: c.user.gid, supplementalGroups: [...c.user.groups] } };
   return out;
 }
 

@@ -3,8 +3,12 @@
 // and failureThreshold. Exec probes run in the simulated shell; httpGet,
 // tcpSocket and grpc probes succeed when the container "listens" (it runs its
 // image's own server: no command), and fail with connection refused otherwise.
+// An exec probe whose executable is missing errors (containerd's exec error)
+// and, as in kubelet's prober worker, its result is thrown away: it never
+// kills the container.
 import type { Container, Probe } from 'kubernetes-types/core/v1.js';
 import type { Clock } from '../../shared/clock/clock.ts';
+import { execId, missingExecutable } from './hooks.ts';
 import type { ExitResult } from './shell.ts';
 
 /** What a probe runner reports to its pod worker. */
@@ -13,10 +17,15 @@ export interface ProbeHooks {
   speed: number;
   podIP: string;
   listening: boolean;
+  /** Asks the container's listening process (when set, instead of `listening`): an HTTP status, or undefined when refused. */
+  httpGet?(port: number | string, path: string): number | undefined;
+  /** Whether a TCP connect to the container's port succeeds (when set, instead of `listening`). */
+  tcpOpen?(port: number | string): boolean;
   exec(argv: string[], out: (t: string) => void): Promise<ExitResult>;
   onStarted(): void;
   onReady(ready: boolean): void;
-  onUnhealthy(kind: 'Startup' | 'Liveness' | 'Readiness', message: string): void;
+  /** A failed probe's output (`errored`: the probe could not run; its result does not count). */
+  onUnhealthy(kind: 'Startup' | 'Liveness' | 'Readiness', message: string, errored?: boolean): void;
   onFailed(kind: 'Startup' | 'Liveness'): void;
 }
 
@@ -71,6 +80,11 @@ export class ProbeRunner {
     const tick = async () => {
       const res = await this.probe(p);
       if (this.stopped) return;
+      if (res.errored) {
+        this.h.onUnhealthy(kind, res.message, true);
+        this.wait(period, () => void tick());
+        return;
+      }
       if (res.ok) {
         failures = 0;
         successes++;
@@ -98,7 +112,7 @@ export class ProbeRunner {
     this.wait(p.initialDelaySeconds ?? 0, () => void tick());
   }
 
-  private async probe(p: Probe): Promise<{ ok: boolean; message: string }> {
+  private async probe(p: Probe): Promise<{ ok: boolean; message: string; errored?: boolean }> {
     const timeout = p.timeoutSeconds ?? 1;
     if (p.exec) {
       let out = '';
@@ -110,11 +124,22 @@ export class ProbeRunner {
       const res = await Promise.race([run, timedOut]);
       cancel();
       if (res === 'timeout') return { ok: false, message: `command timed out after ${timeout}s` };
+      const argv = p.exec.command ?? [];
+      const missing = missingExecutable(argv, res, out, execId(`${this.c.name}/${argv.join(' ')}/${this.h.clock.now()}`));
+      if (missing) return { ok: false, errored: true, message: missing };
       return { ok: res.exitCode === 0, message: out.trimEnd() };
     }
     const port = p.httpGet?.port ?? p.tcpSocket?.port ?? p.grpc?.port ?? 0;
     const host = p.httpGet?.host ?? p.tcpSocket?.host ?? this.h.podIP;
-    if (this.h.listening) return { ok: true, message: '' };
+    if (p.httpGet && this.h.httpGet) {
+      const status = this.h.httpGet(port, p.httpGet.path ?? '/');
+      if (status !== undefined)
+        return status >= 200 && status < 400
+          ? { ok: true, message: '' }
+          : { ok: false, message: `HTTP probe failed with statuscode: ${status}` };
+    } else if ((p.tcpSocket || p.grpc) && this.h.tcpOpen) {
+      if (this.h.tcpOpen(port)) return { ok: true, message: '' };
+    } else if (this.h.listening) return { ok: true, message: '' };
     if (p.httpGet) {
       const scheme = (p.httpGet.scheme ?? 'HTTP').toLowerCase();
       return {

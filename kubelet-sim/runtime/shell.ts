@@ -1,917 +1,1752 @@
-// The simulated shell that runs a container's command/args and exec probes:
-// enough of POSIX sh for what learners write in manifests (sleep, exit, echo,
-// `sh -c "a; b && c"`, while/for/if, $VAR and $(cmd), > and >> redirects,
-// pipes into cat, stdout and stderr with 2>&1, >&2, 2>/dev/null) over a
-// simulated filesystem, with every sleep on the injected clock so a test can
-// run `sleep 3600` without waiting, and `sh` reading commands from a live
-// stdin (an attached or exec'd terminal) as an interactive shell does.
-import type { ClusterNet } from './cluster-net.ts';
-import type { SimFs } from './filesystem.ts';
-import { readAllStdin, type StdinStream } from './stdin-pipe.ts';
+// The simulated shell that runs a container's command/args, exec sessions and
+// exec probes: busybox ash's language (lists, pipelines running side by side,
+// if/while/until/for/case, functions, here-documents, $(( )), $(...) and
+// backticks, parameter expansion, globbing, set -e, traps) over the
+// container's simulated filesystem, with its builtins here and the other
+// busybox applets in commands/. Every sleep is on the injected clock, so a
+// test runs `sleep 3600` without waiting; `sh` reading a live stdin runs
+// each command as it arrives, as an interactive shell does.
+import { COMMANDS } from './commands/index.ts';
+import { evalTest } from './commands/test.ts';
+import { formatPrintf, unescapeC } from './commands/printf.ts';
+import { processTable, processView, type CommandHost } from './commands/types.ts';
+import { userName } from './commands/users.ts';
+import { ArithError, evalArith } from './shell-arith.ts';
+import { BrokenPipe, InputReader, Killed, OutOfMemory, type Io, type ShellContext } from './shell-context.ts';
+import { parseScript, RESERVED_WORDS, ShellSyntaxError, type Node, type Redirect, type Simple, type Word } from './shell-syntax.ts';
+import { StdinPipe, type StdinStream } from './stdin-pipe.ts';
 
-/** What a running command can touch. */
-export interface ShellContext {
-  fs: SimFs;
-  env: Map<string, string>;
-  /** Writes one chunk to the container's stdout (the log); a plain function, passed around as a callback. */
-  out: (text: string) => void;
-  /** Writes one chunk to stderr; without it stderr goes where stdout goes. */
-  err?: (text: string) => void;
-  /** The process's live stdin (an attached or exec'd client); without it stdin is empty. */
-  stdin?: StdinStream;
-  /** Aborted (with a Killed reason) when the process is killed, so a read of stdin ends too. */
-  signal?: AbortSignal;
-  /** Sleeps on the simulated clock (already scaled by --speed); rejects with Killed when the process is killed. */
-  sleep(seconds: number): Promise<void>;
-  /** The memory limit in bytes, or undefined; `stress --vm-bytes` / `alloc` beyond it is an OOM kill. */
-  memoryLimit?: number;
-  /** Now, for `date`. */
-  now(): number;
-  /** Cluster DNS and HTTP for nslookup, wget and curl; without it, every name fails to resolve. */
-  net?: ClusterNet;
-}
-
-/** Thrown out of a command when its process is killed; carries the exit code a signal gives. */
-export class Killed extends Error {
-  constructor(readonly exitCode = 137) {
-    super('killed');
-  }
-}
-
-/** Thrown when a command allocates beyond the memory limit. */
-export class OutOfMemory extends Error {}
+export {
+  BrokenPipe,
+  InputReader,
+  Killed,
+  OutOfMemory,
+  type HostInfo,
+  type Io,
+  type ProcessUser,
+  type ShellContext,
+} from './shell-context.ts';
+export { parseScript, ShellSyntaxError } from './shell-syntax.ts';
+export { parseBytes } from './commands/system.ts';
 
 class ExitSignal extends Error {
   constructor(readonly code: number) {
     super('exit');
   }
 }
-
-// ------------------------------------------------------------------ parsing
-
-type Word = string; // raw (still quoted) text, expanded at run time
-interface Simple {
-  t: 'cmd';
-  words: Word[];
-  redirects: Redirect[];
-}
-/** `[fd]>file`, `[fd]>>file`, `[fd]<file`, `[fd]>&fd`: in order, as sh applies them. */
-interface Redirect {
-  fd: number;
-  op: '>' | '>>' | '<' | '>&';
-  target: Word;
-}
-/** A redirection operator token: an optional fd number and the operator; its target is the next token. */
-const REDIRECT_OP = /^(\d?)(>>|>&|>|<)$/;
-interface Pipeline {
-  t: 'pipe';
-  cmds: Node[];
-  negate: boolean;
-}
-interface AndOr {
-  t: 'andor';
-  first: Node;
-  rest: { op: '&&' | '||'; node: Node }[];
-}
-interface Seq {
-  t: 'seq';
-  items: Node[];
-}
-interface While {
-  t: 'while';
-  until: boolean;
-  cond: Node;
-  body: Node;
-}
-interface For {
-  t: 'for';
-  name: string;
-  words: Word[];
-  body: Node;
-}
-interface If {
-  t: 'if';
-  branches: { cond: Node; body: Node }[];
-  otherwise?: Node;
-}
-type Node = Simple | Pipeline | AndOr | Seq | While | For | If;
-
-/** A syntax error, reported as sh does. */
-export class ShellSyntaxError extends Error {}
-
-/** Splits a script into tokens: words (with their quotes kept) and operators. */
-export function tokenize(src: string): string[] {
-  const out: string[] = [];
-  let i = 0;
-  while (i < src.length) {
-    const c = src[i];
-    if (c === ' ' || c === '\t') {
-      i++;
-      continue;
-    }
-    if (c === '#') {
-      while (i < src.length && src[i] !== '\n') i++;
-      continue;
-    }
-    if (c === '\n') {
-      out.push(';');
-      i++;
-      continue;
-    }
-    const two = src.slice(i, i + 2);
-    // A digit is an fd number only when it starts the token and touches the operator (`2>`, not `a2>`).
-    const redirect = /^\d?(>>|>&|>|<)/.exec(src.slice(i, i + 3));
-    if (redirect) {
-      out.push(redirect[0]);
-      i += redirect[0].length;
-      continue;
-    }
-    if (two === '&&' || two === '||' || two === ';;') {
-      out.push(two);
-      i += 2;
-      continue;
-    }
-    if (c === ';' || c === '|' || c === '>' || c === '<' || c === '&' || c === '(' || c === ')') {
-      out.push(c === '&' ? ';' : c);
-      i++;
-      continue;
-    }
-    let w = '';
-    while (i < src.length && !' \t\n;|&<>()'.includes(src[i])) {
-      const ch = src[i];
-      if (ch === "'") {
-        const end = src.indexOf("'", i + 1);
-        if (end < 0) throw new ShellSyntaxError('Unterminated quoted string');
-        w += src.slice(i, end + 1);
-        i = end + 1;
-      } else if (ch === '"') {
-        let j = i + 1;
-        while (j < src.length && src[j] !== '"') j += src[j] === '\\' ? 2 : 1;
-        if (j >= src.length) throw new ShellSyntaxError('Unterminated quoted string');
-        w += src.slice(i, j + 1);
-        i = j + 1;
-      } else if (ch === '\\') {
-        w += src.slice(i, i + 2);
-        i += 2;
-      } else if (ch === '$' && src[i + 1] === '(') {
-        let depth = 0;
-        let j = i + 1;
-        for (; j < src.length; j++) {
-          if (src[j] === '(') depth++;
-          else if (src[j] === ')' && --depth === 0) break;
-        }
-        w += src.slice(i, j + 1);
-        i = j + 1;
-      } else {
-        w += ch;
-        i++;
-      }
-    }
-    out.push(w);
+class ReturnSignal extends Error {
+  constructor(readonly code: number) {
+    super('return');
   }
-  return out;
 }
-
-const KEYWORDS_END = new Set(['do', 'done', 'then', 'fi', 'else', 'elif', ')']);
-
-class Parser {
-  private i = 0;
-  constructor(private readonly toks: string[]) {}
-
-  parseAll(): Node {
-    const n = this.list(new Set());
-    if (this.i < this.toks.length) throw new ShellSyntaxError(`syntax error: unexpected "${this.toks[this.i]}"`);
-    return n;
-  }
-
-  private peek(): string | undefined {
-    return this.toks[this.i];
-  }
-
-  private expect(t: string): void {
-    if (this.toks[this.i] !== t)
-      throw new ShellSyntaxError(`syntax error: unexpected "${this.toks[this.i] ?? 'end of file'}" (expecting "${t}")`);
-    this.i++;
-  }
-
-  private list(stop: Set<string>): Seq {
-    const items: Node[] = [];
-    for (;;) {
-      while (this.peek() === ';') this.i++;
-      const p = this.peek();
-      if (p === undefined || stop.has(p)) break;
-      items.push(this.andOr());
-    }
-    return { t: 'seq', items };
-  }
-
-  private andOr(): Node {
-    const first = this.pipeline();
-    const rest: AndOr['rest'] = [];
-    while (this.peek() === '&&' || this.peek() === '||') {
-      const op = this.toks[this.i++] as '&&' | '||';
-      rest.push({ op, node: this.pipeline() });
-    }
-    return rest.length ? { t: 'andor', first, rest } : first;
-  }
-
-  private pipeline(): Node {
-    let negate = false;
-    if (this.peek() === '!') {
-      negate = true;
-      this.i++;
-    }
-    const cmds = [this.command()];
-    while (this.peek() === '|') {
-      this.i++;
-      cmds.push(this.command());
-    }
-    return cmds.length === 1 && !negate ? cmds[0] : { t: 'pipe', cmds, negate };
-  }
-
-  private command(): Node {
-    const p = this.peek();
-    if (p === 'while' || p === 'until') {
-      this.i++;
-      const cond = this.list(new Set(['do']));
-      this.expect('do');
-      const body = this.list(new Set(['done']));
-      this.expect('done');
-      return { t: 'while', until: p === 'until', cond, body };
-    }
-    if (p === 'for') {
-      this.i++;
-      const name = this.toks[this.i++];
-      const words: Word[] = [];
-      if (this.peek() === 'in') {
-        this.i++;
-        while (this.peek() !== undefined && this.peek() !== ';' && this.peek() !== 'do') words.push(this.toks[this.i++]);
-      }
-      while (this.peek() === ';') this.i++;
-      this.expect('do');
-      const body = this.list(new Set(['done']));
-      this.expect('done');
-      return { t: 'for', name, words, body };
-    }
-    if (p === 'if') {
-      this.i++;
-      const branches: If['branches'] = [];
-      let otherwise: Node | undefined;
-      for (;;) {
-        const cond = this.list(new Set(['then']));
-        this.expect('then');
-        const body = this.list(new Set(['elif', 'else', 'fi']));
-        branches.push({ cond, body });
-        const k = this.toks[this.i++];
-        if (k === 'elif') continue;
-        if (k === 'else') {
-          otherwise = this.list(new Set(['fi']));
-          this.expect('fi');
-        } else if (k !== 'fi') throw new ShellSyntaxError('syntax error: unexpected end of file (expecting "fi")');
-        break;
-      }
-      return { t: 'if', branches, otherwise };
-    }
-    if (p === '(') {
-      this.i++;
-      const body = this.list(new Set([')']));
-      this.expect(')');
-      return body;
-    }
-    const words: Word[] = [];
-    const redirects: Simple['redirects'] = [];
-    for (;;) {
-      const t = this.peek();
-      if (t === undefined || t === ';' || t === '|' || t === '&&' || t === '||' || (words.length === 0 && KEYWORDS_END.has(t)) || t === ')')
-        break;
-      const r = REDIRECT_OP.exec(t);
-      if (r) {
-        this.i++;
-        const target = this.toks[this.i++];
-        if (target === undefined || target === ';' || REDIRECT_OP.test(target))
-          throw new ShellSyntaxError(`syntax error: unexpected ${target === undefined || target === ';' ? 'newline' : `"${target}"`}`);
-        const op = r[2] as Redirect['op'];
-        redirects.push({ fd: r[1] ? Number(r[1]) : op === '<' ? 0 : 1, op, target });
-        continue;
-      }
-      words.push(t);
-      this.i++;
-    }
-    if (words.length === 0 && redirects.length === 0)
-      throw new ShellSyntaxError(`syntax error: unexpected "${this.peek() ?? 'end of file'}"`);
-    return { t: 'cmd', words, redirects };
+class LoopSignal extends Error {
+  constructor(
+    readonly kind: 'break' | 'continue',
+    public levels: number,
+  ) {
+    super(kind);
   }
 }
 
-/** Parses a script into its syntax tree. */
-export function parseScript(src: string): Node {
-  return new Parser(tokenize(src)).parseAll();
+const SHELLS = new Set(['sh', 'ash', 'bash', 'dash']);
+const BUILTINS = new Set([
+  ':',
+  'true',
+  'false',
+  'exit',
+  'return',
+  'break',
+  'continue',
+  'cd',
+  'pwd',
+  'export',
+  'readonly',
+  'unset',
+  'set',
+  'shift',
+  'read',
+  'local',
+  'eval',
+  '.',
+  'source',
+  'trap',
+  'wait',
+  'test',
+  '[',
+  '[[',
+  'echo',
+  'printf',
+  'kill',
+  'type',
+  'command',
+  'exec',
+  'let',
+  'umask',
+  'getopts',
+  'hash',
+  'alias',
+  'unalias',
+  'jobs',
+  'ulimit',
+  'times',
+]);
+const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, KILL: 9, USR1: 10, USR2: 12, PIPE: 13, ALRM: 14, TERM: 15, CHLD: 17 };
+
+/** A signal name as trap and kill accept it (TERM, SIGTERM, 15), normalized; EXIT for 0. */
+function signalName(s: string): string | undefined {
+  const u = s.toUpperCase().replace(/^SIG/, '');
+  if (u === 'EXIT' || u === '0') return 'EXIT';
+  if (SIGNALS[u] !== undefined) return u;
+  return Object.entries(SIGNALS).find(([, n]) => String(n) === s)?.[0];
 }
 
-// ------------------------------------------------------------------ running
-
-/** A command's streams; out and err are plain functions, handed on to the commands it runs. */
-interface Io {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  stdin: string | StdinStream;
+interface Field {
+  value: string;
+  pattern: string;
+  glob: boolean;
+  quoted: boolean;
 }
 
-/** Parses sizes like 250M, 250Mi, 1G, 1048576. */
-export function parseBytes(s: string): number {
-  const m = /^(\d+(?:\.\d+)?)([kKmMgGtT]i?)?[bB]?$/.exec(s);
-  if (!m) return NaN;
-  const unit = (m[2] ?? '').toLowerCase();
-  const pow = { '': 0, k: 1, m: 2, g: 3, t: 4 }[unit[0] ?? ''] ?? 0;
-  return Number(m[1]) * (unit.endsWith('i') || unit.length === 1 ? 1024 : 1000) ** pow;
+/** Shell state a subshell copies. */
+interface State {
+  vars: Map<string, string>;
+  funcs: Map<string, Node>;
+  positional: string[];
+  arg0: string;
+  errexit: boolean;
+  xtrace: boolean;
+  nounset: boolean;
+  pipefail: boolean;
+  pid: number;
 }
 
-/** One shell process (its variables and last exit status). */
+/** One shell process. */
 class Shell {
   private status = 0;
   private steps = 0;
+  /** Inside an if/while condition, the left of && or ||, or after !: set -e does not apply. */
+  private condDepth = 0;
+  private readonly traps = new Map<string, string>();
+  private readonly pending: string[] = [];
+  private wake?: () => void;
+  private readonly jobs = new Map<number, { done: Promise<number>; kill: () => void }>();
+  private lastBg?: number;
+  private locals?: Map<string, string | undefined>;
+  private subStatus = 0;
+  /** `exec` redirections: a stream the shell was given, and where it now goes. */
+  private readonly fdMap = new Map<(t: string) => void, (t: string) => void>();
+  private stdinOverride?: Io['stdin'];
 
   constructor(
-    private readonly ctx: ShellContext,
-    private readonly vars: Map<string, string>,
+    readonly ctx: ShellContext,
+    readonly st: State,
   ) {}
 
+  /** A subshell: a copy of variables, functions and options, traps reset, its own env. */
+  fork(ctx: ShellContext = this.ctx): Shell {
+    const c = { ...ctx, fs: processView(ctx.fs), env: new Map(ctx.env), onSignal: undefined };
+    const sub = new Shell(c, {
+      ...this.st,
+      vars: new Map(this.st.vars),
+      funcs: new Map(this.st.funcs),
+      positional: [...this.st.positional],
+    });
+    for (const [k, v] of this.fdMap) sub.fdMap.set(k, v);
+    sub.stdinOverride = this.stdinOverride;
+    return sub;
+  }
+
+  /** The streams a command gets once `exec` redirections of this shell apply. */
+  private remapped(io: Io): Io {
+    if (this.fdMap.size === 0 && this.stdinOverride === undefined) return io;
+    return { out: this.fdMap.get(io.out) ?? io.out, err: this.fdMap.get(io.err) ?? io.err, stdin: this.stdinOverride ?? io.stdin };
+  }
+
+  private get(name: string): string | undefined {
+    return this.st.vars.get(name) ?? this.ctx.env.get(name);
+  }
+
+  setVar(name: string, value: string): void {
+    this.st.vars.set(name, value);
+    if (this.ctx.env.has(name)) this.ctx.env.set(name, value);
+  }
+
+  private unsetVar(name: string): void {
+    this.st.vars.delete(name);
+    this.ctx.env.delete(name);
+  }
+
+  // ---------------------------------------------------------------- running
+
   async run(node: Node, io: Io): Promise<number> {
-    // A loop without sleeps must not starve the event loop (or a fake clock).
-    if (++this.steps % 200 === 0) await this.ctx.sleep(0.01);
+    // A killed process stops at its next step, even in a loop that never sleeps.
+    const killed = this.ctx.signal;
+    if (killed?.aborted) throw killed.reason instanceof Killed ? killed.reason : new Killed();
+    // A loop without sleeps must not starve the event loop (or a client waiting for output).
+    if (++this.steps % 100 === 0) await new Promise((r) => setImmediate(r));
     switch (node.t) {
       case 'seq':
-        for (const n of node.items) this.status = await this.run(n, io);
+        for (const item of node.items) {
+          if (item.bg) this.background(item.node, io);
+          else this.status = await this.run(item.node, io);
+          await this.takeSignals(io);
+        }
         return this.status;
       case 'andor': {
-        let st = await this.run(node.first, io);
-        for (const r of node.rest) if ((r.op === '&&') === (st === 0)) st = await this.run(r.node, io);
+        this.condDepth++;
+        let st: number;
+        try {
+          st = await this.run(node.first, io);
+          for (let k = 0; k < node.rest.length; k++) {
+            const r = node.rest[k];
+            if ((r.op === '&&') !== (st === 0)) continue;
+            if (k === node.rest.length - 1) {
+              this.condDepth--;
+              try {
+                st = await this.run(r.node, io);
+              } finally {
+                this.condDepth++;
+              }
+            } else st = await this.run(r.node, io);
+          }
+        } finally {
+          this.condDepth--;
+        }
         return (this.status = st);
       }
-      case 'pipe': {
-        let input: Io['stdin'] = io.stdin;
-        let st = 0;
-        for (let k = 0; k < node.cmds.length; k++) {
-          const last = k === node.cmds.length - 1;
-          let buf = '';
-          st = await this.run(node.cmds[k], { stdin: input, err: io.err, out: last ? io.out : (t) => (buf += t) });
-          input = buf;
-        }
-        return (this.status = node.negate ? (st === 0 ? 1 : 0) : st);
-      }
-      case 'while':
+      case 'pipe':
+        return this.pipeline(node.cmds, node.negate, io);
+      case 'while': {
+        const rio = await this.redirect(node.redirects, io);
+        if (typeof rio === 'number') return (this.status = rio);
+        let last = 0;
         for (;;) {
-          const c = await this.run(node.cond, io);
+          this.condDepth++;
+          let c: number;
+          try {
+            c = await this.run(node.cond, rio);
+          } finally {
+            this.condDepth--;
+          }
           if ((c === 0) === node.until) break;
-          await this.run(node.body, io);
+          const r = await this.loopBody(node.body, rio);
+          if (r === 'break') break;
+          last = this.status;
         }
-        return (this.status = 0);
+        return (this.status = last);
+      }
       case 'for': {
-        const items = (await Promise.all(node.words.map((w) => this.expandFields(w)))).flat();
+        const rio = await this.redirect(node.redirects, io);
+        if (typeof rio === 'number') return (this.status = rio);
+        const items = node.words ? await this.expandAll(node.words, rio) : [...this.st.positional];
+        this.status = 0;
         for (const v of items) {
-          this.vars.set(node.name, v);
-          await this.run(node.body, io);
+          this.setVar(node.name, v);
+          if ((await this.loopBody(node.body, rio)) === 'break') break;
         }
         return this.status;
       }
-      case 'if':
-        for (const b of node.branches) if ((await this.run(b.cond, io)) === 0) return (this.status = await this.run(b.body, io));
-        return (this.status = node.otherwise ? await this.run(node.otherwise, io) : 0);
-      case 'cmd':
-        return (this.status = await this.simple(node, io));
+      case 'if': {
+        const rio = await this.redirect(node.redirects, io);
+        if (typeof rio === 'number') return (this.status = rio);
+        for (const b of node.branches) {
+          this.condDepth++;
+          let c: number;
+          try {
+            c = await this.run(b.cond, rio);
+          } finally {
+            this.condDepth--;
+          }
+          if (c === 0) return (this.status = await this.run(b.body, rio));
+        }
+        return (this.status = node.otherwise ? await this.run(node.otherwise, rio) : 0);
+      }
+      case 'case': {
+        const rio = await this.redirect(node.redirects, io);
+        if (typeof rio === 'number') return (this.status = rio);
+        const word = await this.expandOne(node.word, rio);
+        for (const item of node.items)
+          for (const p of item.patterns) {
+            const pat = (await this.expandFields(p, rio, 'pattern'))[0]?.pattern ?? '';
+            if (globRegex(pat).test(word)) return (this.status = await this.run(item.body, rio));
+          }
+        return (this.status = 0);
+      }
+      case 'group': {
+        const rio = await this.redirect(node.redirects, io);
+        if (typeof rio === 'number') return (this.status = rio);
+        if (!node.subshell) return (this.status = await this.run(node.body, rio));
+        return (this.status = await this.fork().runAsProcess(node.body, rio));
+      }
+      case 'func':
+        this.st.funcs.set(node.name, node.body);
+        return (this.status = 0);
+      case 'cmd': {
+        const st = await this.simple(node, io);
+        this.status = st;
+        if (st !== 0 && this.st.errexit && this.condDepth === 0) throw new ExitSignal(st);
+        return st;
+      }
     }
   }
 
-  private async simple(node: Simple, io: Io): Promise<number> {
-    const argv: string[] = [];
-    for (const w of node.words) argv.push(...(await this.expandFields(w)));
-    // VAR=value alone sets a variable.
-    while (argv.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0]) && node.words.length) {
-      const a = argv.shift()!;
-      const eq = a.indexOf('=');
-      this.vars.set(a.slice(0, eq), a.slice(eq + 1));
+  private async loopBody(body: Node, io: Io): Promise<'break' | 'continue' | undefined> {
+    try {
+      await this.run(body, io);
+      return undefined;
+    } catch (e) {
+      if (!(e instanceof LoopSignal)) throw e;
+      if (e.levels > 1) {
+        e.levels--;
+        throw e;
+      }
+      return e.kind;
     }
-    if (argv.length === 0) return 0;
-    // The fd table, changed by each redirection in turn (so `>f 2>&1` and `2>&1 >f` differ, as in sh).
-    const fds: Record<number, (t: string) => void> = { 1: io.out, 2: io.err };
+  }
+
+  /** Runs a tree as a whole process (a subshell, a pipeline stage): exit ends only it. */
+  async runAsProcess(node: Node, io: Io): Promise<number> {
+    try {
+      return await this.run(node, io);
+    } catch (e) {
+      if (e instanceof ExitSignal) return e.code;
+      if (e instanceof BrokenPipe) return 141;
+      if (e instanceof ReturnSignal) return e.code;
+      if (e instanceof LoopSignal) return this.status;
+      throw e;
+    } finally {
+      await this.exitTrap(io);
+    }
+  }
+
+  /** The stages of a pipeline run side by side, each in a subshell, joined by pipes. */
+  private async pipeline(cmds: Node[], negate: boolean, io: Io): Promise<number> {
+    this.condDepth += negate ? 1 : 0;
+    try {
+      if (cmds.length === 1) {
+        const st = await this.run(cmds[0], io);
+        return (this.status = negate ? Number(st === 0) : st);
+      }
+      const runs: Promise<number>[] = [];
+      const closers: (() => void)[] = [];
+      let input: Io['stdin'] = io.stdin;
+      for (let k = 0; k < cmds.length; k++) {
+        const last = k === cmds.length - 1;
+        const pipe = last ? undefined : new StdinPipe(Infinity);
+        let readerDone = false;
+        const out = pipe
+          ? (t: string) => {
+              if (readerDone) throw new BrokenPipe();
+              pipe.write(t);
+            }
+          : io.out;
+        const stage = this.fork();
+        const stdin = input;
+        const p = stage.runAsProcess(cmds[k], { out, err: io.err, stdin }).finally(() => pipe?.end());
+        runs.push(p);
+        if (k > 0) {
+          const prevClose = closers[k - 1];
+          void p.finally(prevClose);
+        }
+        closers.push(() => (readerDone = true));
+        input = pipe ?? '';
+      }
+      const codes = await Promise.all(runs);
+      let st = codes[codes.length - 1];
+      if (this.st.pipefail) st = [...codes].reverse().find((c) => c !== 0) ?? 0;
+      if (st !== 0 && !negate && this.st.errexit && this.condDepth === 0) {
+        this.status = st;
+        throw new ExitSignal(st);
+      }
+      return (this.status = negate ? Number(st === 0) : st);
+    } finally {
+      this.condDepth -= negate ? 1 : 0;
+    }
+  }
+
+  /** `cmd &`: runs in a subshell without waiting; $! is its PID; it dies with the shell. */
+  private background(node: Node, io: Io): void {
+    const ac = new AbortController();
+    const signal = this.ctx.signal ? AbortSignal.any([this.ctx.signal, ac.signal]) : ac.signal;
+    const sleep = (s: number) =>
+      new Promise<void>((resolve, reject) => {
+        if (ac.signal.aborted) return reject(new Killed(143));
+        const onAbort = () => reject(new Killed(143));
+        ac.signal.addEventListener('abort', onAbort, { once: true });
+        this.ctx.sleep(s).then(
+          () => {
+            ac.signal.removeEventListener('abort', onAbort);
+            resolve();
+          },
+          (e: Error) => {
+            ac.signal.removeEventListener('abort', onAbort);
+            reject(e);
+          },
+        );
+      });
+    const sub = this.fork({ ...this.ctx, signal, sleep });
+    const table = processTable(this.ctx.fs);
+    const proc = table.spawn(this.st.arg0, this.userLabel(), this.ctx.now(), this.st.pid);
+    sub.st.pid = proc.pid;
+    const done = sub
+      .runAsProcess(node, { ...io, stdin: '' })
+      .catch((e: unknown) => (e instanceof Killed ? e.exitCode : e instanceof OutOfMemory ? 137 : 1))
+      .finally(() => {
+        proc.exit();
+      });
+    this.jobs.set(proc.pid, { done, kill: () => ac.abort() });
+    this.lastBg = proc.pid;
+  }
+
+  /** Kills the background jobs still running (the shell is exiting: its container's processes go with it). */
+  killJobs(): void {
+    for (const j of this.jobs.values()) j.kill();
+    this.jobs.clear();
+  }
+
+  /** Runs the actions of signals that arrived (after the foreground command, as ash does). */
+  private async takeSignals(io: Io): Promise<void> {
+    while (this.pending.length) {
+      const sig = this.pending.shift()!;
+      const action = this.traps.get(sig);
+      if (action === undefined) continue;
+      const saved = this.status;
+      await this.runScript(action, io);
+      this.status = saved;
+    }
+  }
+
+  /** Delivers a signal sent to this shell (PID 1 on stop). */
+  signal(sig: string): void {
+    if (!this.traps.has(sig)) return;
+    this.pending.push(sig);
+    this.wake?.();
+  }
+
+  async exitTrap(io: Io): Promise<void> {
+    const action = this.traps.get('EXIT');
+    if (action === undefined) return;
+    this.traps.delete('EXIT');
+    try {
+      await this.runScript(action, io);
+    } catch (e) {
+      if (!(e instanceof ExitSignal)) throw e;
+    }
+  }
+
+  // ---------------------------------------------------------------- simple commands
+
+  private async simple(node: Simple, given: Io): Promise<number> {
+    this.subStatus = 0;
+    const io = this.remapped(given);
+    const argv = await this.expandAll(node.words, io);
+    const assigns: [string, string][] = [];
+    for (const a of node.assigns) {
+      const eq = a.indexOf('=');
+      assigns.push([a.slice(0, eq), await this.expandOne(a.slice(eq + 1), io)]);
+    }
+    if (this.st.xtrace) io.err(`+ ${[...assigns.map(([k, v]) => `${k}=${v}`), ...argv].join(' ')}\n`);
+    if (argv.length === 0) {
+      for (const [k, v] of assigns) this.setVar(k, v);
+      const rio = await this.redirect(node.redirects, io);
+      // An assignment alone has the status of its last command substitution.
+      return typeof rio === 'number' ? rio : this.subStatus;
+    }
+    const rio = await this.redirect(node.redirects, io);
+    if (typeof rio === 'number') return rio;
+    if (argv.length === 1 && argv[0] === 'exec' && node.redirects.length) {
+      // `exec >log 2>&1`: the redirections stay for the rest of the shell.
+      if (rio.out !== io.out) this.fdMap.set(given.out, rio.out);
+      if (rio.err !== io.err) this.fdMap.set(given.err, rio.err);
+      if (rio.stdin !== io.stdin) this.stdinOverride = rio.stdin;
+      return 0;
+    }
+    // VAR=x cmd: the variable is in cmd's environment only (a function or builtin sees it too).
+    if (!assigns.length) return this.exec(argv, rio);
+    const saved = assigns.map(([k]) => [k, this.st.vars.get(k), this.ctx.env.get(k)] as const);
+    for (const [k, v] of assigns) {
+      this.st.vars.set(k, v);
+      this.ctx.env.set(k, v);
+    }
+    try {
+      return await this.exec(argv, rio);
+    } finally {
+      const special = argv[0] === 'export' || argv[0] === 'readonly';
+      if (!special)
+        for (const [k, v, e] of saved) {
+          if (v === undefined) this.st.vars.delete(k);
+          else this.st.vars.set(k, v);
+          if (e === undefined) this.ctx.env.delete(k);
+          else this.ctx.env.set(k, e);
+        }
+    }
+  }
+
+  /** Applies redirections in order (so `>f 2>&1` and `2>&1 >f` differ, as in sh); a number is a failure status. */
+  private async redirect(redirects: Redirect[], io: Io): Promise<Io | number> {
+    if (redirects.length === 0) return io;
+    const fds: Record<number, ((t: string) => void) | undefined> = { 1: io.out, 2: io.err };
     let stdin = io.stdin;
+    const fs = this.ctx.fs;
     const discard = () => {};
-    for (const r of node.redirects) {
-      const target = (await this.expandFields(r.target))[0] ?? '';
-      if (r.op === '>&') {
+    for (const r of redirects) {
+      if (r.op === '<<') {
+        const body = r.heredoc?.quoted ? (r.heredoc.body ?? '') : await this.expandHeredoc(r.heredoc?.body ?? '', io);
+        if (r.fd === 0) stdin = new InputReader(body);
+        continue;
+      }
+      const target = await this.expandOne(r.target, io);
+      if (r.op === '>&' || r.op === '<&') {
         if (target === '-') fds[r.fd] = discard;
-        else if (/^\d$/.test(target) && fds[Number(target)]) fds[r.fd] = fds[Number(target)];
-        else {
+        else if (/^\d$/.test(target) && (fds[Number(target)] || (target === '0' && r.op === '<&'))) {
+          if (r.fd !== 0) fds[r.fd] = fds[Number(target)];
+        } else if (r.op === '>&' && r.fd === 1 && !/^\d+$/.test(target)) {
+          // `>&file` is `>file 2>&1`.
+          const w = this.openWrite(target, false, io);
+          if (typeof w === 'number') return w;
+          fds[1] = fds[2] = w;
+        } else {
           io.err(`sh: ${target}: bad file descriptor\n`);
           return 1;
         }
       } else if (r.op === '<') {
-        const content = this.ctx.fs.read(target);
+        const content = target === '/dev/null' ? '' : fs.read(target);
         if (content === undefined) {
-          io.err(`sh: can't open ${target}: no such file\n`);
+          io.err(`sh: can't open ${target}: ${fs.isDir(target) ? 'Is a directory' : 'no such file'}\n`);
           return 1;
         }
-        if (r.fd === 0) stdin = content;
-      } else if (target === '/dev/null') fds[r.fd] = discard;
-      else if (target === '/dev/stderr') fds[r.fd] = fds[2];
-      else if (target === '/dev/stdout') fds[r.fd] = fds[1];
-      else {
-        const err = this.ctx.fs.write(target, r.op === '>>' ? (this.ctx.fs.read(target) ?? '') : '');
-        if (err) {
-          io.err(`sh: can't create ${target}: ${err}\n`);
-          return 1;
-        }
-        fds[r.fd] = (t) => this.ctx.fs.append(target, t);
+        if (r.fd === 0) stdin = new InputReader(content);
+      } else {
+        const w = target === '/dev/null' ? discard : this.openWrite(target, r.op === '>>', io, fds);
+        if (typeof w === 'number') return w;
+        fds[r.fd] = w;
       }
     }
-    return this.exec(argv, { out: fds[1], err: fds[2], stdin });
+    return { out: fds[1] ?? discard, err: fds[2] ?? discard, stdin };
   }
 
-  /** Runs one command line already split into words. */
-  async exec(argv: string[], io: Io): Promise<number> {
-    const err = io.err;
-    const [cmd0, ...args] = argv;
-    const cmd = cmd0.replace(/^\/(usr\/)?(s?bin)\//, '');
+  private openWrite(
+    target: string,
+    append: boolean,
+    io: Io,
+    fds: Record<number, ((t: string) => void) | undefined> = {},
+  ): ((t: string) => void) | number {
     const fs = this.ctx.fs;
-    switch (cmd) {
-      case 'sh':
-      case 'bash':
-      case 'ash':
-      case 'dash': {
-        const c = args.indexOf('-c');
-        if (c >= 0) return this.runScript(args[c + 1] ?? '', io);
-        if (typeof io.stdin !== 'string') return this.interactive(io.stdin, io);
-        return this.runScript(io.stdin, io);
+    if (target === '/dev/stderr' || target === '/proc/self/fd/2') return fds[2] ?? io.err;
+    if (target === '/dev/stdout' || target === '/proc/self/fd/1') return fds[1] ?? io.out;
+    if (target === '/dev/null') return () => {};
+    const err = fs.write(target, append ? (fs.read(target) ?? '') : '');
+    if (err) {
+      io.err(`sh: can't create ${target}: ${err}\n`);
+      return 1;
+    }
+    return (t) => fs.append(target, t);
+  }
+
+  private userLabel(): string {
+    const u = this.ctx.user ?? { uid: 0, gid: 0 };
+    return u.name ?? userName(this.ctx.fs, u.uid) ?? String(u.uid);
+  }
+
+  /** Where a command name is found: a path, 'builtin', or undefined. */
+  which(name: string): string | undefined {
+    if (name.includes('/')) return this.ctx.fs.read(name) !== undefined ? name : undefined;
+    if (BUILTINS.has(name)) return 'builtin';
+    if (this.st.funcs.has(name)) return 'function';
+    if (SHELLS.has(name) || COMMANDS[name] || this.ctx.programs?.(name)) return commandPath(name);
+    return undefined;
+  }
+
+  private host(pid: number): CommandHost {
+    return {
+      ctx: this.ctx,
+      vars: this.st.vars,
+      pid,
+      run: (argv, io) => this.exec(argv, io, true),
+      which: (n) => {
+        const w = this.which(n);
+        return w === 'builtin' || w === 'function' ? undefined : w;
+      },
+    };
+  }
+
+  /** Runs one command line already split into words; `external` skips functions and builtins (env CMD, xargs). */
+  async exec(argv: string[], io: Io, external = false): Promise<number> {
+    const [cmd0, ...args] = argv;
+    if (!external) {
+      const fn = this.st.funcs.get(cmd0);
+      if (fn) return this.callFunction(fn, args, io);
+      if (BUILTINS.has(cmd0)) return this.builtin(cmd0, args, io);
+    }
+    const base = cmd0.replace(/^\/(usr\/)?(local\/)?(s?bin)\//, '');
+    const program = this.ctx.programs?.(cmd0);
+    const command = !base.includes('/') ? COMMANDS[base] : undefined;
+    if (!program && !command && !SHELLS.has(base)) {
+      if (cmd0.includes('/') && this.ctx.fs.read(cmd0) !== undefined) return this.runFile(cmd0, args, io);
+      if (cmd0.includes('/') && this.ctx.fs.isDir(cmd0)) {
+        io.err(`sh: ${cmd0}: Permission denied\n`);
+        return 126;
       }
-      case 'true':
+      io.err(`sh: ${cmd0}: not found\n`);
+      return 127;
+    }
+    const table = processTable(this.ctx.fs);
+    const proc = table.spawn(argv.join(' '), this.userLabel(), this.ctx.now(), this.st.pid);
+    try {
+      if (program) return await program(args, io);
+      if (command) return await command(args, io, this.host(proc.pid));
+      return await this.subShell(args, io, proc.pid);
+    } finally {
+      proc.exit();
+    }
+  }
+
+  /** A script file run by path (`./run.sh`, a ConfigMap's script): a new shell reads it. */
+  private runFile(path: string, args: string[], io: Io): Promise<number> {
+    const sub = this.newShell(path, args);
+    return sub.runText(this.ctx.fs.read(path) ?? '', io);
+  }
+
+  private newShell(arg0: string, positional: string[]): Shell {
+    return new Shell(
+      { ...this.ctx, fs: processView(this.ctx.fs), env: new Map(this.ctx.env), onSignal: undefined },
+      {
+        vars: new Map(),
+        funcs: new Map(),
+        positional,
+        arg0,
+        errexit: false,
+        xtrace: false,
+        nounset: false,
+        pipefail: false,
+        pid: this.st.pid,
+      },
+    );
+  }
+
+  /** A new `sh` process run by this one. */
+  private subShell(args: string[], io: Io, pid: number): Promise<number> {
+    const sub = this.newShell('sh', []);
+    sub.st.pid = pid;
+    return sub.runShellArgs(args, io);
+  }
+
+  /** This shell as `sh [-ex] [-c script [arg0 args...] | file args...]`, or reading commands from stdin. */
+  async runShellArgs(args: string[], io: Io): Promise<number> {
+    const sub = this as Shell;
+    let i = 0;
+    let script: string | undefined;
+    for (; i < args.length && /^[-+]/.test(args[i]); i++) {
+      const a = args[i];
+      if (a === '--') {
+        i++;
+        break;
+      }
+      for (const f of a.slice(1)) {
+        if (f === 'c') script = '';
+        else if (f === 'e') sub.st.errexit = a[0] === '-';
+        else if (f === 'x') sub.st.xtrace = a[0] === '-';
+        else if (f === 'u') sub.st.nounset = a[0] === '-';
+      }
+    }
+    if (script !== undefined) {
+      if (i >= args.length) {
+        io.err('sh: -c requires an argument\n');
+        return 2;
+      }
+      script = args[i];
+      sub.st.arg0 = args[i + 1] ?? 'sh';
+      sub.st.positional = args.slice(i + 2);
+      return sub.runText(script, io);
+    }
+    if (i < args.length) {
+      const file = args[i];
+      const text = this.ctx.fs.read(file);
+      if (text === undefined) {
+        io.err(`sh: can't open '${file}': No such file or directory\n`);
+        return 2;
+      }
+      sub.st.arg0 = file;
+      sub.st.positional = args.slice(i + 1);
+      return sub.runText(text, io);
+    }
+    return sub.interactive(InputReader.of(io.stdin, this.ctx.signal), io);
+  }
+
+  private async callFunction(body: Node, args: string[], io: Io): Promise<number> {
+    const savedPos = this.st.positional;
+    const savedLocals = this.locals;
+    this.st.positional = args;
+    this.locals = new Map();
+    try {
+      return await this.run(body, io);
+    } catch (e) {
+      if (e instanceof ReturnSignal) return (this.status = e.code);
+      throw e;
+    } finally {
+      for (const [k, v] of this.locals) {
+        if (v === undefined) this.st.vars.delete(k);
+        else this.st.vars.set(k, v);
+      }
+      this.locals = savedLocals;
+      this.st.positional = savedPos;
+    }
+  }
+
+  // ---------------------------------------------------------------- builtins
+
+  private async builtin(cmd: string, args: string[], io: Io): Promise<number> {
+    switch (cmd) {
       case ':':
+      case 'true':
+      case 'hash':
+      case 'alias':
+      case 'unalias':
+      case 'jobs':
+      case 'ulimit':
         return 0;
       case 'false':
         return 1;
       case 'exit':
         throw new ExitSignal(args[0] === undefined ? this.status : Number(args[0]) & 255);
-      case 'sleep': {
-        const total = args.reduce((s, a) => s + parseDuration(a), 0);
-        if (args.length === 0 || Number.isNaN(total)) {
-          err(`sleep: invalid number '${args[0] ?? ''}'\n`);
-          return 1;
-        }
-        if (args[0] === 'infinity') await this.ctx.sleep(Infinity);
-        else await this.ctx.sleep(total);
-        return 0;
-      }
-      case 'echo': {
-        let a = args;
-        let nl = true;
-        if (a[0] === '-n') {
-          nl = false;
-          a = a.slice(1);
-        } else if (a[0] === '-e') a = a.slice(1);
-        io.out(a.join(' ') + (nl ? '\n' : ''));
-        return 0;
-      }
+      case 'return':
+        throw new ReturnSignal(args[0] === undefined ? this.status : Number(args[0]) & 255);
+      case 'break':
+      case 'continue':
+        throw new LoopSignal(cmd, Math.max(1, Number(args[0] ?? 1)));
+      case 'echo':
+        return echo(args, io);
       case 'printf': {
-        const fmt = (args[0] ?? '').replace(/\\n/g, '\n').replace(/\\t/g, '\t');
-        let k = 1;
-        io.out(fmt.replace(/%[sd]/g, () => args[k++] ?? ''));
-        return 0;
-      }
-      case 'cat': {
         if (args.length === 0) {
-          if (typeof io.stdin === 'string') io.out(io.stdin);
-          // A live stdin is copied as it comes, so `cat` in an exec session echoes each line.
-          else
-            for (let chunk = await io.stdin.read(this.ctx.signal); chunk !== null; chunk = await io.stdin.read(this.ctx.signal))
-              io.out(chunk);
-          return 0;
+          io.err('printf: usage: printf FORMAT [ARGUMENT...]\n');
+          return 2;
         }
-        let st = 0;
-        for (const f of args) {
-          const content = fs.read(f);
-          if (content === undefined) {
-            err(fs.isDir(f) ? `cat: read error: Is a directory\n` : `cat: can't open '${f}': No such file or directory\n`);
-            st = 1;
-          } else io.out(content);
-        }
-        return st;
-      }
-      case 'ls': {
-        const flags = args.filter((a) => a.startsWith('-')).join('');
-        const paths = args.filter((a) => !a.startsWith('-'));
-        let st = 0;
-        for (const p of paths.length ? paths : [fs.cwd]) {
-          const entries = fs.list(p);
-          if (entries === undefined) {
-            if (fs.read(p) !== undefined) io.out(p + '\n');
-            else {
-              err(`ls: ${p}: No such file or directory\n`);
-              st = 1;
-            }
-            continue;
-          }
-          if (paths.length > 1) io.out(`${p}:\n`);
-          const shown = flags.includes('a') ? ['.', '..', ...entries] : entries.filter((e) => !e.startsWith('.'));
-          if (flags.includes('l'))
-            for (const e of shown)
-              io.out(
-                `${fs.isDir(joinPath(p, e)) ? 'drwxr-xr-x' : '-rw-r--r--'}    1 root     root  ${String(fs.read(joinPath(p, e))?.length ?? 4096).padStart(8)} ${e}\n`,
-              );
-          else if (shown.length) io.out(shown.join('\n') + '\n');
-        }
-        return st;
-      }
-      case 'env':
-      case 'printenv': {
-        if (args.length && cmd === 'printenv') {
-          const v = this.ctx.env.get(args[0]) ?? this.vars.get(args[0]);
-          if (v === undefined) return 1;
-          io.out(v + '\n');
-          return 0;
-        }
-        for (const [k, v] of this.ctx.env) io.out(`${k}=${v}\n`);
-        return 0;
-      }
-      case 'hostname':
-        io.out((fs.read('/etc/hostname') ?? '').trim() + '\n');
-        return 0;
-      case 'touch': {
-        let st = 0;
-        for (const f of args) {
-          const e = fs.read(f) === undefined ? fs.write(f, '') : undefined;
-          if (e) {
-            err(`touch: ${f}: ${e}\n`);
-            st = 1;
-          }
-        }
-        return st;
-      }
-      case 'mkdir':
-        for (const d of args.filter((a) => !a.startsWith('-'))) fs.mkdir(d);
-        return 0;
-      case 'rm': {
-        const force = args.some((a) => a.startsWith('-') && a.includes('f'));
-        let st = 0;
-        for (const f of args.filter((a) => !a.startsWith('-'))) {
-          if (!fs.remove(f) && !force) {
-            err(`rm: can't remove '${f}': No such file or directory\n`);
-            st = 1;
-          }
-        }
-        return st;
+        const r = formatPrintf(args[0], args.slice(1));
+        io.out(r.out);
+        if (r.err) io.err(r.err);
+        return r.status;
       }
       case 'test':
-      case '[': {
-        const a = cmd === '[' ? args.slice(0, -1) : args;
-        return evalTest(a, fs) ? 0 : 1;
+      case '[':
+      case '[[': {
+        let a = args;
+        if (cmd !== 'test') {
+          const close = cmd === '[' ? ']' : ']]';
+          if (a[a.length - 1] !== close) {
+            io.err(`sh: missing ${close}\n`);
+            return 2;
+          }
+          a = a.slice(0, -1);
+        }
+        const r = evalTest(a, this.ctx.fs);
+        if (typeof r === 'string') {
+          io.err(`sh: ${r}\n`);
+          return 2;
+        }
+        return r ? 0 : 1;
       }
-      case 'date':
-        io.out(new Date(this.ctx.now()).toUTCString().replace('GMT', 'UTC') + '\n');
-        return 0;
       case 'pwd':
-        io.out(fs.cwd + '\n');
+        io.out(this.ctx.fs.cwd + '\n');
         return 0;
-      case 'cd':
-        fs.cwd = args[0] ?? '/';
+      case 'cd': {
+        let dir = args[0] ?? this.get('HOME') ?? '/';
+        if (dir === '-') {
+          dir = this.get('OLDPWD') ?? this.ctx.fs.cwd;
+          io.out(dir + '\n');
+        }
+        const fs = this.ctx.fs;
+        if (!fs.isDir(dir)) {
+          io.err(`sh: cd: can't cd to ${dir}: ${fs.read(dir) !== undefined ? 'Not a directory' : 'No such file or directory'}\n`);
+          return 2;
+        }
+        this.setVar('OLDPWD', fs.cwd);
+        fs.cwd = normalize(dir, fs.cwd);
+        this.setVar('PWD', fs.cwd);
         return 0;
+      }
       case 'export':
+      case 'readonly': {
+        const names = args.filter((a) => a !== '-p' && a !== '-n');
+        if (names.length === 0) {
+          for (const [k, v] of [...this.ctx.env].sort(([a], [b]) => (a < b ? -1 : 1))) io.out(`${cmd} ${k}=${shQuote(v)}\n`);
+          return 0;
+        }
+        for (const a of names) {
+          const eq = a.indexOf('=');
+          const name = eq > 0 ? a.slice(0, eq) : a;
+          const value = eq > 0 ? a.slice(eq + 1) : this.get(name);
+          if (value !== undefined) {
+            this.st.vars.set(name, value);
+            this.ctx.env.set(name, value);
+          }
+        }
+        return 0;
+      }
+      case 'unset':
+        for (const a of args.filter((x) => !x.startsWith('-'))) {
+          if (args.includes('-f')) this.st.funcs.delete(a);
+          else this.unsetVar(a);
+        }
+        return 0;
+      case 'local':
         for (const a of args) {
           const eq = a.indexOf('=');
-          if (eq > 0) this.ctx.env.set(a.slice(0, eq), a.slice(eq + 1));
+          const name = eq > 0 ? a.slice(0, eq) : a;
+          if (this.locals && !this.locals.has(name)) this.locals.set(name, this.st.vars.get(name));
+          this.st.vars.set(name, eq > 0 ? a.slice(eq + 1) : (this.st.vars.get(name) ?? ''));
         }
         return 0;
-      case 'wc': {
-        const text =
-          args.length && !args[args.length - 1].startsWith('-')
-            ? (fs.read(args[args.length - 1]) ?? '')
-            : await readAllStdin(io.stdin, this.ctx.signal);
-        io.out(`${text.split('\n').length - (text.endsWith('\n') ? 1 : 0)}\n`);
-        return 0;
-      }
-      case 'grep': {
-        const pat = args.find((a) => !a.startsWith('-')) ?? '';
-        const lines = (await readAllStdin(io.stdin, this.ctx.signal)).split('\n').filter((l) => l.includes(pat));
-        if (lines.length) io.out(lines.join('\n') + '\n');
-        return lines.length ? 0 : 1;
-      }
-      case 'stress':
-      case 'alloc': {
-        // `stress --vm 1 --vm-bytes 250M` (the classic memory-limit lab) or `alloc 250Mi`.
-        const k = args.indexOf('--vm-bytes');
-        const bytes = parseBytes(cmd === 'alloc' ? (args[0] ?? '') : k >= 0 ? (args[k + 1] ?? '') : '256M');
-        if (this.ctx.memoryLimit !== undefined && bytes > this.ctx.memoryLimit) throw new OutOfMemory();
-        if (cmd === 'stress') await this.ctx.sleep(Infinity);
-        return 0;
-      }
-      case 'nslookup': {
-        const host = args.find((a) => !a.startsWith('-')) ?? '';
-        io.out('Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\n');
-        const r = this.ctx.net?.resolve(host);
-        if (!r) {
-          const ns = /search (\S+)/.exec(this.ctx.fs.read('/etc/resolv.conf') ?? '')?.[1] ?? 'default.svc.cluster.local';
-          io.out(`** server can't find ${host.includes('.') ? host : `${host}.${ns}`}: NXDOMAIN\n\n`);
-          return 1;
+      case 'set':
+        return this.set(args, io);
+      case 'shift': {
+        const n = Number(args[0] ?? 1);
+        if (n > this.st.positional.length) {
+          io.err(`sh: shift: can't shift that many\n`);
+          return 2;
         }
-        io.out(`Name:\t${r.fqdn}\nAddress: ${r.ip}\n\n`);
+        this.st.positional = this.st.positional.slice(n);
         return 0;
       }
-      case 'wget':
-      case 'curl':
-        return this.http(cmd, args, io, err);
-      case 'nginx':
-      case 'httpd':
-      case 'nc':
-      case 'tail':
-        // Long-running daemons (`tail -f /dev/null` keeps a container up).
-        await this.ctx.sleep(Infinity);
-        return 0;
-      default:
-        err(`sh: ${cmd0}: not found\n`);
-        return 127;
-    }
-  }
-
-  /** busybox wget and curl against the simulated cluster network. */
-  private async http(cmd: 'wget' | 'curl', args: string[], io: Io, err: (t: string) => void): Promise<number> {
-    let url = '';
-    let outFile: string | undefined;
-    let quiet = false;
-    let fail = false;
-    const outFlag = cmd === 'wget' ? 'O' : 'o';
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (a === '--output' || a === '--output-document') outFile = args[++i];
-      else if (a.startsWith('--')) {
-        if (a === '--silent' || a === '--quiet') quiet = true;
-        if (a === '--fail') fail = true;
-        if (['--timeout', '--max-time', '--header'].includes(a)) i++;
-      } else if (a.startsWith('-') && a.length > 1) {
-        // A cluster of short flags, e.g. -qO- or -sSf.
-        for (let k = 1; k < a.length; k++) {
-          const f = a[k];
-          if (f === outFlag || 'TmH'.includes(f)) {
-            const value = a.length > k + 1 ? a.slice(k + 1) : args[++i];
-            if (f === outFlag) outFile = value;
-            break;
+      case 'read':
+        return this.read(args, io);
+      case 'eval':
+        return this.runScript(args.join(' '), io);
+      case '.':
+      case 'source': {
+        const file = args[0] ?? '';
+        const text = this.ctx.fs.read(file);
+        if (text === undefined) {
+          io.err(`sh: .: can't open '${file}'\n`);
+          return 2;
+        }
+        return this.runScript(text, io);
+      }
+      case 'trap':
+        return this.trap(args, io);
+      case 'wait':
+        return this.wait(args);
+      case 'kill':
+        return this.kill(args, io);
+      case 'type':
+      case 'command': {
+        if (cmd === 'command' && args[0] !== '-v' && args[0] !== '-V') return args.length ? this.exec(args, io, true) : 0;
+        const names = cmd === 'command' ? args.slice(1) : args;
+        let st = 0;
+        for (const n of names) {
+          const w = RESERVED_WORDS.has(n) ? 'keyword' : this.which(n);
+          if (cmd === 'command' && args[0] === '-v') {
+            if (w === undefined) st = 1;
+            else io.out(`${w === 'builtin' || w === 'function' || w === 'keyword' ? n : w}\n`);
+            continue;
           }
-          if (f === (cmd === 'wget' ? 'q' : 's')) quiet = true;
-          if (cmd === 'curl' && f === 'f') fail = true;
+          if (w === undefined) {
+            io.out(`${n}: not found\n`);
+            st = 1;
+          } else if (w === 'keyword') io.out(`${n} is a shell keyword\n`);
+          else if (w === 'builtin') io.out(`${n} is a shell builtin\n`);
+          else if (w === 'function') io.out(`${n} is a function\n`);
+          else io.out(`${n} is ${w}\n`);
         }
-      } else url = a;
+        return st;
+      }
+      case 'exec':
+        if (args.length === 0) return 0;
+        throw new ExitSignal(await this.exec(args, io, true));
+      case 'let': {
+        let v = 0;
+        for (const a of args) {
+          const r = this.arith(a, io);
+          if (r === undefined) return 2;
+          v = r;
+        }
+        return v === 0 ? 1 : 0;
+      }
+      case 'umask':
+        io.out('0022\n');
+        return 0;
+      case 'times':
+        io.out('0m0.00s 0m0.00s\n0m0.00s 0m0.00s\n');
+        return 0;
+      case 'getopts':
+        return this.getopts(args);
     }
-    if (cmd === 'wget' && outFile === undefined) outFile = 'index.html';
-    const u = (() => {
-      try {
-        return new URL(/^[a-z]+:\/\//.test(url) ? url : `http://${url}`);
-      } catch {
-        return undefined;
-      }
-    })();
-    const host = u?.hostname ?? url;
-    const port = u?.port || '80';
-    const res = this.ctx.net?.httpGet(url) ?? { ok: false as const, error: 'resolve' as const };
-    await this.ctx.sleep(0.01);
-    if (!res.ok) {
-      if (cmd === 'wget') {
-        err(
-          res.error === 'resolve'
-            ? `wget: bad address '${host}${u?.port ? `:${port}` : ''}'\n`
-            : `wget: can't connect to remote host (${res.ip}): Connection refused\n`,
-        );
-        return 1;
-      }
-      if (res.error === 'resolve') {
-        err(`curl: (6) Could not resolve host: ${host}\n`);
-        return 6;
-      }
-      err(`curl: (7) Failed to connect to ${host} port ${port} after 0 ms: Couldn't connect to server\n`);
-      return 7;
-    }
-    if (cmd === 'wget') {
-      if (!quiet) err(`Connecting to ${host}${u?.port ? `:${port}` : ''} (${this.ctx.net?.resolve(host)?.ip}:${port})\n`);
-      if (res.status >= 400) {
-        err(
-          `wget: server returned error: HTTP/1.1 ${res.status} ${res.status === 404 ? 'Not Found' : res.status === 403 ? 'Forbidden' : 'Error'}\n`,
-        );
-        return 1;
-      }
-      if (outFile === '-') {
-        if (!quiet) err('writing to stdout\n');
-        io.out(res.body);
-      } else {
-        this.ctx.fs.write(outFile!, res.body);
-        if (!quiet)
-          err(
-            `saving to '${outFile}'\n${outFile}           100% |********************************|   ${res.body.length}  0:00:00 ETA\n'${outFile}' saved\n`,
-          );
-      }
-      return 0;
-    }
-    if (fail && res.status >= 400) {
-      if (!quiet) err(`curl: (22) The requested URL returned error: ${res.status}\n`);
-      return 22;
-    }
-    if (outFile && outFile !== '-') this.ctx.fs.write(outFile, res.body);
-    else io.out(res.body);
     return 0;
   }
 
+  private set(args: string[], io: Io): number {
+    if (args.length === 0) {
+      const all = new Map([...this.ctx.env, ...this.st.vars]);
+      for (const [k, v] of [...all].sort(([a], [b]) => (a < b ? -1 : 1))) io.out(`${k}=${shQuote(v)}\n`);
+      return 0;
+    }
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a === '--') {
+        this.st.positional = args.slice(i + 1);
+        return 0;
+      }
+      if (a === '-o' || a === '+o') {
+        const opt = args[++i];
+        if (opt === 'pipefail') this.st.pipefail = a === '-o';
+        else if (opt === 'errexit') this.st.errexit = a === '-o';
+        else if (opt === 'xtrace') this.st.xtrace = a === '-o';
+        else if (opt === 'nounset') this.st.nounset = a === '-o';
+        else if (opt !== undefined) {
+          io.err(`sh: set: illegal option -o ${opt}\n`);
+          return 2;
+        }
+        continue;
+      }
+      if (!/^[-+]/.test(a)) {
+        this.st.positional = args.slice(i);
+        return 0;
+      }
+      for (const f of a.slice(1)) {
+        const on = a[0] === '-';
+        if (f === 'e') this.st.errexit = on;
+        else if (f === 'x') this.st.xtrace = on;
+        else if (f === 'u') this.st.nounset = on;
+        else if (!'fvnCabhm'.includes(f)) {
+          io.err(`sh: set: illegal option -${f}\n`);
+          return 2;
+        }
+      }
+    }
+    return 0;
+  }
+
+  /** read [-r] [-p prompt] [-t secs] [NAME...]: one line, split by IFS, the last name takes the rest. */
+  private async read(args: string[], io: Io): Promise<number> {
+    let raw = false;
+    let prompt = '';
+    let timeout: number | undefined;
+    const names: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a === '-r') raw = true;
+      else if (a === '-p') prompt = args[++i] ?? '';
+      else if (a === '-t') timeout = Number(args[++i]);
+      else if (a === '-s') continue;
+      else names.push(a);
+    }
+    if (names.length === 0) names.push('REPLY');
+    if (prompt) io.err(prompt);
+    const reader = InputReader.of(io.stdin, this.ctx.signal);
+    let line: string | null = '';
+    let eof = false;
+    for (;;) {
+      const next: string | null =
+        timeout !== undefined
+          ? await Promise.race([reader.readLine(), this.ctx.sleep(timeout).then(() => undefined as unknown as null)])
+          : await reader.readLine();
+      if (next === null || next === undefined) {
+        eof = true;
+        if (timeout !== undefined && next === undefined) return 1;
+        break;
+      }
+      let l = next.endsWith('\n') ? next.slice(0, -1) : next;
+      if (!next.endsWith('\n')) eof = true;
+      if (!raw && l.endsWith('\\')) {
+        line += l.slice(0, -1);
+        continue;
+      }
+      if (!raw) l = l.replace(/\\(.)/g, '$1');
+      line += l;
+      break;
+    }
+    const ifs = this.get('IFS') ?? ' \t\n';
+    const parts = splitIfs(line, ifs, names.length);
+    names.forEach((n, k) => this.setVar(n, parts[k] ?? ''));
+    return eof && line === '' ? 1 : eof ? 1 : 0;
+  }
+
+  private trap(args: string[], io: Io): number {
+    if (args.length === 0) {
+      for (const [sig, action] of this.traps) io.out(`trap -- ${shQuote(action)} ${sig}\n`);
+      return 0;
+    }
+    let action: string | undefined = args[0];
+    let sigs = args.slice(1);
+    if (/^\d+$/.test(args[0]) && args.length === 1) {
+      action = undefined;
+      sigs = args;
+    }
+    if (action === '-') action = undefined;
+    for (const s of sigs) {
+      const name = signalName(s);
+      if (!name) {
+        io.err(`sh: trap: ${s}: bad trap\n`);
+        return 1;
+      }
+      if (action === undefined) this.traps.delete(name);
+      else this.traps.set(name, action);
+      if (name === 'TERM' || name === 'INT' || name === 'HUP' || name === 'QUIT')
+        this.ctx.onSignal?.(this.traps.has('TERM') ? (sig) => this.signal(sig) : undefined);
+    }
+    return 0;
+  }
+
+  /** wait [pid...]: for background jobs; a trapped signal interrupts it with 128+signal. */
+  private async wait(args: string[]): Promise<number> {
+    const pids = args.length ? args.map((a) => Number(a.replace(/^%/, ''))) : [...this.jobs.keys()];
+    let st = 0;
+    for (const pid of pids) {
+      const job = this.jobs.get(pid);
+      if (!job) {
+        st = 127;
+        continue;
+      }
+      const interrupted = new Promise<'signal'>((resolve) => {
+        this.wake = () => resolve('signal');
+        if (this.pending.length) resolve('signal');
+      });
+      const r = await Promise.race([job.done, interrupted]);
+      this.wake = undefined;
+      if (r === 'signal') return 128 + (SIGNALS[this.pending[0] ?? 'TERM'] ?? 15);
+      st = r;
+      this.jobs.delete(pid);
+    }
+    // Without operands wait reports 0 once every job is done (POSIX).
+    return args.length ? st : 0;
+  }
+
+  private kill(args: string[], io: Io): number {
+    if (args[0] === '-l') {
+      io.out(Object.keys(SIGNALS).join('\n') + '\n');
+      return 0;
+    }
+    let sig = 'TERM';
+    let rest = args;
+    if (args[0] === '-s') {
+      sig = signalName(args[1] ?? '') ?? 'TERM';
+      rest = args.slice(2);
+    } else if (args[0]?.startsWith('-')) {
+      sig = signalName(args[0].slice(1)) ?? 'TERM';
+      rest = args.slice(1);
+    }
+    let st = 0;
+    for (const p of rest) {
+      const pid = Number(p.replace(/^%/, ''));
+      const job = this.jobs.get(pid);
+      if (job) {
+        if (sig !== 'CHLD') job.kill();
+        continue;
+      }
+      if (processTable(this.ctx.fs).procs.has(pid)) continue;
+      io.err(`sh: can't kill pid ${p}: No such process\n`);
+      st = 1;
+    }
+    return st;
+  }
+
+  private getopts(args: string[]): number {
+    const [spec = '', name = 'OPTARG'] = args;
+    const params = args.length > 2 ? args.slice(2) : this.st.positional;
+    let ind = Number(this.get('OPTIND') ?? 1);
+    const arg = params[ind - 1];
+    if (!arg || arg === '--' || !arg.startsWith('-') || arg === '-') {
+      if (arg === '--') this.setVar('OPTIND', String(ind + 1));
+      this.setVar(name, '?');
+      return 1;
+    }
+    const pos = Number(this.get('_OPTPOS') ?? 1);
+    const f = arg[pos];
+    const k = spec.indexOf(f);
+    const next = () => {
+      if (pos + 1 < arg.length) this.setVar('_OPTPOS', String(pos + 1));
+      else {
+        this.setVar('_OPTPOS', '1');
+        ind++;
+      }
+    };
+    if (k < 0) {
+      this.setVar(name, '?');
+      next();
+    } else if (spec[k + 1] === ':') {
+      this.setVar(name, f);
+      if (pos + 1 < arg.length) this.setVar('OPTARG', arg.slice(pos + 1));
+      else this.setVar('OPTARG', params[ind++] ?? '');
+      this.setVar('_OPTPOS', '1');
+      ind++;
+    } else {
+      this.setVar(name, f);
+      next();
+    }
+    this.setVar('OPTIND', String(ind));
+    return 0;
+  }
+
+  // ---------------------------------------------------------------- scripts
+
+  /** Runs a script in this shell (eval, ., trap actions); a syntax error is status 2. */
   async runScript(src: string, io: Io): Promise<number> {
     let tree: Node;
     try {
       tree = parseScript(src);
     } catch (e) {
-      io.err(`sh: ${(e as Error).message}\n`);
-      return 2;
+      if (!(e instanceof ShellSyntaxError)) throw e;
+      io.err(`sh: syntax error: ${e.message}\n`);
+      return (this.status = 2);
     }
     return this.run(tree, io);
   }
 
-  /**
-   * `sh` reading its commands from a live stdin: one command per line, run as
-   * it arrives, with variables kept between lines; on a terminal a prompt
-   * (on stderr, as ash writes it) and `> ` while a construct is unfinished.
-   * Ends at end of file with the last status, or at `exit`.
-   */
-  private async interactive(stdin: StdinStream, io: Io): Promise<number> {
-    const prompt = (more: boolean) => stdin.tty && io.err(more ? '> ' : `${this.ctx.fs.cwd} # `);
-    let pending = '';
-    let script = '';
-    prompt(false);
-    for (;;) {
-      const nl = pending.indexOf('\n');
-      if (nl < 0) {
-        const chunk = await stdin.read(this.ctx.signal);
-        if (chunk !== null) {
-          pending += chunk;
-          continue;
-        }
-        if (!pending && !script) return this.status;
-        pending += '\n';
-        continue;
-      }
-      script += pending.slice(0, nl + 1);
-      pending = pending.slice(nl + 1);
-      let tree: Node;
-      try {
-        tree = parseScript(script);
-      } catch (e) {
-        if (/end of file|Unterminated/.test((e as Error).message)) {
-          prompt(true);
-          continue;
-        }
-        io.err(`sh: ${(e as Error).message}\n`);
-        this.status = 2;
-        script = '';
-        prompt(false);
-        continue;
-      }
-      script = '';
-      // The line may read stdin itself (`cat`): it gets what follows on the stream; else the shell keeps it.
-      const rest = prefixed(pending, stdin);
-      await this.run(tree, { ...io, stdin: rest });
-      if (rest.headTaken) pending = '';
-      prompt(false);
+  /** Runs a whole script as this shell's process: exit ends it, the EXIT trap runs. */
+  async runText(src: string, io: Io): Promise<number> {
+    try {
+      return await this.runScript(src, io);
+    } catch (e) {
+      if (e instanceof ExitSignal) return e.code;
+      if (e instanceof ReturnSignal) return e.code;
+      if (e instanceof LoopSignal) return this.status;
+      throw e;
+    } finally {
+      await this.exitTrap(io);
+      this.killJobs();
     }
   }
 
-  /** Expands $VAR, ${VAR}, $?, $(cmd) and quotes; unquoted results split on whitespace. */
-  private async expandFields(word: Word): Promise<string[]> {
-    const fields: string[] = [];
-    let cur = '';
-    let quotedSomething = false;
-    const push = () => {
-      if (cur !== '' || quotedSomething) fields.push(cur);
-      cur = '';
-      quotedSomething = false;
+  /**
+   * `sh` reading its commands from stdin: each complete command runs as soon
+   * as its last line arrives, with variables kept between them; on a terminal
+   * a prompt (on stderr, as ash writes it) and `> ` while a construct is
+   * unfinished. Ends at end of input with the last status, or at `exit`.
+   */
+  async interactive(reader: InputReader, io: Io): Promise<number> {
+    const prompt = (more: boolean) => reader.tty && io.err(more ? '> ' : `${this.ctx.fs.cwd} # `);
+    let script = '';
+    prompt(false);
+    try {
+      for (;;) {
+        const line = await reader.readLine();
+        if (line === null) {
+          if (script.trim()) {
+            io.err(`sh: syntax error: unexpected end of file\n`);
+            return 2;
+          }
+          return this.status;
+        }
+        script += line.endsWith('\n') ? line : line + '\n';
+        let tree: Node;
+        try {
+          tree = parseScript(script, false);
+        } catch (e) {
+          if (!(e instanceof ShellSyntaxError)) throw e;
+          if (e.incomplete) {
+            prompt(true);
+            continue;
+          }
+          io.err(`sh: syntax error: ${e.message}\n`);
+          this.status = 2;
+          script = '';
+          prompt(false);
+          continue;
+        }
+        script = '';
+        await this.run(tree, { ...io, stdin: reader });
+        await this.takeSignals(io);
+        prompt(false);
+      }
+    } catch (e) {
+      if (e instanceof ExitSignal) return e.code;
+      throw e;
+    } finally {
+      await this.exitTrap(io);
+      this.killJobs();
+    }
+  }
+
+  // ---------------------------------------------------------------- expansion
+
+  /** Every word's fields: expanded, split on IFS, globbed. */
+  async expandAll(words: Word[], io: Io): Promise<string[]> {
+    const out: string[] = [];
+    for (const w of words) for (const f of await this.expandFields(w, io, 'fields')) out.push(...this.glob(f));
+    return out;
+  }
+
+  /** One word expanded without splitting or globbing (assignments, redirection targets, case words). */
+  async expandOne(word: Word, io: Io): Promise<string> {
+    return (await this.expandFields(word, io, 'single')).map((f) => f.value).join(' ');
+  }
+
+  private glob(f: Field): string[] {
+    if (!f.glob) return [f.value];
+    const matches = globPaths(this.ctx.fs, f.pattern);
+    return matches.length ? matches : [f.value];
+  }
+
+  /**
+   * Expands a word: quotes, $VAR and ${...}, $(...), `...`, $((...)), ~.
+   * 'fields' splits unquoted expansions on IFS; 'single' keeps one string;
+   * 'pattern' keeps quoted characters literal in the glob pattern.
+   */
+  async expandFields(word: Word, io: Io, mode: 'fields' | 'single' | 'pattern'): Promise<Field[]> {
+    const fields: Field[] = [];
+    let cur: Field = { value: '', pattern: '', glob: false, quoted: false };
+    const ifs = this.get('IFS') ?? ' \t\n';
+    const flush = (force = false) => {
+      if (force || cur.value !== '' || cur.quoted) fields.push(cur);
+      cur = { value: '', pattern: '', glob: false, quoted: false };
+    };
+    const addQuoted = (t: string) => {
+      cur.value += t;
+      cur.pattern += escapeGlob(t);
+      cur.quoted = true;
+    };
+    const addLiteral = (t: string) => {
+      cur.value += t;
+      cur.pattern += t;
+      if (/[*?[]/.test(t)) cur.glob = true;
+    };
+    const addExpanded = (t: string) => {
+      if (mode !== 'fields') {
+        cur.value += t;
+        cur.pattern += t;
+        return;
+      }
+      const parts = splitFields(t, ifs);
+      parts.forEach((p, k) => {
+        if (k > 0) flush();
+        cur.value += p.text;
+        cur.pattern += p.text;
+        if (/[*?[]/.test(p.text)) cur.glob = true;
+      });
     };
     let i = 0;
+    if (word.startsWith('~') && (word.length === 1 || word[1] === '/')) {
+      addQuoted(this.get('HOME') ?? '/root');
+      i = 1;
+    }
     while (i < word.length) {
       const c = word[i];
       if (c === "'") {
         const end = word.indexOf("'", i + 1);
-        cur += word.slice(i + 1, end);
-        quotedSomething = true;
+        addQuoted(word.slice(i + 1, end));
         i = end + 1;
       } else if (c === '"') {
         let j = i + 1;
-        let inner = '';
+        let onlyEmptyAt = false;
+        cur.quoted = true;
         while (j < word.length && word[j] !== '"') {
-          if (word[j] === '\\' && '"\\$`'.includes(word[j + 1])) {
-            inner += word[j + 1];
+          if (word[j] === '\\' && '"\\$`\n'.includes(word[j + 1])) {
+            if (word[j + 1] !== '\n') addQuoted(word[j + 1]);
             j += 2;
-          } else if (word[j] === '$') {
-            const [val, len] = await this.dollar(word, j);
-            inner += val;
+          } else if (word[j] === '$' && (word[j + 1] === '@' || word.startsWith('{@}', j + 1))) {
+            // "$@": one field per positional parameter.
+            const len = word[j + 1] === '@' ? 2 : 4;
+            const params = this.st.positional;
+            if (params.length === 0) onlyEmptyAt = j === i + 1 && word[j + len] === '"';
+            params.forEach((p, k) => {
+              if (k > 0 && mode === 'fields') flush(true);
+              else if (k > 0) addQuoted(' ');
+              addQuoted(p);
+            });
             j += len;
-          } else inner += word[j++];
+          } else if (word[j] === '$') {
+            const [val, len] = await this.dollar(word, j, io, true);
+            addQuoted(val);
+            j += len;
+          } else if (word[j] === '`') {
+            const end = findBacktick(word, j);
+            addQuoted(await this.commandSub(unescapeBacktick(word.slice(j + 1, end)), io));
+            j = end + 1;
+          } else addQuoted(word[j++]);
         }
-        cur += inner;
-        quotedSomething = true;
+        if (onlyEmptyAt && cur.value === '') cur.quoted = false;
         i = j + 1;
       } else if (c === '\\') {
-        cur += word[i + 1] ?? '';
+        addQuoted(word[i + 1] ?? '');
         i += 2;
       } else if (c === '$') {
-        const [val, len] = await this.dollar(word, i);
-        const parts = val.split(/[ \t\n]+/);
-        parts.forEach((p, k) => {
-          if (k > 0) push();
-          cur += p;
-        });
+        if (word[i + 1] === '@' || word[i + 1] === '*') {
+          const params = this.st.positional;
+          if (mode === 'fields')
+            params.forEach((p, k) => {
+              if (k > 0) flush();
+              addExpanded(p);
+            });
+          else addExpanded(params.join(' '));
+          i += 2;
+          continue;
+        }
+        const [val, len] = await this.dollar(word, i, io, false);
+        addExpanded(val);
         i += len;
+      } else if (c === '`') {
+        const end = findBacktick(word, i);
+        addExpanded(await this.commandSub(unescapeBacktick(word.slice(i + 1, end)), io));
+        i = end + 1;
       } else {
-        cur += c;
-        i++;
+        let j = i;
+        while (j < word.length && !'\'"\\$`'.includes(word[j])) j++;
+        addLiteral(word.slice(i, j));
+        i = j;
       }
     }
-    push();
+    flush();
+    if (mode === 'single' && fields.length === 0) return [{ value: '', pattern: '', glob: false, quoted: false }];
     return fields;
   }
 
-  private async dollar(word: string, i: number): Promise<[string, number]> {
+  /** A here-document body: $ and ` expand, backslash quotes only $ ` \ and newline. */
+  private async expandHeredoc(body: string, io: Io): Promise<string> {
+    let out = '';
+    let i = 0;
+    while (i < body.length) {
+      const c = body[i];
+      if (c === '\\' && '$`\\\n'.includes(body[i + 1])) {
+        if (body[i + 1] !== '\n') out += body[i + 1];
+        i += 2;
+      } else if (c === '$') {
+        const [val, len] = await this.dollar(body, i, io, true);
+        out += val;
+        i += len;
+      } else if (c === '`') {
+        const end = findBacktick(body, i);
+        out += await this.commandSub(unescapeBacktick(body.slice(i + 1, end)), io);
+        i = end + 1;
+      } else out += body[i++];
+    }
+    return out;
+  }
+
+  private async commandSub(script: string, io: Io): Promise<string> {
+    let buf = '';
+    const sub = this.fork();
+    this.status = this.subStatus = await sub.runAsProcess(parseOrEmpty(script, io), {
+      stdin: io.stdin,
+      out: (t) => (buf += t),
+      err: io.err,
+    });
+    return buf.replace(/\n+$/, '');
+  }
+
+  private arith(expr: string, io: Io): number | undefined {
+    try {
+      return evalArith(expr, { get: (n) => this.get(n), set: (n, v) => this.setVar(n, v) });
+    } catch (e) {
+      if (!(e instanceof ArithError)) throw e;
+      io.err(`sh: ${e.message}\n`);
+      return undefined;
+    }
+  }
+
+  /** One $-expansion at `i`: its value and how many characters it took. */
+  private async dollar(word: string, i: number, io: Io, quoted: boolean): Promise<[string, number]> {
     const next = word[i + 1];
-    if (next === '?') return [String(this.status), 2];
+    if (next === '(' && word[i + 2] === '(') {
+      const end = findArithEnd(word, i + 3);
+      if (end >= 0) {
+        const expr = await this.expandHeredoc(word.slice(i + 3, end), io);
+        const v = this.arith(expr, io);
+        if (v === undefined) throw new ExitSignal(2);
+        return [String(v), end + 2 - i];
+      }
+    }
     if (next === '(') {
-      let depth = 0;
-      let j = i + 1;
-      for (; j < word.length; j++) {
-        if (word[j] === '(') depth++;
-        else if (word[j] === ')' && --depth === 0) break;
-      }
-      let buf = '';
-      const sub = new Shell(this.ctx, new Map(this.vars));
-      try {
-        await sub.runScript(word.slice(i + 2, j), { stdin: '', out: (t) => (buf += t), err: this.ctx.err ?? this.ctx.out });
-      } catch (e) {
-        if (!(e instanceof ExitSignal)) throw e;
-      }
-      return [buf.replace(/\n+$/, ''), j - i + 1];
+      const end = matchParenIn(word, i + 1);
+      return [await this.commandSub(word.slice(i + 2, end - 1), io), end - i];
     }
     if (next === '{') {
-      const end = word.indexOf('}', i);
-      const name = word.slice(i + 2, end).replace(/:-.*$/, '');
-      const dflt = /:-(.*)$/.exec(word.slice(i + 2, end))?.[1];
-      return [this.lookup(name) ?? dflt ?? '', end - i + 1];
+      const end = matchBrace(word, i + 1);
+      return [await this.paramOp(word.slice(i + 2, end), io, quoted), end + 1 - i];
     }
-    const m = /^[A-Za-z_][A-Za-z0-9_]*|^[0-9]/.exec(word.slice(i + 1));
+    const special = '?$#!-0123456789';
+    if (next !== undefined && special.includes(next)) return [this.special(next, io), 2];
+    const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(word.slice(i + 1));
     if (!m) return ['$', 1];
-    return [this.lookup(m[0]) ?? '', m[0].length + 1];
+    return [this.param(m[0], io), m[0].length + 1];
   }
 
-  private lookup(name: string): string | undefined {
-    return this.vars.get(name) ?? this.ctx.env.get(name);
+  private special(c: string, io: Io): string {
+    switch (c) {
+      case '?':
+        return String(this.status);
+      case '$':
+        return String(this.st.pid);
+      case '#':
+        return String(this.st.positional.length);
+      case '!':
+        return this.lastBg === undefined ? '' : String(this.lastBg);
+      case '-':
+        return (this.st.errexit ? 'e' : '') + (this.st.xtrace ? 'x' : '') + (this.st.nounset ? 'u' : '');
+      case '0':
+        return this.st.arg0;
+    }
+    return this.param(c, io);
+  }
+
+  private param(name: string, io: Io): string {
+    // ash's dynamic variables.
+    if (name === 'RANDOM' && !this.st.vars.has('RANDOM')) return String(Math.floor(Math.random() * 32768));
+    if (name === 'PPID' && !this.st.vars.has('PPID')) return String(processTable(this.ctx.fs).procs.get(this.st.pid)?.ppid ?? 0);
+    const v = /^\d+$/.test(name)
+      ? this.st.positional[Number(name) - 1]
+      : name.length === 1 && '?$#!-'.includes(name)
+        ? this.special(name, io)
+        : this.get(name);
+    if (v === undefined && this.st.nounset && name !== '@' && name !== '*') {
+      io.err(`sh: ${name}: parameter not set\n`);
+      throw new ExitSignal(2);
+    }
+    return v ?? '';
+  }
+
+  /** ${...}: defaults, assignment, errors, length, prefix/suffix removal, substitution, substrings. */
+  private async paramOp(body: string, io: Io, quoted: boolean): Promise<string> {
+    if (body.startsWith('#') && body.length > 1 && /^#([A-Za-z_][A-Za-z0-9_]*|\d+|[@*#?])$/.test(body)) {
+      const n = body.slice(1);
+      if (n === '@' || n === '*') return String(this.st.positional.length);
+      return String(this.param(n, io).length);
+    }
+    const m = /^([A-Za-z_][A-Za-z0-9_]*|\d+|[@*#?$!-])(.*)$/s.exec(body);
+    if (!m) {
+      io.err(`sh: syntax error: bad substitution\n`);
+      throw new ExitSignal(2);
+    }
+    const [, name, rest] = m;
+    const raw =
+      name === '@' || name === '*'
+        ? this.st.positional.join(' ')
+        : /^\d+$/.test(name)
+          ? this.st.positional[Number(name) - 1]
+          : name.length === 1 && '?$#!-'.includes(name)
+            ? this.special(name, io)
+            : this.get(name);
+    if (rest === '') {
+      if (raw === undefined && this.st.nounset) {
+        io.err(`sh: ${name}: parameter not set\n`);
+        throw new ExitSignal(2);
+      }
+      return raw ?? '';
+    }
+    const word = async (w: string) => (quoted ? this.expandHeredoc(w, io) : this.expandOne(w, io));
+    const op = /^(:-|:=|:\+|:\?|-|=|\+|\?|##|#|%%|%|\/\/|\/#|\/%|\/|:)/.exec(rest)?.[1];
+    if (!op) {
+      io.err(`sh: syntax error: bad substitution\n`);
+      throw new ExitSignal(2);
+    }
+    const arg = rest.slice(op.length);
+    const unsetOrEmpty = raw === undefined || (op.startsWith(':') && raw === '');
+    switch (op) {
+      case ':-':
+      case '-':
+        return unsetOrEmpty ? word(arg) : raw;
+      case ':=':
+      case '=':
+        if (unsetOrEmpty) {
+          const v = await word(arg);
+          this.setVar(name, v);
+          return v;
+        }
+        return raw;
+      case ':+':
+      case '+':
+        return unsetOrEmpty ? '' : word(arg);
+      case ':?':
+      case '?':
+        if (unsetOrEmpty) {
+          io.err(`sh: ${name}: ${arg ? await word(arg) : 'parameter not set or null'}\n`);
+          throw new ExitSignal(1);
+        }
+        return raw;
+      case ':': {
+        const [off, len] = arg.split(':');
+        const v = raw ?? '';
+        let o = this.arith(off, io) ?? 0;
+        if (o < 0) o = Math.max(0, v.length + o);
+        const l = len === undefined ? undefined : (this.arith(len, io) ?? 0);
+        return l === undefined ? v.slice(o) : l < 0 ? v.slice(o, v.length + l) : v.slice(o, o + l);
+      }
+    }
+    const v = raw ?? '';
+    const pat = (await this.expandFields(op.startsWith('/') ? arg.split('/')[0] : arg, io, 'pattern'))[0]?.pattern ?? '';
+    const re = (p: string) => new RegExp(`^(?:${globSource(p)})$`, 's');
+    if (op === '#' || op === '##') {
+      const r = re(pat);
+      const lens = [...Array(v.length + 1).keys()];
+      for (const n of op === '#' ? lens : lens.reverse()) if (r.test(v.slice(0, n))) return v.slice(n);
+      return v;
+    }
+    if (op === '%' || op === '%%') {
+      const r = re(pat);
+      const starts = [...Array(v.length + 1).keys()];
+      for (const n of op === '%' ? starts.reverse() : starts) if (r.test(v.slice(n))) return v.slice(0, n);
+      return v;
+    }
+    // ${v/pat/rep}, ${v//pat/rep}, ${v/#pat/rep}, ${v/%pat/rep}: longest match, as bash and ash do.
+    const slash = arg.indexOf('/');
+    const rep = slash >= 0 ? await word(arg.slice(slash + 1)) : '';
+    const src = globSource(pat);
+    if (src === '') return v;
+    const anchored = op === '/#' ? `^(?:${src})` : op === '/%' ? `(?:${src})$` : src;
+    return v.replace(new RegExp(anchored, op === '//' ? 'gs' : 's'), () => rep);
   }
 }
 
-/** A stream that yields `head` first (if not empty), then the rest of `rest`; headTaken says whether a reader took it. */
-function prefixed(head: string, rest: StdinStream): StdinStream & { headTaken: boolean } {
-  const s = {
-    tty: rest.tty,
-    headTaken: head === '',
-    read: (signal?: AbortSignal) => {
-      if (s.headTaken) return rest.read(signal);
-      s.headTaken = true;
-      return Promise.resolve(head);
-    },
-  };
-  return s;
-}
+// ------------------------------------------------------------------ helpers
 
-function joinPath(dir: string, name: string): string {
-  return dir.endsWith('/') ? dir + name : `${dir}/${name}`;
-}
-
-function parseDuration(a: string): number {
-  const m = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(a);
-  if (!m) return a === 'infinity' ? 0 : NaN;
-  return Number(m[1]) * { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
-}
-
-function evalTest(a: string[], fs: SimFs): boolean {
-  if (a[0] === '!') return !evalTest(a.slice(1), fs);
-  if (a.length === 2) {
-    const [op, v] = a;
-    if (op === '-f') return fs.read(v) !== undefined;
-    if (op === '-d') return fs.isDir(v);
-    if (op === '-e') return fs.read(v) !== undefined || fs.isDir(v);
-    if (op === '-s') return (fs.read(v) ?? '').length > 0;
-    if (op === '-z') return v === '';
-    if (op === '-n') return v !== '';
+function parseOrEmpty(script: string, io: Io): Node {
+  try {
+    return parseScript(script);
+  } catch (e) {
+    if (!(e instanceof ShellSyntaxError)) throw e;
+    io.err(`sh: syntax error: ${e.message}\n`);
+    return { t: 'cmd', assigns: [], words: ['false'], redirects: [] };
   }
-  if (a.length === 3) {
-    const [l, op, r] = a;
-    if (op === '=' || op === '==') return l === r;
-    if (op === '!=') return l !== r;
-    const x = Number(l);
-    const y = Number(r);
-    if (op === '-eq') return x === y;
-    if (op === '-ne') return x !== y;
-    if (op === '-lt') return x < y;
-    if (op === '-le') return x <= y;
-    if (op === '-gt') return x > y;
-    if (op === '-ge') return x >= y;
+}
+
+function echo(args: string[], io: Io): number {
+  let nl = true;
+  let escapes = false;
+  let k = 0;
+  for (; k < args.length && /^-[neE]+$/.test(args[k]); k++) {
+    if (args[k].includes('n')) nl = false;
+    if (args[k].includes('e')) escapes = true;
+    if (args[k].includes('E')) escapes = false;
   }
-  return a.length === 1 && a[0] !== '';
+  let text = args.slice(k).join(' ');
+  if (escapes) {
+    const cut = text.indexOf('\\c');
+    if (cut >= 0) {
+      text = text.slice(0, cut);
+      nl = false;
+    }
+    text = unescapeC(text);
+  }
+  io.out(text + (nl ? '\n' : ''));
+  return 0;
+}
+
+/** Quotes a value as `set` and `export -p` print it. */
+function shQuote(v: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(v) ? v : `'${v.replace(/'/g, `'"'"'`)}'`;
+}
+
+function normalize(p: string, cwd: string): string {
+  const parts: string[] = [];
+  for (const seg of (p.startsWith('/') ? p : `${cwd}/${p}`).split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') parts.pop();
+    else parts.push(seg);
+  }
+  return '/' + parts.join('/');
+}
+
+/** Where busybox installs an applet (which, command -v). */
+export function commandPath(name: string): string {
+  return ['chroot', 'ifconfig', 'route', 'sysctl', 'halt', 'reboot', 'poweroff', 'mdev', 'swapon', 'modprobe'].includes(name)
+    ? `/sbin/${name}`
+    : [
+          'env',
+          'awk',
+          'nc',
+          'nslookup',
+          'wget',
+          'top',
+          'free',
+          'xargs',
+          'tr',
+          'cut',
+          'sort',
+          'uniq',
+          'wc',
+          'head',
+          'tail',
+          'tee',
+          'seq',
+          'id',
+          'whoami',
+          'nproc',
+          'du',
+          'which',
+          'yes',
+          'basename',
+          'dirname',
+          'test',
+          '[',
+          'printf',
+          'tar',
+          'clear',
+          'find',
+          'diff',
+          'expr',
+          'timeout',
+          'nohup',
+          'md5sum',
+          'sha256sum',
+          'base64',
+          'stress',
+          'curl',
+        ].includes(name)
+      ? `/usr/bin/${name}`
+      : `/bin/${name}`;
+}
+
+function splitFields(t: string, ifs: string): { text: string }[] {
+  if (ifs === '') return [{ text: t }];
+  const ws = [...ifs].filter((c) => ' \t\n'.includes(c)).join('');
+  const other = [...ifs].filter((c) => !' \t\n'.includes(c)).join('');
+  const esc = (s: string) => s.replace(/[\\\]^-]/g, '\\$&');
+  const trimmed = ws ? t.replace(new RegExp(`^[${esc(ws)}]+|[${esc(ws)}]+$`, 'g'), '') : t;
+  if (trimmed === '') return t === '' ? [{ text: '' }] : [];
+  const sep = new RegExp(other ? `[${esc(ws)}]*[${esc(other)}][${esc(ws)}]*|[${esc(ws)}]+` : `[${esc(ws)}]+`, 'g');
+  return trimmed.split(sep).map((text) => ({ text }));
+}
+
+/** `read`'s split: at most n fields, the last keeps the rest of the line (its IFS whitespace trimmed). */
+function splitIfs(line: string, ifs: string, n: number): string[] {
+  const ws = [...ifs].filter((c) => ' \t\n'.includes(c));
+  const isWs = (c: string) => ws.includes(c);
+  const isSep = (c: string) => ifs.includes(c);
+  const out: string[] = [];
+  let i = 0;
+  while (i < line.length && isWs(line[i])) i++;
+  while (out.length < n - 1 && i < line.length) {
+    let j = i;
+    while (j < line.length && !isSep(line[j])) j++;
+    out.push(line.slice(i, j));
+    i = j;
+    while (i < line.length && isWs(line[i])) i++;
+    if (i < line.length && isSep(line[i]) && !isWs(line[i])) {
+      i++;
+      while (i < line.length && isWs(line[i])) i++;
+    }
+  }
+  let last = line.slice(i);
+  while (last && isWs(last[last.length - 1])) last = last.slice(0, -1);
+  if (i < line.length || out.length < n) out.push(last);
+  return out;
+}
+
+function escapeGlob(t: string): string {
+  return t.replace(/[\\*?[\]]/g, '\\$&');
+}
+
+/** The regex source of a glob pattern (`*`, `?`, `[...]`, `[!...]`, backslash escapes). */
+export function globSource(p: string, slash = true): string {
+  let out = '';
+  const any = slash ? '.' : '[^/]';
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\') {
+      out += (p[i + 1] ?? '').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      i++;
+    } else if (c === '*') out += `${any}*`;
+    else if (c === '?') out += any;
+    else if (c === '[') {
+      const end = p.indexOf(']', i + 2);
+      if (end < 0) out += '\\[';
+      else {
+        let cls = p.slice(i + 1, end);
+        if (cls[0] === '!' || cls[0] === '^') cls = '^' + cls.slice(1);
+        out += `[${cls.replace(/\\/g, '\\\\')}]`;
+        i = end;
+      }
+    } else out += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return out;
+}
+
+function globRegex(p: string): RegExp {
+  return new RegExp(`^(?:${globSource(p)})$`, 's');
+}
+
+/** Pathname expansion against the simulated filesystem, sorted as sh sorts. */
+function globPaths(fs: ShellContext['fs'], pattern: string): string[] {
+  const abs = pattern.startsWith('/');
+  const parts = pattern.split('/').filter((s, k) => s !== '' || k === 0);
+  let bases = [abs ? '/' : ''];
+  for (const part of parts) {
+    if (part === '') continue;
+    const next: string[] = [];
+    const magic = /(^|[^\\])[*?[]/.test(part);
+    for (const b of bases) {
+      const dir = b === '' ? fs.cwd : b;
+      const join = (n: string) => (b === '' ? n : b.endsWith('/') ? b + n : `${b}/${n}`);
+      if (!magic) {
+        const lit = part.replace(/\\(.)/g, '$1');
+        const p = join(lit);
+        if (fs.read(p) !== undefined || fs.isDir(p)) next.push(p);
+        continue;
+      }
+      const re = new RegExp(`^(?:${globSource(part, false)})$`, 's');
+      for (const n of fs.list(dir) ?? []) if ((!n.startsWith('.') || part.startsWith('.')) && re.test(n)) next.push(join(n));
+    }
+    bases = next;
+  }
+  return bases.filter((b) => b !== '' && b !== '/').sort();
+}
+
+function findBacktick(s: string, i: number): number {
+  let j = i + 1;
+  while (j < s.length && s[j] !== '`') j += s[j] === '\\' ? 2 : 1;
+  return j;
+}
+
+function unescapeBacktick(s: string): string {
+  return s.replace(/\\([$`\\])/g, '$1');
+}
+
+/** The index of the `))` closing an arithmetic expansion whose body starts at `i`, or -1. */
+function findArithEnd(s: string, i: number): number {
+  let depth = 0;
+  for (let j = i; j < s.length; j++) {
+    if (s[j] === '(') depth++;
+    else if (s[j] === ')') {
+      if (depth === 0) return s[j + 1] === ')' ? j : -1;
+      depth--;
+    }
+  }
+  return -1;
+}
+
+function matchParenIn(s: string, open: number): number {
+  let depth = 0;
+  for (let j = open; j < s.length; j++) {
+    const ch = s[j];
+    if (ch === '\\') j++;
+    else if (ch === "'") j = s.indexOf("'", j + 1);
+    else if (ch === '"') {
+      j++;
+      while (j < s.length && s[j] !== '"') j += s[j] === '\\' ? 2 : 1;
+    } else if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0) return j + 1;
+    if (j < 0) break;
+  }
+  return s.length;
+}
+
+function matchBrace(s: string, open: number): number {
+  let depth = 0;
+  for (let j = open; j < s.length; j++) {
+    const ch = s[j];
+    if (ch === '\\') j++;
+    else if (ch === "'") j = s.indexOf("'", j + 1);
+    else if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) return j;
+    if (j < 0) break;
+  }
+  return s.length;
+}
+
+/** True when `name`, as a container's command, is something the image can execute (a shell, an applet, an image program, a file). */
+export function commandExists(name: string, ctx: ShellContext): boolean {
+  const base = name.replace(/^\/(usr\/)?(local\/)?(s?bin)\//, '');
+  return (
+    SHELLS.has(base) ||
+    BUILTINS.has(base) ||
+    (!base.includes('/') && COMMANDS[base] !== undefined) ||
+    ctx.programs?.(name) !== undefined ||
+    (name.includes('/') && ctx.fs.read(name) !== undefined)
+  );
+}
+
+/** The error containerd (runc) gives for a container command it cannot find, as kubelet reports it (StartError). */
+export function executableNotFound(name: string): string {
+  const what = name.includes('/') ? `stat ${name}: no such file or directory` : `exec: "${name}": executable file not found in $PATH`;
+  return `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: ${what}: unknown`;
 }
 
 /** How a process ended. */
@@ -923,19 +1758,47 @@ export interface ExitResult {
 
 /**
  * Runs a container's argv (command + args, already $(VAR)-expanded) to its
- * end. An argv naming a shell runs its script; anything else runs as one
- * command. Resolves with the exit code; Killed propagates as its exit code.
+ * end as a process of the container (PID 1 for its main command). An argv
+ * naming a shell runs its script; anything else runs as one command.
+ * Resolves with the exit code; a kill resolves with the signal's code.
  */
-export async function runProcess(argv: string[], ctx: ShellContext, stdin?: string | StdinStream): Promise<ExitResult> {
-  const shell = new Shell(ctx, new Map());
+export async function runProcess(argv: string[], container: ShellContext, stdin?: string | StdinStream): Promise<ExitResult> {
+  // The process has its own working directory over the container's files.
+  const ctx = { ...container, fs: processView(container.fs) };
+  const table = processTable(ctx.fs);
+  const u = ctx.user ?? { uid: 0, gid: 0 };
+  const label = u.name ?? userName(ctx.fs, u.uid) ?? String(u.uid);
+  if (argv.length === 0) return { exitCode: 0 };
+  const [cmd0, ...args] = argv;
+  const base = cmd0.replace(/^\/(usr\/)?(local\/)?(s?bin)\//, '');
+  const asShell = SHELLS.has(base) && !ctx.programs?.(cmd0);
+  // PID 1 is the command itself: a shell is this process (its traps see the container's signals); another command is spawned as it.
+  const proc = asShell ? table.spawn(argv.join(' '), label, ctx.now()) : undefined;
+  const shell = new Shell(ctx, {
+    vars: new Map(),
+    funcs: new Map(),
+    positional: [],
+    arg0: 'sh',
+    errexit: false,
+    xtrace: false,
+    nounset: false,
+    pipefail: false,
+    pid: proc?.pid ?? 1,
+  });
+  const io: Io = { out: ctx.out, err: ctx.err ?? ctx.out, stdin: InputReader.of(stdin ?? ctx.stdin ?? '', ctx.signal) };
   try {
-    if (argv.length === 0) throw new ExitSignal(0);
-    const code = await shell.exec(argv, { out: ctx.out, err: ctx.err ?? ctx.out, stdin: stdin ?? ctx.stdin ?? '' });
+    if (asShell) return { exitCode: await shell.runShellArgs(args, io) };
+    const code = await shell.exec(argv, io, true);
     return { exitCode: code };
   } catch (e) {
     if (e instanceof ExitSignal) return { exitCode: e.code };
     if (e instanceof OutOfMemory) return { exitCode: 137, oomKilled: true };
     if (e instanceof Killed) return { exitCode: e.exitCode };
+    if (e instanceof BrokenPipe) return { exitCode: 141 };
     throw e;
+  } finally {
+    shell.killJobs();
+    proc?.exit();
+    ctx.onSignal?.(undefined);
   }
 }

@@ -23,6 +23,8 @@ export interface Timings {
   leaseRenewMs: number;
   nodeStatusUpdateMs: number;
   nodeStatusReportMs: number;
+  /** The status manager's sync period: how often each Pod's status in the apiserver is checked against what was written. */
+  statusSyncMs: number;
   /** Lease duration written to the Lease, in seconds (not scaled: it is what the node lifecycle controller reads). */
   leaseDurationSeconds: number;
 }
@@ -42,6 +44,7 @@ export const DEFAULT_TIMINGS: Timings = {
   leaseRenewMs: 10_000,
   nodeStatusUpdateMs: 10_000,
   nodeStatusReportMs: 300_000,
+  statusSyncMs: 10_000,
   leaseDurationSeconds: 40,
 };
 

@@ -7,7 +7,10 @@
 //   GET  /exec/{ns}/{pod}/{container}?command=.. kubelet's exec endpoint over WebSocket
 //        (v5.channel.k8s.io, v4.channel.k8s.io), for the apiserver to proxy pods/exec
 //   GET  /attach/{ns}/{pod}/{container}          kubelet's attach endpoint, the same protocol, for pods/attach
+//   GET  /portForward/{ns}/{pod}                  kubelet's port-forward endpoint, SPDY/3.1 (port-forward.ts) or WebSocket (port-forward-ws.ts)
 //   POST /run/{ns}/{pod}/{container}?cmd=..      one-shot exec returning the output (kwok's /run; tests, debugging)
+//   GET  /metrics/resource, /stats/summary       resource metrics of one node (?node=NAME), for metrics.k8s.io
+//   GET  /healthz                                 kubelet's health check (nodes/proxy/healthz)
 // The control port (--port), plain HTTP on the loopback address, as the
 // health and metrics ports of kube's components are: nothing on it reads or
 // runs anything in a container.
@@ -29,6 +32,9 @@ import { CHANNEL_PROTOCOLS } from './channel-stream.ts';
 import { containerLogs } from './container-logs.ts';
 import { execSession, type StreamTarget } from './exec-session.ts';
 import { authenticate, KubeletAuthError, requestAttributes, type SarAuthorizer } from './kubelet-auth.ts';
+import { portForwardTarget, PortForwardRefusal, servePortForward } from './port-forward.ts';
+import { parsePorts, PORT_FORWARD_WS_PROTOCOLS, webSocketPortForward } from './port-forward-ws.ts';
+import { serveResourceMetrics } from './resource-metrics.ts';
 
 /** The servers' collaborators. */
 export interface KubeletServerOptions {
@@ -81,6 +87,11 @@ export async function startKubeletApiServer(opts: KubeletServerOptions, port: nu
     maxPayload: 8 * 1024 * 1024,
     handleProtocols: (protocols) => CHANNEL_PROTOCOLS.find((p) => protocols.has(p)) ?? false,
   });
+  const forwardWss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 8 * 1024 * 1024,
+    handleProtocols: (protocols) => PORT_FORWARD_WS_PROTOCOLS.find((p) => protocols.has(p)) ?? false,
+  });
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) =>
     respond(opts, req, res, async () => {
       await checkAccess(opts, tls, req);
@@ -98,8 +109,25 @@ export async function startKubeletApiServer(opts: KubeletServerOptions, port: nu
     // A client that resets before or during the handshake must not take the process down.
     socket.on('error', () => socket.destroy());
     const target = streamTarget(req.url);
+    const forward = portForwardTarget(safePath(req.url));
     checkAccess(opts, tls, req).then(
       () => {
+        if (forward) {
+          const log = opts.log.child({ stream: 'portforward', pod: `${forward.namespace}/${forward.pod}` });
+          if (String(req.headers.upgrade ?? '').toLowerCase() === 'websocket') {
+            if (!opts.pods.worker(forward.namespace, forward.pod)) return refuseText(socket, { code: 404, message: 'pod does not exist' });
+            const ports = parsePorts(new URL(req.url ?? '/', 'http://x').searchParams);
+            if (typeof ports === 'string') return refuseText(socket, { code: 400, message: ports });
+            return forwardWss.handleUpgrade(req, socket, head, (ws) => webSocketPortForward(opts.pods, ws, forward, ports, log));
+          }
+          try {
+            return servePortForward(opts.pods, req, socket, head, forward, log);
+          } catch (err) {
+            if (err instanceof PortForwardRefusal) return refuseText(socket, err);
+            log.error({ err: (err as Error).message }, 'port-forward failed');
+            return socket.destroy();
+          }
+        }
         if (!target) return refuse(socket, 404, 'the server could not find the requested resource');
         const log = opts.log.child({ stream: target.kind, pod: `${target.namespace}/${target.pod}`, container: target.container });
         wss.handleUpgrade(req, socket, head, (ws) => {
@@ -115,7 +143,10 @@ export async function startKubeletApiServer(opts: KubeletServerOptions, port: nu
       (err: unknown) => refuseText(socket, err instanceof KubeletAuthError ? err : new KubeletAuthError(500, 'Internal Server Error')),
     );
   });
-  return listen(server, port, opts.host, () => wss.close());
+  return listen(server, port, opts.host, () => {
+    wss.close();
+    forwardWss.close();
+  });
 }
 
 async function listen(server: http.Server, port: number, host: string | undefined, onClose: () => void): Promise<KubeletServer> {
@@ -179,6 +210,15 @@ const safeDecode = (s: string): string => {
   }
 };
 
+/** The path of a request URL ('/' when it is not one). */
+function safePath(rawUrl: string | undefined): string {
+  try {
+    return new URL(rawUrl ?? '/', 'http://x').pathname;
+  } catch {
+    return '/';
+  }
+}
+
 /** The exec or attach session an upgrade URL names, or undefined. */
 function streamTarget(rawUrl: string | undefined): (StreamTarget & { kind: 'exec' | 'attach' }) | undefined {
   let url: URL;
@@ -208,7 +248,7 @@ function decodeSegment(s: string): string {
 }
 
 /** Answers a refused upgrade with kubelet's plain-text refusal on the raw socket. */
-function refuseText(socket: Duplex, err: KubeletAuthError): void {
+function refuseText(socket: Duplex, err: { code: number; message: string }): void {
   const body = `${err.message}\n`;
   socket.end(
     `HTTP/1.1 ${err.code} ${http.STATUS_CODES[err.code]}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -227,6 +267,15 @@ function refuse(socket: Duplex, code: number, message: string): void {
 async function handleApi(opts: KubeletServerOptions, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://x');
   const path = url.pathname;
+  // kubelet's own health check, as nodes/proxy/healthz reaches it.
+  if (path === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
+    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+    res.end('ok');
+    return;
+  }
+  // kubelet's resource metrics and Summary API (resource-metrics.ts), for the apiserver's metrics API.
+  if ((path === '/metrics/resource' || path === '/stats/summary') && req.method === 'GET')
+    return serveResourceMetrics(opts, res, path, url.searchParams);
   let m = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(path);
   if (m && req.method === 'GET')
     return containerLogs(opts, res, decodeSegment(m[1]), decodeSegment(m[2]), decodeSegment(m[3]), url.searchParams);

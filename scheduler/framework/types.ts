@@ -42,7 +42,10 @@ export type ClusterEvent =
   | 'NodeCondition'
   | 'AssignedPodAdd'
   | 'AssignedPodUpdate'
-  | 'AssignedPodDelete';
+  | 'AssignedPodDelete'
+  | 'PersistentVolumeClaimChange'
+  | 'PersistentVolumeChange'
+  | 'StorageClassChange';
 
 /** Data for one scheduling attempt of one Pod. */
 export class CycleState {
@@ -81,6 +84,8 @@ export interface Plugin {
   preScore?(state: CycleState, pod: Pod, nodes: NodeInfo[]): Status | null;
   score?(state: CycleState, pod: Pod, node: NodeInfo): number;
   normalizeScore?(state: CycleState, pod: Pod, scores: number[], nodes: NodeInfo[]): void;
+  /** Runs once a node is chosen, before the binding is sent (a rejection fails the binding). */
+  preBind?(state: CycleState, pod: Pod, node: string): Promise<void>;
 }
 
 /**

@@ -1,47 +1,13 @@
 // NodeAffinity: spec.nodeSelector and required node affinity decide where a
 // Pod may go (filter); preferred node affinity terms add their weights to a
 // node's score, normalized to 0..100 (weight 2 by default).
-import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod } from 'kubernetes-types/core/v1.js';
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { Plugin } from '../framework/types.ts';
 import { defaultNormalizeScore, status } from '../framework/types.ts';
-import { isInt64 } from '../../shared/labels/requirement.ts';
+import { termMatchesNode } from '../../shared/labels/node-selector.ts';
 
 /** kube's ErrReasonPod for NodeAffinity. */
 export const ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
-
-/** One NodeSelectorRequirement against a value (undefined: label absent). */
-function requirementHolds(req: NodeSelectorRequirement, value: string | undefined): boolean {
-  const values = req.values ?? [];
-  switch (req.operator) {
-    case 'In':
-      return value !== undefined && values.includes(value);
-    case 'NotIn':
-      return value === undefined || !values.includes(value);
-    case 'Exists':
-      return value !== undefined;
-    case 'DoesNotExist':
-      return value === undefined;
-    case 'Gt':
-    case 'Lt': {
-      if (value === undefined || values.length !== 1 || !isInt64(value) || !isInt64(values[0])) return false;
-      return req.operator === 'Gt' ? BigInt(value) > BigInt(values[0]) : BigInt(value) < BigInt(values[0]);
-    }
-    default:
-      return false;
-  }
-}
-
-/** A NodeSelectorTerm: every expression on labels and every field expression (metadata.name) holds; an empty term matches nothing. */
-export function termMatchesNode(term: NodeSelectorTerm | undefined, node: Node | undefined): boolean {
-  const exprs = term?.matchExpressions ?? [];
-  const fields = term?.matchFields ?? [];
-  if (exprs.length === 0 && fields.length === 0) return false;
-  const labels = node?.metadata?.labels ?? {};
-  for (const r of exprs)
-    if (!requirementHolds(r, Object.prototype.hasOwnProperty.call(labels, r.key) ? labels[r.key] : undefined)) return false;
-  for (const r of fields) if (r.key !== 'metadata.name' || !requirementHolds(r, node?.metadata?.name)) return false;
-  return true;
-}
 
 /** Whether the Pod's nodeSelector and required node affinity admit `node`. */
 export function podMatchesNodeSelectorAndAffinity(pod: Pod, node: Node | undefined): boolean {

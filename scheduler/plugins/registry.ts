@@ -10,6 +10,7 @@ import { nodeResourcesFit } from './node-resources-fit.ts';
 import { nodeUnschedulable } from './node-unschedulable.ts';
 import { podTopologySpread } from './pod-topology-spread.ts';
 import { taintToleration } from './taint-toleration.ts';
+import { volumeBinding } from './volume-binding.ts';
 
 /** Every plugin this scheduler knows, by kube's name; each reads its pluginConfig args as written. */
 export const PLUGINS: Record<string, PluginFactory> = {
@@ -22,6 +23,7 @@ export const PLUGINS: Record<string, PluginFactory> = {
   PodTopologySpread: (h, args) => podTopologySpread(h, args),
   InterPodAffinity: (h, args) => interPodAffinity(h, args),
   NodeResourcesBalancedAllocation: (_h, args) => balancedAllocation(args),
+  VolumeBinding: (h, args) => volumeBinding(h, args),
 };
 
 /** Plugins kube knows that this simulator accepts in a config but does not run (no volumes, no images). */
@@ -31,7 +33,6 @@ export const IGNORED_PLUGINS = new Set([
   'DefaultBinder',
   'VolumeRestrictions',
   'NodeVolumeLimits',
-  'VolumeBinding',
   'VolumeZone',
   'ImageLocality',
   'EBSLimits',
@@ -50,6 +51,7 @@ export const DEFAULT_PLUGINS: readonly [name: string, filter: boolean, weight: n
   ['NodeAffinity', true, 2],
   ['NodePorts', true, 0],
   ['NodeResourcesFit', true, 1],
+  ['VolumeBinding', true, 0],
   ['PodTopologySpread', true, 2],
   ['InterPodAffinity', true, 2],
   ['NodeResourcesBalancedAllocation', false, 1],

@@ -69,9 +69,17 @@ export function openSource(spec) {
   };
 }
 
-/** The two source trees every script reads, from the --api and --apimachinery arguments. */
+/**
+ * The source trees a script reads: k8s.io/api and k8s.io/apimachinery from
+ * the --api and --apimachinery arguments, and, when given, the API packages
+ * of k8s.io/apiextensions-apiserver (--apiextensions) and k8s.io/kube-aggregator
+ * (--aggregator).
+ */
 export function openKubeSources(args) {
-  return { api: openSource(args.api), apimachinery: openSource(args.apimachinery) };
+  const sources = { api: openSource(args.api), apimachinery: openSource(args.apimachinery) };
+  if (args.apiextensions) sources['apiextensions-apiserver'] = openSource(args.apiextensions);
+  if (args.aggregator) sources['kube-aggregator'] = openSource(args.aggregator);
+  return sources;
 }
 
 // ---------------------------------------------------------------------------
@@ -79,21 +87,28 @@ export function openKubeSources(args) {
 // definition names all follow the directory layout of the two repositories:
 // k8s.io/api/core/v1 = k8s.io.api.core.v1 = io.k8s.api.core.v1.
 
-/** The source tree ('api' or 'apimachinery') and directory of a Go import path, or undefined outside them. */
+/** The repositories API packages live in, by their k8s.io/ import path prefix (= source tree name). */
+const SOURCE_TREES = ['api', 'apimachinery', 'apiextensions-apiserver', 'kube-aggregator'];
+
+/** The source tree (one of SOURCE_TREES) and directory of a Go import path, or undefined outside them. */
 export function locateGoPackage(importPath) {
-  for (const source of ['api', 'apimachinery']) {
+  for (const source of SOURCE_TREES) {
     const prefix = `k8s.io/${source}/`;
     if (importPath.startsWith(prefix)) return { source, dir: importPath.slice(prefix.length) };
   }
   return undefined;
 }
 
-/** The Go import path of a protobuf package: k8s.io.api.core.v1 -> k8s.io/api/core/v1. */
+/**
+ * The Go import path of a protobuf package: k8s.io.api.core.v1 ->
+ * k8s.io/api/core/v1. go-to-protobuf writes a repository's "-" as "_"
+ * (k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1).
+ */
 export function goImportPathOfProtoPackage(protoPackage) {
-  if (!protoPackage.startsWith('k8s.io.api.') && !protoPackage.startsWith('k8s.io.apimachinery.')) {
-    throw new Error(`no source tree known for proto package ${protoPackage}`);
-  }
-  return 'k8s.io/' + protoPackage.slice('k8s.io.'.length).replaceAll('.', '/');
+  const tree = SOURCE_TREES.find((t) => protoPackage.startsWith(`k8s.io.${t.replaceAll('-', '_')}.`));
+  if (!tree) throw new Error(`no source tree known for proto package ${protoPackage}`);
+  const rest = protoPackage.slice(`k8s.io.${tree}.`.length);
+  return `k8s.io/${tree}/` + rest.replaceAll('.', '/');
 }
 
 /** The Go import path of an OpenAPI definition's package: io.k8s.api.core.v1.Pod -> k8s.io/api/core/v1. */

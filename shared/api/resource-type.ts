@@ -33,7 +33,19 @@ export interface ResourceType {
 }
 
 /** A subresource and how it maps onto the parent object. */
-export type Subresource = 'status' | 'scale' | 'binding' | 'eviction' | 'log' | 'exec' | 'attach' | 'portforward' | 'token' | 'approval';
+export type Subresource =
+  | 'status'
+  | 'scale'
+  | 'binding'
+  | 'eviction'
+  | 'log'
+  | 'exec'
+  | 'attach'
+  | 'portforward'
+  | 'token'
+  | 'approval'
+  | 'proxy'
+  | 'ephemeralcontainers';
 
 /** "apps/v1" or "v1" for the core group. */
 export function apiVersionOf(rt: Pick<ResourceType, 'group' | 'version'>): string {

@@ -104,7 +104,7 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward'],
+    subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward', 'proxy', 'ephemeralcontainers'],
     selectableFields: podFields,
   }),
   row({
@@ -114,7 +114,7 @@ export const RESOURCES: readonly ResourceType[] = [
     plural: 'nodes',
     namespaced: false,
     shortNames: ['no'],
-    subresources: ['status'],
+    subresources: ['status', 'proxy'],
     selectableFields: { 'spec.unschedulable': (o) => String(valueAt(o, 'spec', 'unschedulable') === true) },
   }),
   row({
@@ -125,7 +125,7 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['svc'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['status', 'proxy'],
     selectableFields: {
       'spec.clusterIP': (o) => str(valueAt(o, 'spec', 'clusterIP')),
       'spec.type': (o) => str(valueAt(o, 'spec', 'type')),
@@ -170,6 +170,35 @@ export const RESOURCES: readonly ResourceType[] = [
   }),
   row({ group: '', version: 'v1', kind: 'LimitRange', plural: 'limitranges', namespaced: true, shortNames: ['limits'] }),
   row({
+    group: '',
+    version: 'v1',
+    kind: 'PersistentVolume',
+    plural: 'persistentvolumes',
+    namespaced: false,
+    shortNames: ['pv'],
+    subresources: ['status'],
+  }),
+  row({
+    group: '',
+    version: 'v1',
+    kind: 'PersistentVolumeClaim',
+    plural: 'persistentvolumeclaims',
+    namespaced: true,
+    shortNames: ['pvc'],
+    subresources: ['status'],
+  }),
+  row({
+    group: '',
+    version: 'v1',
+    kind: 'ReplicationController',
+    plural: 'replicationcontrollers',
+    namespaced: true,
+    shortNames: ['rc'],
+    categories: ['all'],
+    subresources: ['status', 'scale'],
+    selectableFields: { 'status.replicas': (o) => str(valueAt(o, 'status', 'replicas') ?? 0) },
+  }),
+  row({
     group: 'apps',
     version: 'v1',
     kind: 'Deployment',
@@ -209,6 +238,28 @@ export const RESOURCES: readonly ResourceType[] = [
     shortNames: ['sts'],
     categories: ['all'],
     subresources: ['status', 'scale'],
+  }),
+  // v2 is the storage version; v1 serves the same objects converted (apiserver/registry/kinds/hpa-conversion.ts).
+  row({
+    group: 'autoscaling',
+    version: 'v2',
+    kind: 'HorizontalPodAutoscaler',
+    plural: 'horizontalpodautoscalers',
+    namespaced: true,
+    shortNames: ['hpa'],
+    categories: ['all'],
+    subresources: ['status'],
+  }),
+  row({
+    group: 'autoscaling',
+    version: 'v1',
+    kind: 'HorizontalPodAutoscaler',
+    plural: 'horizontalpodautoscalers',
+    namespaced: true,
+    shortNames: ['hpa'],
+    categories: ['all'],
+    subresources: ['status'],
+    storedAs: { group: 'autoscaling', plural: 'horizontalpodautoscalers' },
   }),
   row({
     group: 'batch',
@@ -321,6 +372,132 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: false,
     verbs: ['create'],
   }),
+  row({ group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false, shortNames: ['sc'] }),
+  row({
+    group: 'networking.k8s.io',
+    version: 'v1',
+    kind: 'NetworkPolicy',
+    plural: 'networkpolicies',
+    namespaced: true,
+    shortNames: ['netpol'],
+  }),
+  row({
+    group: 'networking.k8s.io',
+    version: 'v1',
+    kind: 'Ingress',
+    plural: 'ingresses',
+    namespaced: true,
+    shortNames: ['ing'],
+    subresources: ['status'],
+  }),
+  row({ group: 'networking.k8s.io', version: 'v1', kind: 'IngressClass', plural: 'ingressclasses', namespaced: false }),
+  row({
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind: 'ValidatingAdmissionPolicy',
+    plural: 'validatingadmissionpolicies',
+    namespaced: false,
+    subresources: ['status'],
+  }),
+  row({
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    plural: 'validatingadmissionpolicybindings',
+    namespaced: false,
+  }),
+  // Kinds kubectl, helm and cluster-info dump list (apiserver/registry/kinds/tool-kinds.ts, bootstrap-flowcontrol.ts).
+  row({ group: '', version: 'v1', kind: 'PodTemplate', plural: 'podtemplates', namespaced: true }),
+  row({
+    group: '',
+    version: 'v1',
+    kind: 'ComponentStatus',
+    plural: 'componentstatuses',
+    namespaced: false,
+    shortNames: ['cs'],
+    verbs: ['get', 'list'],
+  }),
+  row({
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind: 'ValidatingWebhookConfiguration',
+    plural: 'validatingwebhookconfigurations',
+    namespaced: false,
+    categories: ['api-extensions'],
+  }),
+  row({
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind: 'MutatingWebhookConfiguration',
+    plural: 'mutatingwebhookconfigurations',
+    namespaced: false,
+    categories: ['api-extensions'],
+  }),
+  row({
+    group: 'apiregistration.k8s.io',
+    version: 'v1',
+    kind: 'APIService',
+    plural: 'apiservices',
+    namespaced: false,
+    categories: ['api-extensions'],
+    subresources: ['status'],
+  }),
+  row({
+    group: 'flowcontrol.apiserver.k8s.io',
+    version: 'v1',
+    kind: 'FlowSchema',
+    plural: 'flowschemas',
+    namespaced: false,
+    subresources: ['status'],
+  }),
+  row({
+    group: 'flowcontrol.apiserver.k8s.io',
+    version: 'v1',
+    kind: 'PriorityLevelConfiguration',
+    plural: 'prioritylevelconfigurations',
+    namespaced: false,
+    subresources: ['status'],
+  }),
+  row({ group: 'node.k8s.io', version: 'v1', kind: 'RuntimeClass', plural: 'runtimeclasses', namespaced: false }),
+  row({ group: 'storage.k8s.io', version: 'v1', kind: 'CSIDriver', plural: 'csidrivers', namespaced: false }),
+  row({ group: 'storage.k8s.io', version: 'v1', kind: 'CSINode', plural: 'csinodes', namespaced: false }),
+  row({ group: 'storage.k8s.io', version: 'v1', kind: 'CSIStorageCapacity', plural: 'csistoragecapacities', namespaced: true }),
+  row({
+    group: 'storage.k8s.io',
+    version: 'v1',
+    kind: 'VolumeAttachment',
+    plural: 'volumeattachments',
+    namespaced: false,
+    subresources: ['status'],
+  }),
+  row({
+    group: 'storage.k8s.io',
+    version: 'v1',
+    kind: 'VolumeAttributesClass',
+    plural: 'volumeattributesclasses',
+    namespaced: false,
+    shortNames: ['vac'],
+  }),
+  row({ group: 'networking.k8s.io', version: 'v1', kind: 'IPAddress', plural: 'ipaddresses', namespaced: false, shortNames: ['ip'] }),
+  row({
+    group: 'networking.k8s.io',
+    version: 'v1',
+    kind: 'ServiceCIDR',
+    plural: 'servicecidrs',
+    namespaced: false,
+    subresources: ['status'],
+  }),
+  row({ group: 'resource.k8s.io', version: 'v1', kind: 'DeviceClass', plural: 'deviceclasses', namespaced: false }),
+  row({
+    group: 'resource.k8s.io',
+    version: 'v1',
+    kind: 'ResourceClaim',
+    plural: 'resourceclaims',
+    namespaced: true,
+    subresources: ['status'],
+  }),
+  row({ group: 'resource.k8s.io', version: 'v1', kind: 'ResourceClaimTemplate', plural: 'resourceclaimtemplates', namespaced: true }),
+  row({ group: 'resource.k8s.io', version: 'v1', kind: 'ResourceSlice', plural: 'resourceslices', namespaced: false }),
   row({
     group: 'policy',
     version: 'v1',
@@ -330,12 +507,54 @@ export const RESOURCES: readonly ResourceType[] = [
     shortNames: ['pdb'],
     subresources: ['status'],
   }),
+  row({
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    kind: 'CustomResourceDefinition',
+    plural: 'customresourcedefinitions',
+    namespaced: false,
+    shortNames: ['crd', 'crds'],
+    categories: ['api-extensions'],
+    subresources: ['status'],
+  }),
 ];
+
+/**
+ * Resources defined by API objects rather than by this table: the custom
+ * resources of Established CustomResourceDefinitions, set by the
+ * apiserver's CRD controller (apiserver/crd/) as they come and go. Every
+ * lookup below sees them after the table's rows.
+ */
+let dynamicResources: readonly ResourceType[] = [];
+let dynamicByPath = new Map<string, ResourceType>();
+let dynamicGeneration = 0;
+
+/** Replaces the dynamic resources (the served versions of every Established CRD). */
+export function setDynamicResources(rts: readonly ResourceType[]): void {
+  dynamicResources = rts;
+  dynamicByPath = new Map(rts.map((rt) => [`${rt.group}/${rt.version}/${rt.plural}`, rt]));
+  dynamicGeneration++;
+}
+
+/** A number that changes whenever the dynamic resources do (for caches of derived documents). */
+export function dynamicResourcesGeneration(): number {
+  return dynamicGeneration;
+}
+
+/** The table's resources, then the dynamic ones: what the apiserver serves now. */
+export function allResources(): readonly ResourceType[] {
+  return dynamicResources.length === 0 ? RESOURCES : [...RESOURCES, ...dynamicResources];
+}
+
+/** Whether `rt` is a dynamic (custom) resource. */
+export function isDynamicResource(rt: Pick<ResourceType, 'group' | 'version' | 'plural'>): boolean {
+  return dynamicByPath.get(`${rt.group}/${rt.version}/${rt.plural}`) !== undefined && !byPath.has(`${rt.group}/${rt.version}/${rt.plural}`);
+}
 
 /** The API groups in discovery order, each with its versions. */
 export function apiGroups(): { group: string; versions: string[] }[] {
   const groups = new Map<string, Set<string>>();
-  for (const rt of RESOURCES) {
+  for (const rt of allResources()) {
     if (!groups.has(rt.group)) groups.set(rt.group, new Set());
     groups.get(rt.group)!.add(rt.version);
   }
@@ -346,10 +565,13 @@ const byPath = new Map<string, ResourceType>(RESOURCES.map((rt) => [`${rt.group}
 
 /** Looks a resource up by group, version and plural name. */
 export function findResource(group: string, version: string, plural: string): ResourceType | undefined {
-  return byPath.get(`${group}/${version}/${plural}`);
+  const key = `${group}/${version}/${plural}`;
+  return byPath.get(key) ?? dynamicByPath.get(key);
 }
 
 /** Looks a resource up by group and kind (any served version). */
 export function findResourceByKind(group: string, kind: string): ResourceType | undefined {
-  return RESOURCES.find((rt) => rt.group === group && rt.kind === kind);
+  return (
+    RESOURCES.find((rt) => rt.group === group && rt.kind === kind) ?? dynamicResources.find((rt) => rt.group === group && rt.kind === kind)
+  );
 }

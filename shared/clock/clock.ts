@@ -9,14 +9,47 @@ export interface Clock {
   sleep(ms: number): Promise<void>;
 }
 
-/** The wall clock. */
+let skewMs = 0;
+
+/**
+ * Shifts this process's wall clock by `ms` (chaos: `ksim chaos skew
+ * COMPONENT +30s`): every reading of realClock.now() and wallNow() is off by
+ * that much, as a machine whose clock drifted would be. Timers are not moved.
+ */
+export function setClockSkew(ms: number): void {
+  skewMs = ms;
+}
+
+/** The offset setClockSkew gave (0 normally). */
+export function clockSkew(): number {
+  return skewMs;
+}
+
+/** This process's wall time in ms: Date.now() shifted by any injected skew. Use it for every timestamp a component writes. */
+export function wallNow(): number {
+  return Date.now() + skewMs;
+}
+
+/** The wall clock (shifted by any injected skew). */
 export const realClock: Clock = {
-  now: () => Date.now(),
+  now: wallNow,
   setTimeout(fn, ms) {
     const t = setTimeout(fn, ms);
     return () => clearTimeout(t);
   },
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+};
+
+/**
+ * A clock that only moves forward and ignores any injected skew: for judging
+ * how long ago something happened (a Lease last seen renewed), as Go's
+ * monotonic time.Now() readings do, so a wall clock that jumps does not make
+ * a Lease look expired.
+ */
+export const monotonicClock: Clock = {
+  now: () => performance.timeOrigin + performance.now(),
+  setTimeout: (fn, ms) => realClock.setTimeout(fn, ms),
+  sleep: (ms) => realClock.sleep(ms),
 };
 
 /** A clock that only moves when a test calls `step`. */

@@ -304,3 +304,14 @@ export function publicKeyOf(keyPem: string): x509.PublicKey {
   const spki = createPublicKey(keyPem).export({ type: 'spki', format: 'der' });
   return new x509.PublicKey(new Uint8Array(spki).buffer);
 }
+
+/** The Organization (O) values of a PEM certificate request's subject; throws CertificateError for what is not one. */
+export function requestOrganizations(pem: string): string[] {
+  const block = /-----BEGIN ([^-\r\n]+)-----\r?\n[\s\S]*?-----END \1-----/.exec(pem);
+  if (!block || block[1] !== 'CERTIFICATE REQUEST') throw new CertificateError('PEM block type must be CERTIFICATE REQUEST');
+  try {
+    return new x509.Pkcs10CertificateRequest(block[0]).subjectName.getField('O');
+  } catch (err) {
+    throw new CertificateError(`x509: malformed certificate request: ${(err as Error).message}`, { cause: err });
+  }
+}

@@ -12,7 +12,16 @@ import { describeCertificate, generateKeyPair } from './certificates.ts';
 import { ensureClusterPki, type ClusterPki } from './cluster-pki.ts';
 import { writeClusterKubeconfigs } from './kubeconfigs.ts';
 
-const FILES = ['ca', 'apiserver', 'apiserver-kubelet-client', 'admin', 'controller-manager', 'scheduler', 'kubelet-sim'];
+const FILES = [
+  'ca',
+  'apiserver',
+  'apiserver-kubelet-client',
+  'admin',
+  'controller-manager',
+  'scheduler',
+  'kubelet-sim',
+  'kubelet-sim-serving',
+];
 const opts = { serviceIPs: ['10.96.0.1'] };
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
@@ -28,7 +37,15 @@ const mode = async (file: string) => (await fs.stat(file)).mode & 0o777;
 
 function assertSignedByCa(pki: ClusterPki): void {
   const ca = new crypto.X509Certificate(pki.ca.certPem);
-  for (const name of ['apiserver', 'apiserverKubeletClient', 'admin', 'controllerManager', 'scheduler', 'kubeletSim'] as const) {
+  for (const name of [
+    'apiserver',
+    'apiserverKubeletClient',
+    'admin',
+    'controllerManager',
+    'scheduler',
+    'kubeletSim',
+    'kubeletSimServing',
+  ] as const) {
     const leaf = new crypto.X509Certificate(pki[name].certPem);
     assert.ok(leaf.checkIssued(ca) && leaf.verify(ca.publicKey), name);
   }
@@ -48,7 +65,9 @@ test('the first call makes the whole set (0600 keys, 0700 dir) quickly; the seco
     assertSignedByCa(first);
 
     const subjects = Object.fromEntries(
-      (['ca', 'apiserver', 'apiserverKubeletClient', 'admin', 'controllerManager', 'scheduler', 'kubeletSim'] as const).map((n) => {
+      (
+        ['ca', 'apiserver', 'apiserverKubeletClient', 'admin', 'controllerManager', 'scheduler', 'kubeletSim', 'kubeletSimServing'] as const
+      ).map((n) => {
         const d = describeCertificate(first[n].certPem);
         return [n, [d.commonName, ...d.organizations].join('/')];
       }),
@@ -61,7 +80,13 @@ test('the first call makes the whole set (0600 keys, 0700 dir) quickly; the seco
       controllerManager: 'system:kube-controller-manager',
       scheduler: 'system:kube-scheduler',
       kubeletSim: 'system:ksim:kubelet-sim',
+      kubeletSimServing: 'kubelet-sim',
     });
+    // The kubelet API's serving certificate: this host's names, for server auth.
+    const kubeletServing = describeCertificate(first.kubeletSimServing.certPem);
+    assert.ok(kubeletServing.dnsNames.includes('localhost'));
+    assert.deepEqual(kubeletServing.ipAddresses.sort(), ['127.0.0.1', '::1']);
+    assert.deepEqual(kubeletServing.extKeyUsages, ['1.3.6.1.5.5.7.3.1']);
     const serving = describeCertificate(first.apiserver.certPem);
     for (const n of ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'])
       assert.ok(serving.dnsNames.includes(n), n);
@@ -83,7 +108,7 @@ test('the first call makes the whole set (0600 keys, 0700 dir) quickly; the seco
   });
 });
 
-test('a new service IP or advertise address reissues only the serving certificate, with the same key', async () => {
+test('a new service IP or advertise address reissues only the serving certificates, with the same keys', async () => {
   await withDir(async (dir) => {
     const first = await ensureClusterPki(dir, opts);
     const fewer = await ensureClusterPki(dir, { serviceIPs: [] });
@@ -92,7 +117,7 @@ test('a new service IP or advertise address reissues only the serving certificat
       serviceIPs: ['10.96.0.1'],
       advertiseAddresses: ['192.168.7.9', 'ksim.example', 'fd00::0:1'],
     });
-    assert.deepEqual(more.written, [path.join(dir, 'pki', 'apiserver.crt')]);
+    assert.deepEqual(more.written.sort(), [path.join(dir, 'pki', 'apiserver.crt'), path.join(dir, 'pki', 'kubelet-sim-serving.crt')]);
     assert.equal(more.apiserver.keyPem, first.apiserver.keyPem);
     const d = describeCertificate(more.apiserver.certPem);
     assert.ok(d.ipAddresses.includes('192.168.7.9') && d.ipAddresses.includes('fd00::1'), String(d.ipAddresses));
@@ -101,7 +126,7 @@ test('a new service IP or advertise address reissues only the serving certificat
 
     // Two years on, the one-year leaves have expired and are reissued (same keys); the CA is kept.
     const later = await ensureClusterPki(dir, { ...opts, now: new Date(Date.now() + 2 * 365 * 86_400_000) });
-    assert.equal(later.written.length, 6);
+    assert.equal(later.written.length, 7);
     assert.equal(later.ca.certPem, first.ca.certPem);
     assert.equal(later.admin.keyPem, first.admin.keyPem);
     assert.ok(describeCertificate(later.admin.certPem).notAfter.getTime() > Date.now() + 2.9 * 365 * 86_400_000);
@@ -140,7 +165,7 @@ test('a set a crash left half-made is completed; a key without its certificate k
     await fs.rm(path.join(pki, 'ca.key'));
     const newCa = await ensureClusterPki(dir, opts);
     assert.notEqual(newCa.ca.keyPem, first.ca.keyPem);
-    assert.equal(newCa.written.length, 2 + 6);
+    assert.equal(newCa.written.length, 2 + 7);
     assert.equal(newCa.admin.keyPem, first.admin.keyPem);
     assertSignedByCa(newCa);
   });

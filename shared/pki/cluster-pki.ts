@@ -23,6 +23,7 @@ import {
   type KeyUsageName,
 } from './certificates.ts';
 import { writeFileAtomic } from './atomic-file.ts';
+import { pkiPaths } from './paths.ts';
 
 /** One certificate and its key, as files and as PEM text. */
 export interface PkiPair {
@@ -43,6 +44,8 @@ export interface ClusterPki {
   controllerManager: PkiPair;
   scheduler: PkiPair;
   kubeletSim: PkiPair;
+  /** The kubelet API's serving certificate (ksim up gives it to kubelet-sim). */
+  kubeletSimServing: PkiPair;
   /** The files this call wrote (none when everything was reused). */
   written: string[];
 }
@@ -80,6 +83,11 @@ export const LEAVES: Record<LeafName, LeafSpec> = {
   controllerManager: { file: 'controller-manager', commonName: 'system:kube-controller-manager', usages: CLIENT },
   scheduler: { file: 'scheduler', commonName: 'system:kube-scheduler', usages: CLIENT },
   kubeletSim: { file: 'kubelet-sim', commonName: 'system:ksim:kubelet-sim', usages: CLIENT },
+  kubeletSimServing: {
+    file: 'kubelet-sim-serving',
+    commonName: 'kubelet-sim',
+    usages: ['digital signature', 'key encipherment', 'server auth'],
+  },
 };
 
 const CA_COMMON_NAME = 'kubernetes';
@@ -88,17 +96,31 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Certificates start 5 minutes early so that a clock a little behind still accepts them. */
 const BACKDATE_MS = 5 * 60 * 1000;
 
-/** DIR/pki/NAME.crt and .key, whether or not they exist yet. */
-export function pkiPaths(dataDir: string, name: string): { certPath: string; keyPath: string } {
-  const dir = path.join(dataDir, 'pki');
-  return { certPath: path.join(dir, `${name}.crt`), keyPath: path.join(dir, `${name}.key`) };
+/** The names a serving certificate must hold: DNS names and canonical IPs. */
+interface ServingNames {
+  dnsNames: string[];
+  ipAddresses: string[];
 }
 
-/** The names the serving certificate must hold: DNS names and canonical IPs. */
-export function servingNames(opts: ClusterPkiOptions): { dnsNames: string[]; ipAddresses: string[] } {
-  const dns = new Set(['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local']);
+/** The names the apiserver's serving certificate must hold. */
+export function servingNames(opts: ClusterPkiOptions): ServingNames {
+  return hostNames(
+    opts,
+    ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'],
+    opts.serviceIPs,
+  );
+}
+
+/** The names the kubelet API's serving certificate must hold: this host's, as the apiserver dials kubelet-sim. */
+function kubeletServingNames(opts: ClusterPkiOptions): ServingNames {
+  return hostNames(opts, [], []);
+}
+
+/** localhost, the loopback addresses, this host's name and the advertised addresses, with `names` and `ipAddresses`. */
+function hostNames(opts: ClusterPkiOptions, names: string[], ipAddresses: string[]): ServingNames {
+  const dns = new Set(['localhost', ...names]);
   const ips = new Set(['127.0.0.1', '::1']);
-  for (const ip of opts.serviceIPs) ips.add(canonicalIp(ip));
+  for (const ip of ipAddresses) ips.add(canonicalIp(ip));
   for (const a of opts.advertiseAddresses ?? []) {
     if (net.isIP(a)) ips.add(canonicalIp(a));
     else if (a) dns.add(a.toLowerCase());
@@ -197,7 +219,7 @@ export async function ensureClusterPki(dataDir: string, opts: ClusterPkiOptions)
   let ca: CertificateAuthority | undefined;
   const loadCa = async () => (ca ??= await loadCertificateAuthority(caCert, caKey));
 
-  const serving = servingNames(opts);
+  const sans: Partial<Record<LeafName, ServingNames>> = { apiserver: servingNames(opts), kubeletSimServing: kubeletServingNames(opts) };
   const leaves = {} as Record<LeafName, PkiPair>;
   await Promise.all(
     (Object.keys(LEAVES) as LeafName[]).map(async (name) => {
@@ -213,7 +235,7 @@ export async function ensureClusterPki(dataDir: string, opts: ClusterPkiOptions)
       }
       if (certPem !== undefined) {
         checkPair(paths, certPem, keyPem);
-        if (!stillGood(parseCert(paths.certPath, certPem), caX509, now, name === 'apiserver' ? serving : undefined)) certPem = undefined;
+        if (!stillGood(parseCert(paths.certPath, certPem), caX509, now, sans[name])) certPem = undefined;
       }
       if (certPem === undefined) {
         const notBefore = new Date(now.getTime() - BACKDATE_MS);
@@ -223,7 +245,7 @@ export async function ensureClusterPki(dataDir: string, opts: ClusterPkiOptions)
           publicKey: publicKeyOf(keyPem),
           commonName: spec.commonName,
           organizations: spec.organizations,
-          ...(name === 'apiserver' ? serving : {}),
+          ...sans[name],
           notBefore,
           notAfter,
           usages: spec.usages,
@@ -238,12 +260,7 @@ export async function ensureClusterPki(dataDir: string, opts: ClusterPkiOptions)
 }
 
 /** Whether a leaf may be kept: issued by this CA, not expired, and (serving) covering every name asked. */
-function stillGood(
-  cert: X509Certificate,
-  ca: X509Certificate,
-  now: Date,
-  serving?: { dnsNames: string[]; ipAddresses: string[] },
-): boolean {
+function stillGood(cert: X509Certificate, ca: X509Certificate, now: Date, serving?: ServingNames): boolean {
   if (!cert.checkIssued(ca) || !cert.verify(ca.publicKey)) return false;
   if (new Date(cert.validTo).getTime() <= now.getTime()) return false;
   if (!serving) return true;

@@ -3,20 +3,10 @@
 // one for each component, each with the CA and its own client certificate
 // embedded, so a file alone is enough to talk to the cluster.
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { kubeconfigText } from '../client/kubeconfig-file.ts';
 import { writeFileAtomic } from './atomic-file.ts';
 import { LEAVES, type ClusterPki } from './cluster-pki.ts';
-
-/** The kubeconfig paths of a data dir, whether or not they exist yet. */
-export function kubeconfigPaths(dataDir: string): { admin: string; controllerManager: string; scheduler: string; kubeletSim: string } {
-  return {
-    admin: path.join(dataDir, 'kubeconfig'),
-    controllerManager: path.join(dataDir, 'controller-manager.kubeconfig'),
-    scheduler: path.join(dataDir, 'scheduler.kubeconfig'),
-    kubeletSim: path.join(dataDir, 'kubelet-sim.kubeconfig'),
-  };
-}
+import { kubeconfigPaths } from './paths.ts';
 
 /**
  * Writes (mode 0600, atomically) the four kubeconfigs for serverUrl, each

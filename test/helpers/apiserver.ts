@@ -13,7 +13,7 @@ import { existsSync, closeSync, openSync, readFileSync, writeSync } from 'node:f
 import https from 'node:https';
 import { join } from 'node:path';
 import { loadKubeconfig, type ClientConfig } from '../../shared/client/kubeconfig.ts';
-import { kubeconfigPaths } from '../../shared/pki/kubeconfigs.ts';
+import { kubeconfigPaths } from '../../shared/pki/paths.ts';
 import { freePort } from './free-port.ts';
 import { ksimNodeArgs, repoRoot } from './paths.ts';
 import { spawnTracked, type TrackedProcess } from './processes.ts';

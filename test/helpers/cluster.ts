@@ -4,18 +4,19 @@
 // (for chaos: kill one, start it again). Over HTTPS (the default) the URL,
 // CA and admin certificate come from DIR/kubeconfig, and a component started
 // again runs under its own identity's kubeconfig, as `ksim up` starts it.
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { ClusterState, ComponentState } from '../../cli/cluster-state.ts';
 import { join } from 'node:path';
 import { loadKubeconfig } from '../../shared/client/kubeconfig.ts';
-import { kubeconfigPaths } from '../../shared/pki/kubeconfigs.ts';
-import { pkiPaths } from '../../shared/pki/cluster-pki.ts';
+import { kubeconfigPaths, pkiPaths } from '../../shared/pki/paths.ts';
 import { freePort } from './free-port.ts';
 import { kubectl, type ToolResult } from './kubectl.ts';
 import { ksimCli } from './paths.ts';
 import { spawnTracked, type TrackedProcess } from './processes.ts';
 import { tempDir } from './temp-dir.ts';
 import { tlsMaterialOf, type ApiTarget, type TlsMaterial } from './tls.ts';
+import { ok } from './tool-result.ts';
 
 /** A running `ksim up`. */
 export interface Cluster extends ApiTarget {
@@ -28,10 +29,20 @@ export interface Cluster extends ApiTarget {
   tls?: TlsMaterial;
   /** Runs the real kubectl against the cluster. */
   k(args: string[], input?: string): Promise<ToolResult>;
+  /** `kubectl ARGS -o jsonpath=PATH`'s output; throws when kubectl fails. */
+  jsonpath(args: string[], path: string): Promise<string>;
   /** The pid `ksim up` recorded for a component (throws when it recorded none). */
   pidOf(component: string): number;
   /** The health/metrics endpoint `ksim up` recorded for a component (kubelet-sim serves its chaos switches there). */
   endpointOf(component: string): string;
+  /** Runs `ksim chaos ARGS --data-dir DIR` (the command line a user types). */
+  chaos(args: string[]): Promise<ToolResult>;
+  /** Runs `ksim status --data-dir DIR`. */
+  status(): Promise<ToolResult>;
+  /** A request to the supervisor's control endpoint (DIR/control.json's URL and token), answered with its status and JSON body. */
+  control(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** The `ksim up` process itself. */
+  up: TrackedProcess;
   /** Starts one more copy of a component (after a chaos kill, say), tracked for cleanup. */
   startComponent(component: string, args?: string[]): Promise<TrackedProcess>;
   stop(): Promise<void>;
@@ -39,14 +50,50 @@ export interface Cluster extends ApiTarget {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Starts `ksim up` and waits for `nodes` Ready nodes. */
-export async function startCluster(opts: { nodes?: number; speed?: number } = {}): Promise<Cluster> {
+/** Runs `ksim ARGS` to its end (60 s at most). */
+function runKsim(args: string[]): Promise<ToolResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [ksimCli, ...args], { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const e = err as (Error & { code?: unknown; killed?: boolean }) | null;
+      const code = e ? (typeof e.code === 'number' ? e.code : 1) : 0;
+      resolve({ code, stdout, stderr, timedOut: e?.killed === true });
+    });
+  });
+}
+
+/** One request to the control endpoint of the `ksim up` in dataDir. */
+async function controlCall(dataDir: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const { url, token } = JSON.parse(readFileSync(join(dataDir, 'control.json'), 'utf8')) as { url: string; token: string };
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Starts `ksim up` (with `upArgs` besides the data dir, port, nodes and speed) and waits for `nodes` Ready nodes. */
+export async function startCluster(opts: { nodes?: number; speed?: number; upArgs?: string[] } = {}): Promise<Cluster> {
   const nodes = opts.nodes ?? 3;
   const dataDir = await tempDir('cluster');
   const port = await freePort();
   const up = await spawnTracked(
     process.execPath,
-    [ksimCli, 'up', '--data-dir', dataDir, '--port', String(port), '--nodes', String(nodes), '--speed', String(opts.speed ?? 10)],
+    [
+      ksimCli,
+      'up',
+      '--data-dir',
+      dataDir,
+      '--port',
+      String(port),
+      '--nodes',
+      String(nodes),
+      '--speed',
+      String(opts.speed ?? 10),
+      ...(opts.upArgs ?? []),
+    ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -63,8 +110,18 @@ export async function startCluster(opts: { nodes?: number; speed?: number } = {}
     await sleep(100);
   }
   for (;;) {
-    const r = await k(['get', 'nodes', '-o', 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}']);
-    if (r.code === 0 && r.stdout.split('\n').filter((s) => s === 'True').length >= nodes) break;
+    // `nodes` worker nodes: the control-plane node `ksim up` adds (registered with its taint) is not one of them.
+    const r = await k([
+      'get',
+      'nodes',
+      '-o',
+      'jsonpath={range .items[*]}{.spec.taints[*].key} {.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}',
+    ]);
+    const workers = r.stdout.split('\n').filter((s) => !s.includes('node-role.kubernetes.io/control-plane'));
+    // Ready, and no longer carrying the not-ready taint the node controller gave it at registration (until it
+    // removes that, the scheduler keeps new Pods off the node, and a test that spreads Pods would see it empty).
+    const schedulable = workers.filter((s) => s.endsWith(' True') && !s.includes('node.kubernetes.io/not-ready'));
+    if (r.code === 0 && schedulable.length >= nodes) break;
     if (Date.now() > deadline) throw new Error(`nodes not Ready in time: ${r.stdout} ${r.stderr}`);
     await sleep(200);
   }
@@ -101,7 +158,12 @@ export async function startCluster(opts: { nodes?: number; speed?: number } = {}
     url: config.server,
     tls: tlsMaterialOf(config),
     k,
+    jsonpath: async (args, path) => ok(await k([...args, '-o', `jsonpath=${path}`])),
     pidOf: (component) => recorded(component).pid,
+    chaos: (args) => runKsim(['chaos', ...args, '--data-dir', dataDir]),
+    status: () => runKsim(['status', '--data-dir', dataDir]),
+    control: (method, path, body) => controlCall(dataDir, method, path, body),
+    up,
     endpointOf: (component) => recorded(component).endpoint,
     async startComponent(component, args = []) {
       const proc = await spawnTracked(process.execPath, [ksimCli, component, ...identityArgs(component), '--port', '0', ...args], {

@@ -12,5 +12,5 @@ export { kubectl, helm, homeFor, type ToolOptions, type ToolResult } from './kub
 export { api, WatchHttpError, type ApiClient, type ApiOptions, type ApiResponse, type WatchEvent, type WatchStream } from './api.ts';
 export { repoRoot, ksimCli, ksimNodeArgs, kubectlBin, helmBin } from './paths.ts';
 export { startCluster, type Cluster } from './cluster.ts';
-export { until } from './until.ts';
+export { eventually, until } from './until.ts';
 export { ok } from './tool-result.ts';

@@ -16,3 +16,16 @@ export async function until<T>(fn: () => T | undefined | false | Promise<T | und
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * Waits until `check` says true, asking every 250 ms; rejects after `ms` with
+ * `what` in the message. Unlike `until`, an error from `check` (a kubectl
+ * call that failed, an assertion) fails at once.
+ */
+export async function eventually(what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -102,9 +102,11 @@ export async function createAuthentication(opts: AuthnOptions): Promise<Authenti
   }
   tokenAuthenticators.push(legacyTokenAuthenticator(saOptions), serviceAccountTokenAuthenticator(saOptions));
   if (opts.oidc) tokenAuthenticators.push(audienceAgnostic(oidcAuthenticator(opts.oidc, opts.now), apiAudiences));
-  const { kty, n, e } = await exportJWK(key.publicKey);
-  // go-jose's field order.
-  const jwk = { use: 'sig', kty, kid: key.kid, alg: key.alg, n, e };
+  const { kty, crv, x, y, n, e } = await exportJWK(key.publicKey);
+  // go-jose's field order (use, kty, kid, crv, alg, x, y, n, e), without the members the key type lacks.
+  const jwk = Object.fromEntries(
+    Object.entries({ use: 'sig', kty, kid: key.kid, crv, alg: key.alg, x, y, n, e }).filter(([, v]) => v !== undefined),
+  );
   const jwksUri = opts.serviceAccountJwksUri || jwksUriOf(opts.externalAddress, issuer);
 
   /** The token union: the first that accepts wins; errors are kept only if none does. */
@@ -153,7 +155,7 @@ export async function createAuthentication(opts: AuthnOptions): Promise<Authenti
     },
     authenticateToken: (token, audiences) => tryToken(token, audiences ?? []),
     issueServiceAccountToken: (req) => issueToken(saOptions, req),
-    issueLegacyServiceAccountToken: (req) => issueLegacyToken(saOptions, req),
+    issueLegacyServiceAccountToken: (req) => issueLegacyToken(saOptions.key, req),
     openidConfiguration: () => ({
       issuer,
       jwks_uri: jwksUri,

@@ -7,6 +7,7 @@ import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose'
 import { goQuote, goQuoteList } from '../../../shared/patch/go-format.ts';
 import { AuthenticationError, type Authenticated, type TokenAuthenticator } from '../authenticator-types.ts';
 import { parseServiceAccountUsername, serviceAccountGroups, serviceAccountUsername } from '../user-info.ts';
+import type { SigningKey } from './sa-keys.ts';
 import { peekJwt, type ServiceAccountTokenOptions } from './service-account-token.ts';
 
 /** kube's LegacyIssuer. */
@@ -27,18 +28,18 @@ export interface LegacyTokenToIssue {
   secretName: string;
 }
 
-/** Signs a legacy token (for the data.token of a kubernetes.io/service-account-token Secret). */
-export function issueLegacyToken(opts: ServiceAccountTokenOptions, req: LegacyTokenToIssue): Promise<string> {
+/** Signs a legacy token (for the data.token of a kubernetes.io/service-account-token Secret) with `key`. */
+export function issueLegacyToken(key: SigningKey, req: LegacyTokenToIssue): Promise<string> {
   return new SignJWT({
     [CLAIM.namespace]: req.namespace,
     [CLAIM.secretName]: req.secretName,
     [CLAIM.name]: req.serviceAccountName,
     [CLAIM.uid]: req.serviceAccountUid,
   })
-    .setProtectedHeader({ alg: opts.key.alg, kid: opts.key.kid })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid })
     .setIssuer(LEGACY_ISSUER)
     .setSubject(serviceAccountUsername(req.namespace, req.serviceAccountName))
-    .sign(opts.key.privateKey);
+    .sign(key.privateKey);
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');

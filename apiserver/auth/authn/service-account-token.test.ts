@@ -34,7 +34,7 @@ async function issue(w: World, more: Partial<Parameters<World['authn']['issueSer
   });
 }
 
-test('the key pair is made once, kept with mode 0600, and its kid is kube keyIDFromPublicKey', async () => {
+test('the key pair (ECDSA P-256) is made once, kept with mode 0600, and its kid is kube keyIDFromPublicKey', async () => {
   await withWorld(async (w) => {
     const keyPath = join(w.dir, 'pki', 'sa.key');
     assert.equal((await stat(keyPath)).mode & 0o777, 0o600);
@@ -45,7 +45,8 @@ test('the key pair is made once, kept with mode 0600, and its kid is kube keyIDF
     await w.put('serviceaccounts', 'lab', 'reader');
     const { token } = await issue(w);
     assert.equal(decodeProtectedHeader(token).kid, kid);
-    assert.equal(decodeProtectedHeader(token).alg, 'RS256');
+    assert.equal(decodeProtectedHeader(token).alg, 'ES256');
+    assert.equal(createPrivateKey(pem).asymmetricKeyDetails?.namedCurve, 'prime256v1');
     // A second start reads the same key: tokens issued before still verify.
     const again = await createAuthentication({
       store: w.store,
@@ -92,8 +93,10 @@ test('an issued token carries kube claims and authenticates as the ServiceAccoun
       jwks_uri: 'https://kubernetes.default.svc.cluster.local/openid/v1/jwks',
       response_types_supported: ['id_token'],
       subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: ['RS256'],
+      id_token_signing_alg_values_supported: ['ES256'],
     });
+    // go-jose's member order for an EC key.
+    assert.deepEqual(Object.keys(jwks.keys[0]), ['use', 'kty', 'kid', 'crv', 'alg', 'x', 'y']);
   });
 });
 
@@ -152,14 +155,14 @@ async function forge(
     'kubernetes.io': { namespace: 'lab', serviceaccount: { name: 'reader', uid: sa.metadata.uid } },
     ...opts.claims,
   };
-  return new SignJWT(payload).setProtectedHeader({ alg: opts.alg ?? 'RS256', kid }).sign(opts.key ?? ours);
+  return new SignJWT(payload).setProtectedHeader({ alg: opts.alg ?? 'ES256', kid }).sign(opts.key ?? ours);
 }
 
 test('bad tokens are refused with a clear reason and none authenticates', async () => {
   await withWorld(async (w) => {
     const saUid = await w.put('serviceaccounts', 'lab', 'reader');
     const podUid = await w.put('pods', 'lab', 'web', { spec: { serviceAccountName: 'reader' } });
-    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
     const pubPem = await readFile(join(w.dir, 'pki', 'sa.pub'));
     const t0 = w.clock.now;
     const at = (s: number) => new Date(t0.getTime() + s * 1000);

@@ -1,6 +1,6 @@
 // Bound ServiceAccount tokens, as kube's TokenRequest issues them and its
 // service account authenticator checks them (pkg/serviceaccount jwt.go and
-// claims.go): RS256 JWTs with iss, sub, aud, exp, iat, nbf, jti and the
+// claims.go): RS256 or ES256 JWTs with iss, sub, aud, exp, iat, nbf, jti and the
 // `kubernetes.io` private claim naming the ServiceAccount and the Pod, Secret
 // or Node the token is bound to. A token is good only while what it names
 // still exists with the same uid (a minute of leeway for deletions, as kube).

@@ -43,7 +43,19 @@ graph.set(
   1,
   pod('lab', 'pending', '', { containers: [], volumes: [{ name: 'v', secret: { secretName: 'pending-secret' } }] }),
 );
-const authz = nodeAuthorizer(() => graph, NODE_RULES);
+// Stored objects for the PersistentVolume edge: pv-data bound both ways to lab/data (a claim of node-a's Pod a);
+// pv-half names lab/data but the claim is bound to another volume; pv-free is bound to nothing.
+const stored: Record<string, object> = {
+  '/registry/core/persistentvolumes/pv-data': { spec: { claimRef: { namespace: 'lab', name: 'data' } } },
+  '/registry/core/persistentvolumeclaims/lab/data': { spec: { volumeName: 'pv-data' } },
+  '/registry/core/persistentvolumes/pv-half': { spec: { claimRef: { namespace: 'lab', name: 'data' } } },
+  '/registry/core/persistentvolumes/pv-free': { spec: {} },
+};
+const authz = nodeAuthorizer(
+  () => graph,
+  NODE_RULES,
+  (key) => (stored[key] ? JSON.stringify(stored[key]) : undefined),
+);
 
 const nodeA = { username: 'system:node:node-a', groups: ['system:nodes', 'system:authenticated'] };
 const ask = (verb: string, resource: string, extra: Partial<NodeAuthzAttributes> = {}): NodeAuthzAttributes => ({
@@ -111,6 +123,14 @@ test('Node authorizer: a node reaches its own objects and what its pods use, and
     ['pvc', ask('get', 'persistentvolumeclaims', { ...lab, name: 'data' }), yes],
     ['ephemeral pvc', ask('get', 'persistentvolumeclaims', { ...lab, name: 'a-e' }), yes],
     ['list pvcs', ask('list', 'persistentvolumeclaims', lab), no('can only get individual resources of this type')],
+    ['pv bound to its pod claim', ask('get', 'persistentvolumes', { name: 'pv-data' }), yes],
+    [
+      'pv whose claim is bound elsewhere',
+      ask('get', 'persistentvolumes', { name: 'pv-half' }),
+      no("no relationship found between node 'node-a' and this object"),
+    ],
+    ['unbound pv', ask('get', 'persistentvolumes', { name: 'pv-free' }), no("no relationship found between node 'node-a' and this object")],
+    ['list pvs', ask('list', 'persistentvolumes'), no('can only get individual resources of this type')],
     ['token of its pod SA', ask('create', 'serviceaccounts', { ...lab, name: 'builder', subresource: 'token' }), yes],
     [
       'token of another SA',

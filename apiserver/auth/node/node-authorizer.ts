@@ -4,7 +4,8 @@
 // their status (NodeRestriction admission narrows that to its own), use its
 // own Lease, read the Pods bound to it (lists only with a
 // spec.nodeName=NAME field selector), and get the Secrets, ConfigMaps and
-// PersistentVolumeClaims those Pods use and tokens for their ServiceAccounts.
+// PersistentVolumeClaims those Pods use (and the PersistentVolumes bound to
+// those claims) and tokens for their ServiceAccounts.
 // Everything else a node does is judged by the static system:node rules.
 // It never denies: what is not a node's own gets no opinion, with kube's
 // reason, and the chain goes on to RBAC.
@@ -33,8 +34,20 @@ function selectorValue(attrs: NodeAuthzAttributes, field: string): string | unde
   }
 }
 
-/** The Node authorizer; `graph()` returns the up-to-date pod graph, `nodeRules` are the system:node role's rules. */
-export function nodeAuthorizer(graph: () => PodGraph, nodeRules: readonly PolicyRule[]): Authorizer {
+/** How the authorizer reads a stored object it needs (a PersistentVolume and its claim): its JSON, or undefined. */
+export type ObjectLookup = (key: string) => string | undefined;
+
+/** A PersistentVolume's claimRef, and a claim's volumeName, as far as they are there. */
+interface BindingView {
+  spec?: { claimRef?: { namespace?: string; name?: string }; volumeName?: string };
+}
+
+/**
+ * The Node authorizer; `graph()` returns the up-to-date pod graph, `nodeRules`
+ * are the system:node role's rules, `lookup` reads PersistentVolumes and
+ * claims for kube's pv <- pvc <- pod <- node edge.
+ */
+export function nodeAuthorizer(graph: () => PodGraph, nodeRules: readonly PolicyRule[], lookup?: ObjectLookup): Authorizer {
   const related = (node: string, type: RefType | 'pod', attrs: AuthzAttributes): AuthzResult => {
     if (!attrs.name) return noOpinion('No Object name found');
     if (graph().relatedTo(node, type, attrs.namespace, attrs.name)) return ALLOW;
@@ -120,6 +133,22 @@ export function nodeAuthorizer(graph: () => PodGraph, nodeRules: readonly Policy
     return noOpinion();
   };
 
+  /** kube's pv edge: a volume is the node's when the claim bound to it (both ways) is one of the node's Pods' claims. */
+  const persistentVolume = (node: string, attrs: AuthzAttributes): AuthzResult => {
+    if (attrs.verb !== 'get') return noOpinion('can only get individual resources of this type');
+    if (attrs.subresource) return noOpinion('cannot get subresource');
+    if (!attrs.name) return noOpinion('No Object name found');
+    const none = noOpinion(`no relationship found between node '${node}' and this object`);
+    const read = (key: string): BindingView | undefined => {
+      const json = lookup?.(key);
+      return json === undefined ? undefined : (JSON.parse(json) as BindingView);
+    };
+    const claimRef = read(`/registry/core/persistentvolumes/${attrs.name}`)?.spec?.claimRef;
+    if (!claimRef?.namespace || !claimRef.name) return none;
+    if (read(`/registry/core/persistentvolumeclaims/${claimRef.namespace}/${claimRef.name}`)?.spec?.volumeName !== attrs.name) return none;
+    return graph().relatedTo(node, 'pvc', claimRef.namespace, claimRef.name) ? ALLOW : none;
+  };
+
   const resourceSlice = (node: string, attrs: NodeAuthzAttributes): AuthzResult => {
     if (attrs.subresource) return noOpinion('cannot authorize ResourceSlice subresources');
     if (attrs.verb === 'create') return ALLOW;
@@ -154,6 +183,7 @@ export function nodeAuthorizer(graph: () => PodGraph, nodeRules: readonly Policy
           case '/persistentvolumeclaims':
             return attrs.subresource === 'status' ? statusUpdate(node, 'pvc', attrs) : getOnly(node, 'pvc', attrs);
           case '/persistentvolumes':
+            return persistentVolume(node, attrs);
           case 'resource.k8s.io/resourceclaims':
           case 'storage.k8s.io/volumeattachments':
             // ksim's graph has no edges to these: a get finds no relationship, as kube's does for an unrelated one.

@@ -268,6 +268,12 @@ const CLUSTER_ROLES: ClusterRole[] = [
     rule(['*'], [''], ['nodes/proxy', 'nodes/metrics', 'nodes/stats', 'nodes/log']),
   ]),
   clusterRole('system:node', NODE_RULES),
+  // Not kube's: metrics-server's manifest installs it, so that view, edit and admin read the metrics API ksim serves.
+  clusterRole('system:aggregated-metrics-reader', [rule(['get', 'list', 'watch'], ['metrics.k8s.io'], ['pods', 'nodes'])], {
+    [AGG_VIEW]: 'true',
+    [AGG_EDIT]: 'true',
+    [AGG_ADMIN]: 'true',
+  }),
   clusterRole('system:node-proxier', [
     rule(['list', 'watch'], [''], ['services', 'endpoints']),
     rule(READ, [''], ['nodes']),
@@ -341,6 +347,15 @@ const CLUSTER_ROLES: ClusterRole[] = [
     // The process's own informers, one watch each shared by all its nodes (every node's own
     // requests go as that node): the pods bound to any node, and what containers read.
     rule(['get', 'list', 'watch'], [''], ['pods', 'configmaps', 'secrets', 'services', 'endpoints']),
+    // The claims and volumes its Pods mount (kube's kubelet gets them through the Node authorizer's graph).
+    rule(['get', 'list', 'watch'], [''], ['persistentvolumeclaims', 'persistentvolumes']),
+    // The simulated CNI's policies (calico-node's and cilium's roles read these) and ksim's ingress-nginx
+    // (ingress-nginx's ClusterRole: its Ingresses and classes, and their status).
+    rule(['get', 'list', 'watch'], [''], ['namespaces']),
+    rule(['get', 'list', 'watch'], ['networking.k8s.io'], ['networkpolicies', 'ingresses', 'ingressclasses']),
+    rule(['update'], ['networking.k8s.io'], ['ingresses/status']),
+    // ingress-nginx's events about the Ingresses it syncs (its ClusterRole has the same rule).
+    rule(['create', 'patch'], ['', 'events.k8s.io'], ['events']),
   ]),
 ];
 
@@ -365,6 +380,24 @@ const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
     eventsRule(),
   ],
   'clusterrole-aggregation-controller': [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])],
+  'cronjob-controller': [
+    rule(['get', 'list', 'watch', 'update'], ['batch'], ['cronjobs']),
+    rule(['get', 'list', 'watch', 'create', 'update', 'delete', 'patch'], ['batch'], ['jobs']),
+    rule(['update'], ['batch'], ['cronjobs/status']),
+    rule(['update'], ['batch'], ['cronjobs/finalizers']),
+    rule(['list', 'watch', 'delete'], [''], ['pods']),
+    eventsRule(),
+  ],
+  'daemon-set-controller': [
+    rule(READ, ['extensions', 'apps'], ['daemonsets']),
+    rule(['update'], ['extensions', 'apps'], ['daemonsets/status']),
+    rule(['update'], ['extensions', 'apps'], ['daemonsets/finalizers']),
+    rule(['list', 'watch'], [''], ['nodes']),
+    rule(['list', 'watch', 'create', 'delete', 'patch'], [''], ['pods']),
+    rule(['create'], [''], ['pods/binding']),
+    rule(['get', 'list', 'watch', 'create', 'delete', 'update', 'patch'], ['apps'], ['controllerrevisions']),
+    eventsRule(),
+  ],
   'deployment-controller': [
     rule(['get', 'list', 'watch', 'update'], ['apps', 'extensions'], ['deployments']),
     rule(['update'], ['apps', 'extensions'], ['deployments/status']),
@@ -396,7 +429,30 @@ const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
     rule(['get', 'list', 'watch', 'create', 'update', 'delete'], ['discovery.k8s.io'], ['endpointslices']),
     eventsRule(),
   ],
+  'expand-controller': [
+    rule(['get', 'list', 'watch', 'update', 'patch'], [''], ['persistentvolumes']),
+    rule(['update', 'patch'], [''], ['persistentvolumeclaims/status']),
+    rule(READ, [''], ['persistentvolumeclaims']),
+    eventsRule(),
+  ],
   'generic-garbage-collector': [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*']), eventsRule()],
+  'horizontal-pod-autoscaler': [
+    rule(READ, ['autoscaling'], ['horizontalpodautoscalers']),
+    rule(['update'], ['autoscaling'], ['horizontalpodautoscalers/status']),
+    rule(['get', 'update'], ['*'], ['*/scale']),
+    rule(['list', 'watch'], [''], ['pods']),
+    rule(['list', 'watch'], ['metrics.k8s.io'], ['pods']),
+    rule(READ, ['custom.metrics.k8s.io'], ['*']),
+    rule(READ, ['external.metrics.k8s.io'], ['*']),
+    eventsRule(),
+  ],
+  'job-controller': [
+    rule(['get', 'list', 'watch', 'update', 'patch'], ['batch'], ['jobs']),
+    rule(['update'], ['batch'], ['jobs/status']),
+    rule(['update'], ['batch'], ['jobs/finalizers']),
+    rule(['list', 'watch', 'create', 'delete', 'patch'], [''], ['pods']),
+    eventsRule(),
+  ],
   'namespace-controller': [
     rule(['get', 'list', 'watch', 'delete'], [''], ['namespaces']),
     rule(['update'], [''], ['namespaces/finalize', 'namespaces/status']),
@@ -408,6 +464,18 @@ const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
     rule(['patch', 'update'], [''], ['pods/status']),
     rule(['list', 'watch', 'get', 'delete'], [''], ['pods']),
     eventsRule(),
+  ],
+  'persistent-volume-binder': [
+    rule(['get', 'list', 'watch', 'update', 'create', 'delete'], [''], ['persistentvolumes']),
+    rule(['update'], [''], ['persistentvolumes/status']),
+    rule(['get', 'list', 'watch', 'update'], [''], ['persistentvolumeclaims']),
+    rule(['update'], [''], ['persistentvolumeclaims/status']),
+    rule(['list', 'watch', 'get', 'create', 'delete'], [''], ['pods']),
+    rule(READ, ['storage.k8s.io'], ['storageclasses']),
+    rule(['list', 'watch'], [''], ['nodes']),
+    eventsRule(),
+    rule(['watch'], [''], ['events']),
+    rule(['get'], [''], ['services']),
   ],
   'pod-garbage-collector': [
     rule(['list', 'watch', 'delete'], [''], ['pods']),
@@ -421,9 +489,40 @@ const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
     rule(['list', 'watch', 'patch', 'create', 'delete'], [''], ['pods']),
     eventsRule(),
   ],
+  'replication-controller': [
+    rule(['get', 'list', 'watch', 'update'], [''], ['replicationcontrollers']),
+    rule(['update'], [''], ['replicationcontrollers/status']),
+    rule(['update'], [''], ['replicationcontrollers/finalizers']),
+    rule(['list', 'watch', 'patch', 'create', 'delete'], [''], ['pods']),
+    eventsRule(),
+  ],
   'resourcequota-controller': [rule(['list', 'watch'], ['*'], ['*']), rule(['update'], [''], ['resourcequotas/status']), eventsRule()],
   'root-ca-cert-publisher': [rule(['create', 'update'], [''], ['configmaps']), eventsRule()],
   'service-account-controller': [rule(['create'], [''], ['serviceaccounts']), eventsRule()],
+  'statefulset-controller': [
+    rule(['list', 'watch'], [''], ['pods']),
+    rule(READ, ['apps'], ['statefulsets']),
+    rule(['update'], ['apps'], ['statefulsets/status']),
+    rule(['update'], ['apps'], ['statefulsets/finalizers']),
+    rule(['get', 'create', 'delete', 'update', 'patch'], [''], ['pods']),
+    rule(['get', 'create', 'delete', 'update', 'patch', 'list', 'watch'], ['apps'], ['controllerrevisions']),
+    rule(['get', 'create', 'list', 'watch'], [''], ['persistentvolumeclaims']),
+    rule(['update', 'delete'], [''], ['persistentvolumeclaims']),
+    rule(['update'], [''], ['pods/finalizers']),
+    eventsRule(),
+  ],
+  'pvc-protection-controller': [
+    rule(['get', 'list', 'watch', 'update'], [''], ['persistentvolumeclaims']),
+    rule(['list', 'watch', 'get'], [''], ['pods']),
+    eventsRule(),
+  ],
+  'pv-protection-controller': [rule(['get', 'list', 'watch', 'update'], [''], ['persistentvolumes']), eventsRule()],
+  'ttl-after-finished-controller': [rule(['get', 'list', 'watch', 'delete'], ['batch'], ['jobs']), eventsRule()],
+  'validatingadmissionpolicy-status-controller': [
+    rule(READ, ['admissionregistration.k8s.io'], ['validatingadmissionpolicies']),
+    rule(['get', 'patch', 'update'], ['admissionregistration.k8s.io'], ['validatingadmissionpolicies/status']),
+    eventsRule(),
+  ],
   // kube 1.29+ (SeparateTaintEvictionController): the taint-based eviction runs as its own controller.
   'taint-eviction-controller': [
     rule(['patch', 'update'], [''], ['pods/status']),

@@ -33,9 +33,7 @@ interface Target {
 
 /** Resolves the kubelet URL and container of a Pod, with kube's errors. */
 export function kubeletTarget(store: Store, namespace: string, podName: string, container: string | null): Target {
-  const entry = store.get(`/registry/core/pods/${namespace}/${podName}`);
-  if (!entry) throw notFound({ group: '', resource: 'pods' }, podName);
-  const pod = JSON.parse(entry.json) as Pod;
+  const pod = storedPod(store, namespace, podName);
   const names = (pod.spec?.containers ?? []).map((c) => c.name);
   const all = [
     ...names,
@@ -51,8 +49,25 @@ export function kubeletTarget(store: Store, namespace: string, podName: string, 
   } else if (!all.includes(chosen)) {
     throw badRequest(`container ${chosen} is not valid for pod ${podName}`);
   }
+  return { base: podKubeletBase(store, pod), container: chosen };
+}
+
+/** The stored Pod, or kube's 404. */
+export function storedPod(store: Store, namespace: string, podName: string): Pod {
+  const entry = store.get(`/registry/core/pods/${namespace}/${podName}`);
+  if (!entry) throw notFound({ group: '', resource: 'pods' }, podName);
+  return JSON.parse(entry.json) as Pod;
+}
+
+/** The kubelet URL of the node a Pod runs on, with kube's errors. */
+export function podKubeletBase(store: Store, pod: Pod): string {
   const nodeName = pod.spec?.nodeName;
-  if (!nodeName) throw badRequest(`pod ${podName} does not have a host assigned`);
+  if (!nodeName) throw badRequest(`pod ${pod.metadata?.name} does not have a host assigned`);
+  return nodeKubeletBase(store, nodeName);
+}
+
+/** The kubelet URL of a node (see the file comment), with kube's errors. */
+export function nodeKubeletBase(store: Store, nodeName: string): string {
   const nodeEntry = store.get(`/registry/core/nodes/${nodeName}`);
   if (!nodeEntry) throw notFound({ group: '', resource: 'nodes' }, nodeName);
   const node = JSON.parse(nodeEntry.json) as Node;
@@ -60,14 +75,14 @@ export function kubeletTarget(store: Store, namespace: string, podName: string, 
   const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
   const base = annotated ?? (port ? `http://127.0.0.1:${port}` : undefined);
   if (!base) throw new StatusError(503, 'ServiceUnavailable', `no kubelet endpoint is known for node ${nodeName}`);
-  return { base: base.replace(/\/+$/, ''), container: chosen };
+  return base.replace(/\/+$/, '');
 }
 
 /** The apiserver's client certificate for the kubelets (undefined on --insecure-http). */
 export type KubeletClientTls = ApiContext['kubeletClientTls'];
 
 /** TLS options for dialing an https kubelet: the client certificate, and no check of the kubelet's own (see the file comment). */
-function kubeletTlsOptions(tls: KubeletClientTls): https.RequestOptions {
+export function kubeletTlsOptions(tls: KubeletClientTls): https.RequestOptions {
   return { cert: tls?.certPem, key: tls?.keyPem, rejectUnauthorized: false };
 }
 

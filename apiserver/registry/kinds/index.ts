@@ -6,6 +6,7 @@ import type { FieldError } from './field.ts';
 import type { KubeObject } from '../object.ts';
 import { defaultConfigMap, defaultSecret, validateConfigMap, validateSecret } from './config.ts';
 import { defaultCronJob, defaultJob, validateCronJob, validateJob } from './jobs.ts';
+import { defaultHPA, validateHPA } from './hpa.ts';
 import {
   defaultCoreEvent,
   defaultEndpoints,
@@ -28,8 +29,26 @@ import {
 } from './misc.ts';
 import { validateCSRWrite } from './certificates.ts';
 import { defaultPod, validatePod } from './pod.ts';
+import {
+  defaultPersistentVolume,
+  defaultPersistentVolumeClaim,
+  defaultStorageClass,
+  validatePersistentVolume,
+  validatePersistentVolumeClaim,
+  validateStorageClass,
+} from './storage.ts';
 import { defaultBinding, validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from './rbac.ts';
 import { defaultService, validateService } from './service.ts';
+import {
+  defaultValidatingAdmissionPolicy,
+  defaultValidatingAdmissionPolicyBinding,
+  validateValidatingAdmissionPolicy,
+  validateValidatingAdmissionPolicyBinding,
+} from './admissionregistration.ts';
+import { defaultReplicationController, validateReplicationController } from './replication-controller.ts';
+import * as toolKinds from './tool-kinds.ts';
+import * as flowcontrol from './flowcontrol.ts';
+import { defaultIngressClass, defaultNetworkPolicy, validateIngress, validateIngressClass, validateNetworkPolicy } from './networking.ts';
 import {
   defaultDaemonSet,
   defaultDeployment,
@@ -72,12 +91,17 @@ export const kindRules: Record<string, KindRule> = {
   '/events': rule(defaultCoreEvent, validateCoreEvent),
   '/resourcequotas': rule(defaultResourceQuota, validateResourceQuota),
   '/limitranges': rule(defaultLimitRange, validateLimitRange),
+  '/persistentvolumes': rule(defaultPersistentVolume, validatePersistentVolume),
+  '/persistentvolumeclaims': rule(defaultPersistentVolumeClaim, validatePersistentVolumeClaim),
+  'storage.k8s.io/storageclasses': rule(defaultStorageClass, validateStorageClass),
+  '/replicationcontrollers': rule(defaultReplicationController, validateReplicationController),
   'apps/deployments': rule(defaultDeployment, validateDeployment),
   'apps/replicasets': rule(defaultReplicaSet, validateReplicaSet),
   'apps/daemonsets': rule(defaultDaemonSet, validateDaemonSet),
   'apps/statefulsets': rule(defaultStatefulSet, validateStatefulSet),
   'batch/jobs': rule(defaultJob, validateJob),
   'batch/cronjobs': rule(defaultCronJob, validateCronJob),
+  'autoscaling/horizontalpodautoscalers': { defaults: defaultHPA, validate: validateHPA },
   'coordination.k8s.io/leases': rule(defaultLease, validateLease),
   'events.k8s.io/events': rule(defaultEventsV1, validateEventsV1),
   'rbac.authorization.k8s.io/roles': rule(undefined, validateRole),
@@ -86,6 +110,37 @@ export const kindRules: Record<string, KindRule> = {
   'rbac.authorization.k8s.io/clusterrolebindings': rule(defaultBinding, validateClusterRoleBinding),
   'certificates.k8s.io/certificatesigningrequests': rule(undefined, validateCSRWrite),
   'policy/poddisruptionbudgets': rule(defaultPDB, validatePDB),
+  'networking.k8s.io/networkpolicies': rule(defaultNetworkPolicy, validateNetworkPolicy),
+  'networking.k8s.io/ingresses': rule(undefined, validateIngress),
+  'networking.k8s.io/ingressclasses': rule(defaultIngressClass, validateIngressClass),
+  'admissionregistration.k8s.io/validatingadmissionpolicies': rule(defaultValidatingAdmissionPolicy, validateValidatingAdmissionPolicy),
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings': rule(
+    defaultValidatingAdmissionPolicyBinding,
+    validateValidatingAdmissionPolicyBinding,
+  ),
+  '/podtemplates': rule(undefined, toolKinds.validatePodTemplate),
+  'node.k8s.io/runtimeclasses': rule(undefined, toolKinds.validateRuntimeClass),
+  'admissionregistration.k8s.io/validatingwebhookconfigurations': rule(
+    toolKinds.defaultValidatingWebhookConfiguration,
+    toolKinds.validateValidatingWebhookConfiguration,
+  ),
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations': rule(
+    toolKinds.defaultMutatingWebhookConfiguration,
+    toolKinds.validateMutatingWebhookConfiguration,
+  ),
+  'storage.k8s.io/csidrivers': rule(toolKinds.defaultCSIDriver, toolKinds.validateCSIDriver),
+  'storage.k8s.io/csinodes': rule(undefined, toolKinds.validateCSINode),
+  'storage.k8s.io/volumeattachments': rule(undefined, toolKinds.validateVolumeAttachment),
+  'storage.k8s.io/csistoragecapacities': rule(undefined, toolKinds.validateCSIStorageCapacity),
+  'storage.k8s.io/volumeattributesclasses': rule(undefined, toolKinds.validateVolumeAttributesClass),
+  'apiregistration.k8s.io/apiservices': rule(undefined, toolKinds.validateAPIService),
+  'networking.k8s.io/servicecidrs': rule(undefined, toolKinds.validateServiceCIDR),
+  'networking.k8s.io/ipaddresses': rule(undefined, toolKinds.validateIPAddress),
+  'flowcontrol.apiserver.k8s.io/flowschemas': rule(flowcontrol.defaultFlowSchema, flowcontrol.validateFlowSchema),
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': rule(
+    flowcontrol.defaultPriorityLevelConfiguration,
+    flowcontrol.validatePriorityLevelConfiguration,
+  ),
 };
 
 export { prepareJobCreate, JOB_LABELS } from './jobs.ts';

@@ -7,12 +7,11 @@
 import { readFile } from 'node:fs/promises';
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import { findResource } from '../../../shared/api/resources.ts';
-import { loadCertificateAuthority, type CertificateAuthority } from '../../../shared/pki/certificates.ts';
+import type { CertificateAuthority } from '../../../shared/pki/certificates.ts';
 import { WorkQueue } from '../../../shared/workqueue/work-queue.ts';
 import { queueMetrics } from '../../../shared/workqueue/queue-metrics.ts';
 import type { ControllerContext, ControllerParts } from '../../context.ts';
 import { DEFAULT_SIGNING_DURATION_MS } from './duration.ts';
-import { applyDecision, decide } from './sign.ts';
 
 const csrs = findResource('certificates.k8s.io', 'v1', 'certificatesigningrequests')!;
 
@@ -38,9 +37,13 @@ export function csrSigningController(ctx: ControllerContext & { csrSigning?: CSR
   const informer = ctx.informers.informerFor<CertificateSigningRequest>(csrs);
   informer.on({ add: (csr) => queue.add(csr.metadata!.name!), update: (_old, csr) => queue.add(csr.metadata!.name!) });
 
+  // The signing code and its certificate library are loaded with the first CSR, not with every controller-manager.
   let ca: Promise<CertificateAuthority> | undefined;
   const loadCA = () => {
-    ca ??= (async () => loadCertificateAuthority(await readFile(config.certFile, 'utf8'), await readFile(config.keyFile, 'utf8')))();
+    ca ??= (async () => {
+      const { loadCertificateAuthority } = await import('../../../shared/pki/certificates.ts');
+      return loadCertificateAuthority(await readFile(config.certFile, 'utf8'), await readFile(config.keyFile, 'utf8'));
+    })();
     // A CA that failed to load is read again on the next try.
     ca.catch(() => (ca = undefined));
     return ca;
@@ -49,6 +52,7 @@ export function csrSigningController(ctx: ControllerContext & { csrSigning?: CSR
   async function reconcile(key: string) {
     const csr = informer.cache.get(key);
     if (!csr) return;
+    const { applyDecision, decide } = await import('./sign.ts');
     const decision = await decide(csr, { ca: await loadCA(), maxDurationMs, nowMs: ctx.clock.now() });
     const updated = applyDecision(csr, decision, ctx.clock.now());
     if (!updated) return;

@@ -17,7 +17,7 @@ import { runController, type RunningController } from '../../../shared/controlle
 import { EventRecorder } from '../../../shared/events/event-recorder.ts';
 import { InformerFactory } from '../../../shared/informer/factory.ts';
 import { createMetricsRegistry } from '../../../shared/metrics/registry.ts';
-import { pkiPaths } from '../../../shared/pki/cluster-pki.ts';
+import { pkiPaths } from '../../../shared/pki/paths.ts';
 import { kubectl, ok, startApiserver, tempDir, until, type Apiserver } from '../../../test/helpers/index.ts';
 import { csrSigningController } from './controller.ts';
 

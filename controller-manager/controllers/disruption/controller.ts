@@ -3,7 +3,7 @@
 // DisruptionAllowed condition, disruptedPods) up to date, which the
 // apiserver's eviction subresource relies on.
 import type { Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Pod, ReplicationController } from 'kubernetes-types/core/v1.js';
 import type { PodDisruptionBudget, PodDisruptionBudgetStatus } from 'kubernetes-types/policy/v1.js';
 import { findResource } from '../../../shared/api/resources.ts';
 import { controllerOf } from '../../../shared/controller/owner-refs.ts';
@@ -20,6 +20,7 @@ const pods = findResource('', 'v1', 'pods')!;
 const replicasets = findResource('apps', 'v1', 'replicasets')!;
 const deployments = findResource('apps', 'v1', 'deployments')!;
 const statefulsets = findResource('apps', 'v1', 'statefulsets')!;
+const replicationcontrollers = findResource('', 'v1', 'replicationcontrollers')!;
 
 /** How long an evicted Pod counts as disrupted before its deletion must have been seen (kube: 2 minutes). */
 const DISRUPTED_POD_TIMEOUT_MS = 2 * 60_000;
@@ -33,6 +34,7 @@ export function disruptionController(ctx: ControllerContext): ControllerParts {
   const rsInformer = ctx.informers.informerFor<ReplicaSet>(replicasets);
   const dInformer = ctx.informers.informerFor<Deployment>(deployments);
   const stsInformer = ctx.informers.informerFor<StatefulSet>(statefulsets);
+  const rcInformer = ctx.informers.informerFor<ReplicationController>(replicationcontrollers);
 
   const enqueueForPod = (pod: Pod) => {
     for (const pdb of pdbInformer.cache.byIndex('namespace', pod.metadata!.namespace!)) {
@@ -42,7 +44,7 @@ export function disruptionController(ctx: ControllerContext): ControllerParts {
   pdbInformer.on({ add: (p) => queue.add(keyOf(p)), update: (_o, p) => queue.add(keyOf(p)), delete: () => {} });
   podInformer.on({ add: enqueueForPod, update: (_o, p) => enqueueForPod(p), delete: enqueueForPod });
 
-  /** The summed replicas of the Pods' controllers (a Deployment's, when it owns the ReplicaSet). */
+  /** The summed replicas of the Pods' controllers (ReplicationControllers, ReplicaSets or their Deployment, StatefulSets; kube's finders). */
   function controllerScale(matched: Pod[]): number | undefined {
     const seen = new Map<string, number>();
     for (const pod of matched) {
@@ -56,6 +58,10 @@ export function disruptionController(ctx: ControllerContext): ControllerParts {
         const d = dRef?.kind === 'Deployment' ? dInformer.cache.get(`${ns}/${dRef.name}`) : undefined;
         const owner = d ?? rs;
         seen.set(owner.metadata!.uid!, owner.spec?.replicas ?? 1);
+      } else if (ref.kind === 'ReplicationController') {
+        const rc = rcInformer.cache.get(`${ns}/${ref.name}`);
+        if (!rc) return undefined;
+        seen.set(rc.metadata!.uid!, rc.spec?.replicas ?? 1);
       } else if (ref.kind === 'StatefulSet') {
         const sts = stsInformer.cache.get(`${ns}/${ref.name}`);
         if (!sts) return undefined;
@@ -112,5 +118,5 @@ export function disruptionController(ctx: ControllerContext): ControllerParts {
     return recheck !== undefined ? { requeueAfterMs: recheck + 1000 } : undefined;
   }
 
-  return { name, queue, informers: [pdbInformer, podInformer, rsInformer, dInformer, stsInformer], reconcile };
+  return { name, queue, informers: [pdbInformer, podInformer, rsInformer, dInformer, stsInformer, rcInformer], reconcile };
 }

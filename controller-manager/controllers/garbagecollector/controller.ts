@@ -10,6 +10,7 @@ import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { StatusError } from '../../../shared/api/errors.ts';
 import type { KubeObject } from '../../../shared/api/object.ts';
 import { findResourceByKind, RESOURCES } from '../../../shared/api/resources.ts';
+import { refreshDiscovery } from './discovery.ts';
 import { apiVersionOf, type ResourceType } from '../../../shared/api/resource-type.ts';
 import type { OwnerReference } from '../../../shared/controller/owner-refs.ts';
 import { ItemExponentialLimiter } from '../../../shared/workqueue/rate-limiters.ts';
@@ -63,7 +64,10 @@ export function garbageCollectorController(ctx: ControllerContext): ControllerPa
   };
 
   // Only stored resources can own or be owned: the create-only reviews are computed, never listed.
-  const informers = RESOURCES.filter((rt) => !UNWATCHED.has(rt.plural) && rt.verbs.includes('watch')).map((rt) => {
+  const watched = new Set<string>();
+  const watchable = (rt: ResourceType) => !UNWATCHED.has(rt.plural) && rt.verbs.includes('watch');
+  const monitor = (rt: ResourceType) => {
+    watched.add(`${rt.group}/${rt.version}/${rt.plural}`);
     const inf = ctx.informers.informerFor<KubeObject>(rt);
     const observed = (obj: KubeObject): ObservedObject => ({
       identity: identityOf(rt, obj),
@@ -77,7 +81,20 @@ export function garbageCollectorController(ctx: ControllerContext): ControllerPa
       delete: (obj) => apply(graph.observeDelete(identityOf(rt, obj))),
     });
     return inf;
-  });
+  };
+  const informers = RESOURCES.filter(watchable).map(monitor);
+  // Resources that come and go (custom resources) are found through discovery, as kube's GC resyncs its monitors.
+  const resync = async () => {
+    for (const rt of await refreshDiscovery(ctx.client)) {
+      if (watchable(rt) && !watched.has(`${rt.group}/${rt.version}/${rt.plural}`)) monitor(rt);
+    }
+  };
+  const RESYNC_MS = 30_000;
+  const tick = () => {
+    if (queue.isShuttingDown) return;
+    void resync().finally(() => ctx.clock.setTimeout(tick, RESYNC_MS / ctx.speed));
+  };
+  ctx.clock.setTimeout(tick, 1000);
 
   /** GETs the object at `id`; undefined when it is not there (404, or another object under that name). */
   async function getLive(rt: ResourceType, id: Identity): Promise<KubeObject | undefined> {

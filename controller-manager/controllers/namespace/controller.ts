@@ -8,7 +8,8 @@
 import type { Namespace, Pod } from 'kubernetes-types/core/v1.js';
 import { StatusError } from '../../../shared/api/errors.ts';
 import type { KubeObject } from '../../../shared/api/object.ts';
-import { findResource, RESOURCES } from '../../../shared/api/resources.ts';
+import { findResource } from '../../../shared/api/resources.ts';
+import { refreshDiscovery } from '../garbagecollector/discovery.ts';
 import type { ResourceType } from '../../../shared/api/resource-type.ts';
 import { KubeClient } from '../../../shared/client/kube-client.ts';
 import { BucketLimiter, ItemExponentialLimiter, MaxOfLimiter } from '../../../shared/workqueue/rate-limiters.ts';
@@ -43,7 +44,9 @@ export function namespaceController(ctx: ControllerContext): ControllerParts {
   const rateLimiter = new MaxOfLimiter(new ItemExponentialLimiter(5, 60_000), new BucketLimiter(10, 100, ctx.clock));
   const queue = new WorkQueue({ clock: ctx.clock, rateLimiter, metrics: queueMetrics(ctx.registry, name) });
   const nsInformer = ctx.informers.informerFor<Namespace>(namespaces);
-  const content = RESOURCES.filter((rt) => rt.namespaced && rt !== pods && rt.verbs.includes('deletecollection'));
+  // Every namespaced resource served, custom ones included: asked of discovery at each pass, as kube's controller does.
+  const content = async () =>
+    (await refreshDiscovery(ctx.client)).filter((rt) => rt.namespaced && rt !== pods && rt.verbs.includes('deletecollection'));
 
   const enqueue = (ns: Namespace) => {
     if (!ns.metadata?.deletionTimestamp) return;
@@ -119,7 +122,7 @@ export function namespaceController(ctx: ControllerContext): ControllerParts {
       await writeConditions(ns, [podOutcome], errors, false);
       return { estimate: podOutcome.estimateSeconds, errors };
     }
-    const outcomes = [podOutcome, ...(await Promise.all(content.map((rt) => deleteResource(rt, namespace, deletedAt))))];
+    const outcomes = [podOutcome, ...(await Promise.all((await content()).map((rt) => deleteResource(rt, namespace, deletedAt))))];
     const errors = outcomes.flatMap((o) => (o.error ? [o.error] : []));
     await writeConditions(ns, outcomes, errors, true);
     return { estimate: Math.max(0, ...outcomes.map((o) => o.estimateSeconds)), errors };

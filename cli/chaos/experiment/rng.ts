@@ -1,0 +1,14 @@
+// The run's one source of randomness: a seeded generator (mulberry32), so
+// the same seed gives the same fault seeds and choices on every run.
+
+/** A generator of 32-bit unsigned integers from `seed`. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+}

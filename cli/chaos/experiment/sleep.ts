@@ -1,0 +1,15 @@
+// Sleeping that an abort (Ctrl-C, the run's timeout) cuts short.
+
+/** Resolves after `ms`, or at once when `signal` aborts (never rejects). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted || ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
