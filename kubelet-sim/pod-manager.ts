@@ -99,8 +99,11 @@ export class PodManager {
   private readonly net: NetSource;
   private readonly queue: WorkQueue;
   private readonly workers = new Map<string, PodWorker>();
-  /** The status last written for each Pod, and the resourceVersion of the Pod it was written over. */
-  private readonly sent = new Map<string, { status: PodStatus; over?: string }>();
+  /**
+   * The status last written for each Pod, the resourceVersion of the Pod it was written over, and the
+   * last resourceVersion found to agree with it (not compared again until the Pod changes).
+   */
+  private readonly sent = new Map<string, { status: PodStatus; over?: string; agreed?: string }>();
   private cancelStatusSync?: () => void;
   private readonly recorders = new Map<string, EventRecorder>();
   private controller?: RunningController;
@@ -219,8 +222,12 @@ export class PodManager {
       const last = this.sent.get(key);
       if (!last || !this.opts.fleet.isOnline(w.pod.spec?.nodeName)) continue;
       const api = this.podInformer.cache.get(key);
-      if (!api || api.metadata?.uid !== w.pod.metadata?.uid || api.metadata?.resourceVersion === last.over) continue;
-      if (!needsReconcile(api.status, last.status)) continue;
+      const rv = api?.metadata?.resourceVersion;
+      if (!api || api.metadata?.uid !== w.pod.metadata?.uid || rv === last.over || rv === last.agreed) continue;
+      if (!needsReconcile(api.status, last.status)) {
+        last.agreed = rv;
+        continue;
+      }
       this.opts.log.info({ pod: key }, 'pod status in the apiserver differs from what the kubelet wrote; writing it again');
       this.sent.delete(key);
       this.queue.add(key);

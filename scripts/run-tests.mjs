@@ -11,12 +11,13 @@
 // Every file is its own process. The unit files (outside test/) are light and
 // run as many at once as the machine has cores; the end-to-end files in
 // test/ each start an apiserver or a whole cluster and run
-// KSIM_E2E_CONCURRENCY (default 2) at once.
+// KSIM_E2E_CONCURRENCY (default 1: on two cores a second cluster only
+// slows the first, the run took as long, and load-bound timings flake) at once.
 //
 // Environment: KSIM_TEST_TIMEOUT_MS (default 120000) bounds each test and each
 // test file; KSIM_SKIP_TYPECHECK=1 skips the format, lint, import and type
 // checks when iterating on one file.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism, constants } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -35,6 +36,49 @@ function run(cmd, args) {
   }
   // Killed by a signal: report it the way a shell would.
   return res.status ?? 128 + (constants.signals[res.signal] ?? 1);
+}
+
+/** Runs a command from the repo root with its output captured; resolves with its exit code and output. */
+function runCaptured(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', (err) => resolve({ code: 1, output: `could not run ${cmd}: ${err.message}\n` }));
+    child.on('close', (code, signal) => resolve({ code: code ?? 128 + (constants.signals[signal] ?? 1), output }));
+  });
+}
+
+/**
+ * The format, lint, import-cycle and type checks, side by side (they are
+ * independent, and tsc and ESLint each keep a core busy for a minute); each
+ * one's output is printed whole when it ends. The local tools are run by node
+ * directly: `npx` could reach for the network.
+ */
+async function runChecks() {
+  const checks = [
+    ['prettier --check .', 'node_modules/prettier/bin/prettier.cjs', ['--check', '--log-level', 'warn', '.']],
+    ['eslint --quiet .', 'node_modules/eslint/bin/eslint.js', ['--quiet', '.']],
+    ['check-import-cycles', 'scripts/check-import-cycles.mjs', []],
+    ['tsc --noEmit -p .', 'node_modules/typescript/bin/tsc', ['--noEmit', '-p', '.']],
+  ];
+  const started = Date.now();
+  console.log(`run-tests: ${checks.map(([name]) => name).join(', ')}`);
+  const results = await Promise.all(
+    checks.map(async ([name, script, args]) => {
+      const t0 = Date.now();
+      const r = await runCaptured(process.execPath, [join(root, script), ...args]);
+      process.stdout.write(r.output);
+      const took = `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+      if (r.code !== 0)
+        console.error(`run-tests: ${name} failed (${took})${name.startsWith('prettier') ? ' (npm run format fixes formatting)' : ''}`);
+      else console.log(`run-tests: ${name} passed (${took})`);
+      return r.code;
+    }),
+  );
+  console.log(`run-tests: checks took ${Math.round((Date.now() - started) / 1000)} s`);
+  return results.find((c) => c !== 0) ?? 0;
 }
 
 /** Lists *.test.ts files under dir (recursively), skipping node_modules and dot directories. */
@@ -80,7 +124,7 @@ function parseArgs(argv) {
   return { files, missing, flags, selected: selected || missing.length > 0 };
 }
 
-function main() {
+async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.missing.length > 0) {
     console.error(`run-tests: no such file or directory: ${args.missing.join(' ')}`);
@@ -93,27 +137,8 @@ function main() {
   }
 
   if (process.env.KSIM_SKIP_TYPECHECK !== '1') {
-    // The local tools, run by node directly: `npx` could reach for the network.
-    const checks = [
-      ['prettier --check .', 'node_modules/prettier/bin/prettier.cjs', ['--check', '--log-level', 'warn', '.']],
-      ['eslint --quiet .', 'node_modules/eslint/bin/eslint.js', ['--quiet', '.']],
-      ['check-import-cycles', 'scripts/check-import-cycles.mjs', []],
-    ];
-    for (const [name, script, args] of checks) {
-      console.log(`run-tests: ${name}`);
-      const code = run(process.execPath, [join(root, script), ...args]);
-      if (code !== 0) {
-        console.error(`run-tests: ${name} failed${name.startsWith('prettier') ? ' (npm run format fixes formatting)' : ''}`);
-        return code;
-      }
-    }
-    console.log('run-tests: tsc --noEmit -p .');
-    const tsc = join(root, 'node_modules/typescript/bin/tsc');
-    const code = run(process.execPath, [tsc, '--noEmit', '-p', '.']);
-    if (code !== 0) {
-      console.error('run-tests: type check failed');
-      return code;
-    }
+    const code = await runChecks();
+    if (code !== 0) return code;
   }
 
   const files = args.selected ? args.files : testRoots.flatMap((d) => findTests(join(root, d)));
@@ -128,7 +153,7 @@ function main() {
   const unit = files.filter((f) => !f.startsWith(e2eDir));
   const phases = [
     { name: 'unit', files: unit, concurrency: Math.max(2, availableParallelism()) },
-    { name: 'end-to-end', files: e2e, concurrency: Number(process.env.KSIM_E2E_CONCURRENCY ?? 2) },
+    { name: 'end-to-end', files: e2e, concurrency: Number(process.env.KSIM_E2E_CONCURRENCY ?? 1) },
   ].filter((p) => p.files.length > 0);
   let code = 0;
   for (const phase of phases) {
@@ -151,4 +176,4 @@ function main() {
   return code;
 }
 
-process.exitCode = main();
+process.exitCode = await main();

@@ -3,7 +3,7 @@
 // reconnects by itself (a scale converges afterwards).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, ok, startCluster, type Cluster } from './helpers/index.ts';
+import { eventually, ok, startCluster, until, type Cluster } from './helpers/index.ts';
 import type { SupervisorStatus } from '../shared/chaos/protocol.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -22,19 +22,24 @@ test('kill -9 of the apiserver during a stream of creates loses none kubectl rep
     const created: string[] = [];
     const failed: string[] = [];
     let i = 0;
+    let streaming = true;
+    // Creates one after another until told to stop: the kill and the restart happen in the middle of it, counted in
+    // creates rather than seconds, since a kubectl run takes from 0.2 s to seconds on a loaded machine.
     const stream = (async () => {
-      const end = Date.now() + 8000;
-      while (Date.now() < end) {
+      while (streaming) {
         const name = `stream-${i++}`;
         const r = await k.k(['create', 'configmap', name, '--from-literal=k=v', '--request-timeout=5s']);
         (r.code === 0 ? created : failed).push(name);
       }
     })();
-    await sleep(1500);
+    await until(() => created.length >= 2, 'two creates before the kill', 30_000);
     const pid = k.pidOf('apiserver');
     assert.match(await chaos(k, 'kill', 'apiserver'), new RegExp(`killed apiserver \\(pid ${pid}\\)`));
+    const beforeRestart = created.length;
     await sleep(300);
     await chaos(k, 'start', 'apiserver');
+    await until(() => created.length >= beforeRestart + 3, 'three creates after the restart', 60_000);
+    streaming = false;
     await stream;
     assert.ok(created.length > 3, `kubectl created ${created.length} ConfigMaps`);
     const stored = new Set(

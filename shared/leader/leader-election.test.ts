@@ -1,8 +1,8 @@
 // The elector on a fake clock and an in-memory Lease: expiry is judged by the
 // candidate's own observation, so a holder whose wall clock is skewed keeps
 // its lease (and writes skewed timestamps), a skewed standby does not steal
-// it, and --speed shortens a failover to the lease duration divided by it
-// (by at most MAX_ELECTION_SPEED, so a slow answer does not cost a lease).
+// it, and --speed does not shorten election (MAX_ELECTION_SPEED), so an
+// apiserver restart or a slow answer does not cost a holder its lease.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
@@ -106,19 +106,19 @@ test('a standby whose wall clock is 60 s ahead does not take a lease that is bei
   await b.stop();
 });
 
-test('--speed 2: the standby takes over within (lease + retry) / 2 of the holder dying (its observation of the last renewal can lag one retry), and the gauge follows', async () => {
+test("--speed 10: the standby takes over within kube's lease + retry of the holder dying (its observation of the last renewal can lag one retry), and the gauge follows", async () => {
   for (const deathOffset of [0, 37, 110, 199]) {
     const clock = new FakeClock();
     const leases = fakeLeases();
     const ra = createMetricsRegistry('a');
     const rb = createMetricsRegistry('b');
-    const a = candidate(leases, 'a', clock, { speed: 2, registry: ra });
+    const a = candidate(leases, 'a', clock, { speed: 10, registry: ra });
     let tookOverAt = 0;
-    const b = candidate(leases, 'b', clock, { speed: 2, registry: rb, onStartedLeading: () => (tookOverAt = clock.now()) });
+    const b = candidate(leases, 'b', clock, { speed: 10, registry: rb, onStartedLeading: () => (tookOverAt = clock.now()) });
     a.start();
     await clock.step(5);
     b.start();
-    await clock.step(15_000 + deathOffset * 5);
+    await clock.step(30_000 + deathOffset * 10);
     assert.equal(a.isLeader, true);
     assert.match(await ra.metrics(), /leader_election_master_status\{name="l",component="a"\} 1/);
     assert.match(await rb.metrics(), /leader_election_master_status\{name="l",component="b"\} 0/);
@@ -126,9 +126,9 @@ test('--speed 2: the standby takes over within (lease + retry) / 2 of the holder
     const died = clock.now();
     while (!b.isLeader) await clock.step(5);
     const took = tookOverAt - died;
-    assert.ok(took <= 7_500 + 1_000 + 5, `took over after ${took} ms (death at +${deathOffset * 5})`);
-    assert.ok(took >= 7_500 - 1_000 - 5, `not before the lease expired: ${took} ms`);
-    // The dead holder steps down by its renew deadline (10 s / 2).
+    assert.ok(took <= 15_000 + 2_000 + 5, `took over after ${took} ms (death at +${deathOffset * 10})`);
+    assert.ok(took >= 15_000 - 2_000 - 5, `not before the lease expired: ${took} ms`);
+    // The dead holder steps down by its renew deadline (10 s).
     assert.equal(a.isLeader, false);
     assert.match(await rb.metrics(), /leader_election_master_status\{name="l",component="b"\} 1/);
     assert.match(await ra.metrics(), /leader_election_master_status\{name="l",component="a"\} 0/);
@@ -141,8 +141,8 @@ test('a holder whose renewal hangs steps down by the renew deadline, before the 
   const clock = new FakeClock();
   const leases = fakeLeases();
   const log: string[] = [];
-  const a = candidate(leases, 'a', clock, { speed: 2, onStoppedLeading: () => log.push(`a- ${clock.now()}`) });
-  const b = candidate(leases, 'b', clock, { speed: 2, onStartedLeading: () => log.push(`b+ ${clock.now()}`) });
+  const a = candidate(leases, 'a', clock, { speed: 10, onStoppedLeading: () => log.push(`a- ${clock.now()}`) });
+  const b = candidate(leases, 'b', clock, { speed: 10, onStartedLeading: () => log.push(`b+ ${clock.now()}`) });
   a.start();
   await clock.step(5);
   b.start();
@@ -153,13 +153,13 @@ test('a holder whose renewal hangs steps down by the renew deadline, before the 
   assert.equal(a.isLeader, false);
   const [down, up] = log.map((l) => Number(l.split(' ')[1]) - hungAt);
   assert.match(log[0], /^a- /);
-  assert.ok(down <= 5_000, `the holder stepped down ${down} ms after its renewals hung (renew deadline 10 s / 2)`);
+  assert.ok(down <= 10_000, `the holder stepped down ${down} ms after its renewals hung (renew deadline 10 s)`);
   assert.ok(up > down, `the standby took over (${up} ms) only after the holder stepped down (${down} ms)`);
   await a.stop();
   await b.stop();
 });
 
-test(`--speed 50 divides election by ${MAX_ELECTION_SPEED} only: a holder keeps its lease through answers 1.5 s late and through 3 s of refused connections (an apiserver restart)`, async () => {
+test(`--speed 50 leaves election at kube's timings (MAX_ELECTION_SPEED ${MAX_ELECTION_SPEED}): a holder keeps its lease through answers 3 s late and through 6 s of refused connections (a slow apiserver restart)`, async () => {
   assert.equal(electionSpeed(50), MAX_ELECTION_SPEED);
   assert.equal(electionSpeed(0.5), 0.5);
   assert.equal(electionSpeed(undefined), 1);
@@ -172,14 +172,14 @@ test(`--speed 50 divides election by ${MAX_ELECTION_SPEED} only: a holder keeps 
   await clock.step(5);
   b.start();
   await clock.step(3_000);
-  // A loaded machine: each of the holder's requests answers 1.5 s late (a renewal is one update, as client-go's fast path).
-  leases.slow.set('a', () => clock.sleep(1_500));
+  // A loaded machine: each of the holder's requests answers 3 s late (a renewal is one update, as client-go's fast path).
+  leases.slow.set('a', () => clock.sleep(3_000));
   await clock.step(30_000);
   leases.slow.delete('a');
   await clock.step(3_000);
-  // The apiserver restarting: the holder's requests are refused for 3 s.
+  // The apiserver restarting: the holder's requests are refused for 6 s (the renew deadline, less a retry period).
   leases.dead.add('a');
-  await clock.step(3_000);
+  await clock.step(6_000);
   leases.dead.delete('a');
   await clock.step(10_000);
   assert.deepEqual(stepDowns, [], 'the holder never stepped down');

@@ -1,6 +1,6 @@
 // Leader election on a coordination.k8s.io/v1 Lease, with client-go's
-// timings (lease 15 s, renew deadline 10 s, retry 2 s, each divided by
-// --speed, but by at most MAX_ELECTION_SPEED) and its rule that a lease is judged expired by when this candidate
+// timings (lease 15 s, renew deadline 10 s, retry 2 s; --speed does not
+// shorten them, see MAX_ELECTION_SPEED) and its rule that a lease is judged expired by when this candidate
 // last saw it change on its own monotonic clock, not by the holder's
 // renewTime: a holder whose clock is skewed writes wrong timestamps but does
 // not lose (or steal) the lease by it. Losing the lease stops the work at once.
@@ -16,15 +16,16 @@ import { setLeaderStatus } from './metrics.ts';
 const leases = findResource('coordination.k8s.io', 'v1', 'leases')!;
 
 /**
- * The most --speed shortens leader election by: kube's timings divided by 2
- * are a 7.5 s lease, a 5 s renew deadline and a 1 s retry. The time an
- * apiserver takes to start again, or a loaded machine (a class's clusters on
- * one laptop) takes to answer, does not shrink with --speed: divided by 20
- * the renew deadline would be 0.5 s, every apiserver restart would cost the
- * holder its Lease, and kube's components exit when they lose it, leaving
- * the cluster without a scheduler or controllers.
+ * The most --speed shortens leader election by: not at all. The renew
+ * deadline is how long a holder survives an apiserver it cannot reach, and
+ * kube's components exit when they lose their Lease. What an apiserver
+ * restart or a loaded machine costs in real time (2-5 s for `ksim chaos kill
+ * apiserver` then `start` on two busy cores) does not shrink with --speed:
+ * divided by 20 the renew deadline would be 0.5 s, and by 2 it was still
+ * lost in the test suite, leaving the cluster without a scheduler. Slow
+ * motion (--speed below 1) still lengthens it.
  */
-export const MAX_ELECTION_SPEED = 2;
+export const MAX_ELECTION_SPEED = 1;
 
 /** What leader election divides kube's timings by at this --speed (slow motion, below 1, is not capped). */
 export function electionSpeed(speed: number | undefined): number {

@@ -174,7 +174,30 @@ export async function startCluster(opts: { nodes?: number; speed?: number; upArg
     },
     async stop() {
       for (const p of extra) await p.stop();
+      reportDeaths(output);
       await up.stop(20_000);
     },
   };
+}
+
+/**
+ * For a failed run's sake: every component death `ksim up` reported (a test's
+ * own chaos kill among them), with the last warnings and errors of that
+ * component's log, on stderr (the data dir is gone after the run).
+ */
+function reportDeaths(output: string): void {
+  for (const m of output.matchAll(/^ksim: (\S+) exited \(([^)]*)\).*see (\S+)$/gm)) {
+    let tail: string[] = [];
+    try {
+      tail = readFileSync(m[3], 'utf8')
+        .split('\n')
+        .filter((l) => /"level":(40|50|60)/.test(l))
+        .slice(-6);
+    } catch {
+      // The log is gone: the line above is all there is.
+    }
+    process.stderr.write(
+      `ksim test: ${m[1]} exited (${m[2]}) during the run${tail.length ? `; its last warnings:\n  ${tail.join('\n  ')}` : ''}\n`,
+    );
+  }
 }

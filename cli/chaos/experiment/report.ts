@@ -14,7 +14,7 @@ export interface ExperimentReport {
   seed: number;
   startedAt: string;
   durationMs: number;
-  /** passed: every check and invariant held; failed: one did not, or a step could not be carried out; aborted: Ctrl-C or the run's timeout. */
+  /** passed: every check and invariant held; failed: one did not, or a step could not be carried out; aborted: Ctrl-C (the run's timeout is a failure, named in errors). */
   verdict: 'passed' | 'failed' | 'aborted';
   checks: CheckResult[];
   invariants: InvariantResult[];

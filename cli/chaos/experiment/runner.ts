@@ -78,6 +78,8 @@ export async function runExperiment(exp: Experiment, deps: RunDeps): Promise<Exp
   const run = new AbortController();
   const onOuterAbort = () => run.abort();
   deps.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  // Ctrl-C while the first status was read: the listener came too late to hear it.
+  if (deps.signal?.aborted) run.abort();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
