@@ -1,7 +1,7 @@
 // A PersistenceBackend wrapper that fails on demand, as a full or read-only
 // disk would: for tests of how the store survives storage failures where a
 // real small or read-only file system cannot be mounted.
-import type { ChangeEvent, PersistOp, PersistenceBackend } from './types.ts';
+import type { ChangeEvent, HistoryPolicy, HistoryRecord, PersistOp, PersistenceBackend, RevisionRecord } from './types.ts';
 
 /** When a commit fails: before anything is written, or after the batch reached the disk (a failed sync). */
 export type FaultTiming = 'before-write' | 'after-write';
@@ -54,6 +54,23 @@ export class FaultyBackend implements PersistenceBackend {
   async compact(rev: number): Promise<void> {
     if (this.fault) throw this.fault.error();
     await this.inner.compact(rev);
+  }
+
+  historyOf(key: string, afterRev: number, limit: number): Promise<RevisionRecord[]> {
+    return this.inner.historyOf(key, afterRev, limit);
+  }
+
+  historyAt(key: string, rev: number): Promise<{ at?: HistoryRecord; oldest?: RevisionRecord }> {
+    return this.inner.historyAt(key, rev);
+  }
+
+  historyBetween(afterRev: number, toRev: number, limit: number): Promise<HistoryRecord[]> {
+    return this.inner.historyBetween(afterRev, toRev, limit);
+  }
+
+  async trimHistory(policy: HistoryPolicy, now: number, keys: Iterable<string>): Promise<void> {
+    if (this.fault) throw this.fault.error();
+    await this.inner.trimHistory(policy, now, keys);
   }
 
   sizeBytes(): Promise<number> {

@@ -7,17 +7,38 @@
 // The commit that replaces or deletes that version rewrites the record with
 // the JSON in full ("A"/"M"), in the same batch. A create writes about half
 // the bytes it did, and a synced batch's time grows with its bytes.
+//
+// History, kept apart from the change log so that compaction never touches
+// it, two puts in the commit's batch: "h<key>\0<rev:16>" ->
+// "<type>\n<at>\n<bytes>\n<writer JSON>", so one object's revisions are one
+// ordered range scan of small records, and "r<rev:16>" ->
+// "<type>\n<at>\n<bytes>\n<key>\n<writer JSON>\n<object JSON>", the
+// cluster-wide revision order with the bodies. "m/history-bytes" counts both.
 import { Level } from 'level';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { mkdirFailureCause, StorageOpenError } from './open-failure.ts';
-import type { ChangeEvent, EventType, PersistOp, PersistenceBackend } from './types.ts';
+import type {
+  ChangeEvent,
+  EventType,
+  HistoryPolicy,
+  HistoryRecord,
+  PersistOp,
+  PersistenceBackend,
+  RevisionRecord,
+  WriteRecord,
+} from './types.ts';
 
 const WRITE_BUFFER_BYTES = 16 * 1024 * 1024;
 const OBJECT = 'o';
 const LOG = 'l';
 const META_REV = 'm/rev';
 const META_COMPACTED = 'm/compacted';
+const HISTORY = 'h';
+const REVISIONS = 'r';
+const META_HISTORY_BYTES = 'm/history-bytes';
+/** Deletes per batch when trimming history, so a large trim never holds up commits for long. */
+const TRIM_BATCH = 1000;
 const TYPE_CODE: Record<EventType, string> = { ADDED: 'A', MODIFIED: 'M', DELETED: 'D' };
 /** The record's JSON is the object record's (this version is still live). */
 const LIVE_TYPE_CODE: Record<EventType, string> = { ADDED: 'a', MODIFIED: 'm', DELETED: 'D' };
@@ -34,6 +55,62 @@ const SCAN_BATCH_BYTES = 16 * 1024 * 1024;
 /** Zero-padded so that LevelDB's byte order is revision order. */
 function logKey(rev: number): string {
   return LOG + String(rev).padStart(16, '0');
+}
+
+/** One object's history range: its key, then a byte below any revision digit. */
+function historyPrefix(key: string): string {
+  return `${HISTORY}${key}\0`;
+}
+
+function historyKey(key: string, rev: number): string {
+  return historyPrefix(key) + String(rev).padStart(16, '0');
+}
+
+function revisionKey(rev: number): string {
+  return REVISIONS + String(rev).padStart(16, '0');
+}
+
+/** Splits a record into its first `n` newline-terminated fields and the rest. */
+function fields(value: string, n: number): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 0; i < n; i++) {
+    const nl = value.indexOf('\n', from);
+    out.push(value.slice(from, nl));
+    from = nl + 1;
+  }
+  out.push(value.slice(from));
+  return out;
+}
+
+/** Decodes an "h" record: "<type>\n<at>\n<bytes>\n<writer JSON or nothing>". */
+function decodeRevisionMeta(hkey: string, value: string): RevisionRecord & { bytes: number } {
+  const sep = hkey.lastIndexOf('\0');
+  const [type, at, bytes, writer] = fields(value, 3);
+  const rec: RevisionRecord & { bytes: number } = {
+    rev: Number(hkey.slice(sep + 1)),
+    type: CODE_TYPE[type],
+    key: hkey.slice(HISTORY.length, sep),
+    at: Number(at),
+    bytes: Number(bytes),
+  };
+  if (writer !== '') rec.writer = JSON.parse(writer) as WriteRecord;
+  return rec;
+}
+
+/** Decodes an "r" record: "<type>\n<at>\n<bytes>\n<key>\n<writer JSON or nothing>\n<object JSON>". */
+function decodeRevisionBody(rkey: string, value: string): HistoryRecord & { bytes: number } {
+  const [type, at, bytes, key, writer, json] = fields(value, 5);
+  const rec: HistoryRecord & { bytes: number } = {
+    rev: Number(rkey.slice(REVISIONS.length)),
+    type: CODE_TYPE[type],
+    key,
+    at: Number(at),
+    bytes: Number(bytes),
+    json,
+  };
+  if (writer !== '') rec.writer = JSON.parse(writer) as WriteRecord;
+  return rec;
 }
 
 /** Encodes a change-log record as "<type>\n<prevRev>\n<key>\n<json>". */
@@ -71,6 +148,10 @@ export class LevelBackend implements PersistenceBackend {
    * write unreadable at the next open: nothing is written until a reopen.
    */
   private broken?: unknown;
+  /** Bytes of history records on disk (approximate: counted in UTF-16 units, not compressed). */
+  private historyBytes = 0;
+  /** The history bytes the last commit counted, by revision: a recover() of that batch takes them back. */
+  private lastCommitBytes = new Map<number, number>();
 
   private constructor(dir: string) {
     this.dir = dir;
@@ -92,6 +173,7 @@ export class LevelBackend implements PersistenceBackend {
       });
       const backend = new LevelBackend(dir);
       await backend.db.open();
+      backend.historyBytes = Number((await backend.db.get(META_HISTORY_BYTES)) ?? 0);
       return backend;
     } catch (err) {
       throw new StorageOpenError(dir, err);
@@ -114,14 +196,15 @@ export class LevelBackend implements PersistenceBackend {
    * requested before the current one is handed over, so LevelDB reads and
    * decompresses on a pool thread while this thread turns entries into objects.
    */
-  private async scan(gt: string, lt: string, onEntry: (key: string, value: string) => void): Promise<void> {
-    const it = this.db.iterator({ gt, lt, highWaterMarkBytes: SCAN_BATCH_BYTES });
-    let next = it.nextv(SCAN_BATCH_ENTRIES);
+  private async scan(gt: string, lt: string, onEntry: (key: string, value: string) => void, limit?: number): Promise<void> {
+    const it = this.db.iterator({ gt, lt, highWaterMarkBytes: SCAN_BATCH_BYTES, ...(limit !== undefined && { limit }) });
+    const size = Math.min(SCAN_BATCH_ENTRIES, limit ?? Infinity);
+    let next = it.nextv(size);
     try {
       for (;;) {
         const entries = await next;
         if (entries.length === 0) break;
-        next = it.nextv(SCAN_BATCH_ENTRIES);
+        next = it.nextv(size);
         for (const [k, v] of entries) onEntry(k, v);
       }
     } finally {
@@ -141,7 +224,20 @@ export class LevelBackend implements PersistenceBackend {
     // writes (101 puts) about 0.5 ms of this thread against 1.3 ms, because
     // the array form validates and re-encodes every op object in JS first.
     const batch = this.db.batch();
-    for (const { event, replaces } of ops) {
+    let added = 0;
+    this.lastCommitBytes = new Map();
+    for (const { event, replaces, history } of ops) {
+      if (history) {
+        const hkey = historyKey(event.key, event.rev);
+        const rkey = revisionKey(event.rev);
+        const type = TYPE_CODE[event.type];
+        const writer = history.writer ? JSON.stringify(history.writer) : '';
+        const bytes = hkey.length + rkey.length + 2 * (writer.length + 24) + event.key.length + event.json.length;
+        batch.put(hkey, `${type}\n${history.at}\n${bytes}\n${writer}`);
+        batch.put(rkey, `${type}\n${history.at}\n${bytes}\n${event.key}\n${writer}\n${event.json}`);
+        added += bytes;
+        this.lastCommitBytes.set(event.rev, bytes);
+      }
       // The version this event replaces leaves the object record: its log record now needs its JSON.
       if (replaces && replaces.json !== '') batch.put(logKey(replaces.rev), encodeEvent(replaces));
       if (event.type === 'DELETED') {
@@ -153,6 +249,8 @@ export class LevelBackend implements PersistenceBackend {
       }
     }
     batch.put(META_REV, String(rev));
+    // Counted even if the write fails: the store then calls recover(), which takes the batch's bytes back.
+    if (added > 0) batch.put(META_HISTORY_BYTES, String((this.historyBytes += added)));
     await this.write(
       () => batch.write({ sync: true }),
       () => batch.close(),
@@ -183,10 +281,15 @@ export class LevelBackend implements PersistenceBackend {
     // The newest first: a key written twice in the batch ends at its version before the batch.
     for (const event of [...failed].reverse()) {
       batch.del(logKey(event.rev));
+      batch.del(historyKey(event.key, event.rev));
+      batch.del(revisionKey(event.rev));
+      this.historyBytes -= this.lastCommitBytes.get(event.rev) ?? 0;
+      this.lastCommitBytes.delete(event.rev);
       if (event.prevRev === 0) batch.del(OBJECT + event.key);
       else if (event.prev !== undefined) batch.put(OBJECT + event.key, `${event.prevRev}\n${event.prev}`);
     }
     batch.put(META_REV, String(rev));
+    batch.put(META_HISTORY_BYTES, String(this.historyBytes));
     try {
       await batch.write({ sync: true });
     } catch (err) {
@@ -202,6 +305,95 @@ export class LevelBackend implements PersistenceBackend {
       await this.db.clear({ gt: LOG, lte: logKey(rev) });
       await this.db.put(META_COMPACTED, String(rev), { sync: true });
     });
+  }
+
+  async historyOf(key: string, afterRev: number, limit: number): Promise<RevisionRecord[]> {
+    const out: RevisionRecord[] = [];
+    await this.scan(
+      historyKey(key, afterRev),
+      `${HISTORY}${key}\x01`,
+      (k, v) => {
+        if (out.length >= limit) return;
+        const { bytes: _, ...rec } = decodeRevisionMeta(k, v);
+        out.push(rec);
+      },
+      limit,
+    );
+    return out;
+  }
+
+  async historyAt(key: string, rev: number): Promise<{ at?: HistoryRecord; oldest?: RevisionRecord }> {
+    const prefix = historyPrefix(key);
+    const [before] = await this.db.keys({ gte: prefix, lte: historyKey(key, rev), reverse: true, limit: 1 }).all();
+    if (before !== undefined) {
+      const rkey = revisionKey(Number(before.slice(before.lastIndexOf('\0') + 1)));
+      const body = await this.db.get(rkey);
+      if (body === undefined) return {};
+      const { bytes: _, ...at } = decodeRevisionBody(rkey, body);
+      return { at };
+    }
+    const [first] = await this.db.iterator({ gte: prefix, lt: `${HISTORY}${key}\x01`, limit: 1 }).all();
+    if (!first) return {};
+    const { bytes: _, ...oldest } = decodeRevisionMeta(first[0], first[1]);
+    return { oldest };
+  }
+
+  async historyBetween(afterRev: number, toRev: number, limit: number): Promise<HistoryRecord[]> {
+    if (toRev <= afterRev || limit <= 0) return [];
+    const out: HistoryRecord[] = [];
+    await this.scan(
+      revisionKey(afterRev),
+      revisionKey(toRev) + '\0',
+      (k, v) => {
+        if (out.length >= limit) return;
+        const { bytes: _, ...rec } = decodeRevisionBody(k, v);
+        out.push(rec);
+      },
+      limit,
+    );
+    return out;
+  }
+
+  async trimHistory(policy: HistoryPolicy, now: number, keys: Iterable<string>): Promise<void> {
+    const doomed: { key: string; rev: number; bytes: number }[] = [];
+    const max = policy.maxRevisionsPerObject;
+    if (max !== undefined) {
+      for (const key of keys) {
+        let n = 0;
+        for await (const [k, v] of this.db.iterator({ gte: historyPrefix(key), lt: `${HISTORY}${key}\x01`, reverse: true })) {
+          if (++n > max) doomed.push(decodeRevisionMeta(k, v));
+        }
+      }
+    }
+    const cutoff = policy.maxAgeMs !== undefined ? now - policy.maxAgeMs : -Infinity;
+    let excess = policy.maxBytes !== undefined ? this.historyBytes - doomed.reduce((n, d) => n + d.bytes, 0) - policy.maxBytes : 0;
+    if (cutoff > -Infinity || excess > 0) {
+      const counted = new Set(doomed.map((d) => d.rev));
+      // Only the head of each record is needed, but LevelDB reads values whole: a large trim reads the bodies it drops.
+      for await (const [k, v] of this.db.iterator({ gt: REVISIONS, lt: REVISIONS + '\xff' })) {
+        const [, at, bytes, key] = fields(v, 4);
+        if (Number(at) >= cutoff && excess <= 0) break;
+        const rev = Number(k.slice(REVISIONS.length));
+        if (counted.has(rev)) continue;
+        doomed.push({ key, rev, bytes: Number(bytes) });
+        excess -= Number(bytes);
+      }
+    }
+    for (let i = 0; i < doomed.length; i += TRIM_BATCH) {
+      const batch = this.db.batch();
+      let removed = 0;
+      for (const d of doomed.slice(i, i + TRIM_BATCH)) {
+        batch.del(historyKey(d.key, d.rev));
+        batch.del(revisionKey(d.rev));
+        removed += d.bytes;
+      }
+      this.historyBytes = Math.max(0, this.historyBytes - removed);
+      batch.put(META_HISTORY_BYTES, String(this.historyBytes));
+      await this.write(
+        () => batch.write(),
+        () => batch.close(),
+      );
+    }
   }
 
   async sizeBytes(): Promise<number> {

@@ -10,8 +10,13 @@
 // watchers never see it. Reads and watches go on from memory; writes are
 // refused until a background retry has reopened the backend and durably
 // undone whatever part of the batch reached the disk.
+//
+// History (every revision of every object, with who wrote it) is written in
+// the same batch as the change, and kept by its own HistoryPolicy: watch
+// window compaction never trims it (see history.ts for the reads).
 import { gone } from '../../shared/api/errors.ts';
 import { ChangeLog } from './change-log.ts';
+import { History } from './history.ts';
 import { bucketOf, compareKeys, lowerBound, ObjectIndex } from './object-index.ts';
 import { WatchHub, viewOf, type WatchEvent, type Watcher } from './watch-hub.ts';
 import { SerializedObject } from './serialized-object.ts';
@@ -19,6 +24,7 @@ import { classifyStorageFailure, storageWriteError, type StorageFailureKind, typ
 import type {
   ChangeEvent,
   Entry,
+  HistoryPolicy,
   Mutate,
   ObjectMatcher,
   ObjectToStore,
@@ -26,7 +32,14 @@ import type {
   PersistOp,
   StoredObject,
   TxnResult,
+  WriteRecord,
 } from './types.ts';
+
+/** What a write says about itself beyond the object. */
+export interface WriteOptions {
+  /** Who made the write, kept with the revision in history. */
+  writer?: WriteRecord;
+}
 
 /** How long the change log is kept. */
 export interface CompactionPolicy {
@@ -68,6 +81,9 @@ export interface ListResult {
 interface PendingWrite {
   key: string;
   event?: ChangeEvent;
+  /** For history: when the write was sequenced and by whom. */
+  at?: number;
+  writer?: WriteRecord;
   rev: number;
   json: string | undefined;
   type: TxnResult['type'];
@@ -124,20 +140,38 @@ export class Store {
   private compactionTimer?: NodeJS.Timeout;
   private lastTickRev = 0;
   private closed = false;
+  /** Keys written since the last history trim (only tracked when history is kept by count). */
+  private readonly trimKeys = new Set<string>();
+  private trimming?: Promise<void>;
+  /** Reads of every kept revision of every object. */
+  readonly history: History;
 
   private constructor(
     private readonly backend: PersistenceBackend,
     private readonly policy: CompactionPolicy,
     private readonly failurePolicy: FailurePolicy,
-  ) {}
+    private readonly historyPolicy: HistoryPolicy | false,
+    private readonly now: () => number,
+  ) {
+    this.history = new History({ backend, revision: () => this.committedRev, get: (key) => this.index.get(key) });
+  }
 
-  /** Loads everything from `backend` and starts compaction. */
+  /**
+   * Loads everything from `backend` and starts compaction. `history` is how
+   * long every revision is kept (default: for ever; false keeps none), and
+   * `now` the clock that stamps each revision's time.
+   */
   static async open(
     backend: PersistenceBackend,
-    opts: { compaction?: Partial<CompactionPolicy>; failure?: Partial<FailurePolicy> } = {},
+    opts: {
+      compaction?: Partial<CompactionPolicy>;
+      failure?: Partial<FailurePolicy>;
+      history?: HistoryPolicy | false;
+      now?: () => number;
+    } = {},
   ): Promise<Store> {
     const policy = { ...DEFAULT_COMPACTION, ...opts.compaction };
-    const store = new Store(backend, policy, { ...DEFAULT_FAILURE, ...opts.failure });
+    const store = new Store(backend, policy, { ...DEFAULT_FAILURE, ...opts.failure }, opts.history ?? {}, opts.now ?? Date.now);
     await store.load();
     store.compactionTimer = setInterval(() => void store.compactTick(), policy.intervalMs);
     store.compactionTimer.unref();
@@ -248,8 +282,9 @@ export class Store {
    * Reads the latest version of `key` (including uncommitted writes ahead of
    * it), lets `mutate` decide, and commits the decision durably. `mutate` runs
    * synchronously and may throw a StatusError to refuse the write.
+   * `opts.writer` is recorded with the revision in history.
    */
-  txn(key: string, mutate: Mutate): Promise<TxnResult> {
+  txn(key: string, mutate: Mutate, opts: WriteOptions = {}): Promise<TxnResult> {
     if (this.closed) return Promise.reject(new Error('store is closed'));
     let resolve!: (r: TxnResult) => void;
     let reject!: (e: unknown) => void;
@@ -273,14 +308,14 @@ export class Store {
         const json = JSON.stringify(obj);
         const event: ChangeEvent = { rev, type: 'DELETED', key, json, prevRev: current.rev, prev: current.json };
         this.pending.set(key, { rev, json: null });
-        this.enqueue({ key, event, rev, json, type: 'DELETED', resolve, reject });
+        this.enqueue({ key, event, rev, json, type: 'DELETED', resolve, reject, at: this.now(), writer: opts.writer });
       } else {
         const rev = ++this.assignedRev;
         const json = next instanceof SerializedObject ? next.withResourceVersion(rev) : stampAndSerialize(next, rev);
         const type = current ? 'MODIFIED' : 'ADDED';
         const event: ChangeEvent = { rev, type, key, json, prevRev: current?.rev ?? 0, prev: current?.json };
         this.pending.set(key, { rev, json });
-        this.enqueue({ key, event, rev, json, type, resolve, reject });
+        this.enqueue({ key, event, rev, json, type, resolve, reject, at: this.now(), writer: opts.writer });
       }
     } catch (err) {
       // A refusal that read a write not yet committed is answered once that write is: whoever
@@ -317,9 +352,10 @@ export class Store {
     this.writing = true;
     const batch = this.queue;
     this.queue = [];
-    const events = batch.flatMap((w) => (w.event ? [w.event] : []));
+    const writes = batch.filter((w) => w.event !== undefined);
+    const events = writes.map((w) => w.event!);
     try {
-      if (events.length > 0) await this.backend.commit(this.persistOps(events), events[events.length - 1].rev);
+      if (events.length > 0) await this.backend.commit(this.persistOps(writes), events[events.length - 1].rev);
     } catch (err) {
       this.abandon(batch, events, err);
       this.writing = false;
@@ -392,14 +428,26 @@ export class Store {
     if (this.queue.length > 0) void this.flush();
   }
 
-  /** The batch's writes, each with the event it replaces when that is still in the window (this batch included). */
-  private persistOps(events: ChangeEvent[]): PersistOp[] {
+  /**
+   * The batch's writes, each with the event it replaces when that is still
+   * in the window (this batch included), and its history record when kept.
+   */
+  private persistOps(writes: PendingWrite[]): PersistOp[] {
     const inBatch = new Map<number, ChangeEvent>();
     const ops: PersistOp[] = [];
-    for (const event of events) {
-      let replaces: ChangeEvent | undefined;
-      if (event.prevRev > this.compactedRev) replaces = inBatch.get(event.prevRev) ?? this.log.at(event.prevRev);
-      ops.push(replaces ? { event, replaces } : { event });
+    const policy = this.historyPolicy;
+    const keep = policy !== false;
+    const byCount = policy !== false && policy.maxRevisionsPerObject !== undefined;
+    for (const w of writes) {
+      const event = w.event!;
+      const op: PersistOp = { event };
+      if (event.prevRev > this.compactedRev) {
+        const replaces = inBatch.get(event.prevRev) ?? this.log.at(event.prevRev);
+        if (replaces) op.replaces = replaces;
+      }
+      if (keep) op.history = w.writer ? { at: w.at!, writer: w.writer } : { at: w.at! };
+      if (byCount) this.trimKeys.add(event.key);
+      ops.push(op);
       inBatch.set(event.rev, event);
     }
     return ops;
@@ -508,6 +556,33 @@ export class Store {
     const target = this.lastTickRev;
     this.lastTickRev = this.committedRev;
     await this.compact(target).catch((err) => this.failurePolicy.onCompactionError(err));
+    await this.trimHistory().catch((err) => this.failurePolicy.onCompactionError(err));
+  }
+
+  /**
+   * Applies the history policy now (the compaction tick does it too): drops
+   * revisions older than maxAgeMs, the oldest beyond maxBytes, and each
+   * object's beyond maxRevisionsPerObject. The watch window is untouched.
+   */
+  async trimHistory(): Promise<void> {
+    const policy = this.historyPolicy;
+    if (policy === false || (policy.maxAgeMs === undefined && policy.maxBytes === undefined && policy.maxRevisionsPerObject === undefined))
+      return;
+    if (this.trimming) return this.trimming;
+    const keys = [...this.trimKeys];
+    this.trimKeys.clear();
+    this.trimming = this.backend.trimHistory(policy, this.now(), keys).then(
+      () => {
+        this.trimming = undefined;
+      },
+      (err: unknown) => {
+        // Try these keys again at the next trim.
+        for (const key of keys) this.trimKeys.add(key);
+        this.trimming = undefined;
+        throw err;
+      },
+    );
+    return this.trimming;
   }
 
   /** Keeps the window within maxEvents, trimming in steps of a tenth so compaction stays rare. */
@@ -528,6 +603,7 @@ export class Store {
     this.closed = true;
     clearInterval(this.compactionTimer);
     clearTimeout(this.recoveryTimer);
+    await this.trimming?.catch(() => {});
     while (this.writing || this.queue.length > 0 || this.flushScheduled) {
       await new Promise((r) => setTimeout(r, 5));
       if (!this.writing && this.queue.length > 0) await this.flush();

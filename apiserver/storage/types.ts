@@ -47,9 +47,54 @@ export interface TxnResult {
   json: string | undefined;
 }
 
+/**
+ * Who made a write, kept with the revision in history (never in the object):
+ * the request's user and groups, user agent, verb, subresource, the field
+ * manager, and why (a component's reason: its controller and work-queue key).
+ */
+export interface WriteRecord {
+  user: string;
+  groups?: string[];
+  userAgent?: string;
+  verb: string;
+  subresource?: string;
+  fieldManager?: string;
+  cause?: string;
+}
+
+/** One revision of one object as history keeps it. */
+export interface HistoryRecord {
+  rev: number;
+  type: EventType;
+  key: string;
+  /** When the store sequenced the write (ms since the epoch, from the store's clock). */
+  at: number;
+  writer?: WriteRecord;
+  /** The object after the change; for DELETED, its last state (resourceVersion = rev). */
+  json: string;
+}
+
+/** A revision's record without the object: what a list of one object's revisions shows. */
+export type RevisionRecord = Omit<HistoryRecord, 'json'>;
+
+/**
+ * How long history is kept; every bound is optional and the default keeps
+ * everything for ever. Retention trims history only, never the watch window.
+ */
+export interface HistoryPolicy {
+  /** Keep at most this many of each object's newest revisions. */
+  maxRevisionsPerObject?: number;
+  /** Drop revisions written longer ago than this. */
+  maxAgeMs?: number;
+  /** Drop the oldest revisions (across the cluster) while history holds more than this (approximate) many bytes. */
+  maxBytes?: number;
+}
+
 /** A write to persist: an object put or delete plus its change-log record, applied atomically with the revision. */
 export interface PersistOp {
   event: ChangeEvent;
+  /** Set when history is kept: the revision's time and writer, written with it in the same batch. */
+  history?: { at: number; writer?: WriteRecord };
   /**
    * The event that wrote the version `event` replaces (at event.prevRev),
    * when it is still inside the window: a backend that stores an event's
@@ -85,6 +130,17 @@ export interface PersistenceBackend {
   recover(failed: ChangeEvent[], rev: number): Promise<void>;
   /** Forgets change-log entries up to and including `rev`. */
   compact(rev: number): Promise<void>;
+  /** The revisions of `key` after `afterRev`, oldest first, at most `limit`. */
+  historyOf(key: string, afterRev: number, limit: number): Promise<RevisionRecord[]>;
+  /** The newest revision of `key` at or before `rev`, and (when there is none) the oldest one kept. */
+  historyAt(key: string, rev: number): Promise<{ at?: HistoryRecord; oldest?: RevisionRecord }>;
+  /** Every revision in (afterRev, toRev] across all keys, oldest first, at most `limit`. */
+  historyBetween(afterRev: number, toRev: number, limit: number): Promise<HistoryRecord[]>;
+  /**
+   * Applies `policy` at time `now`: by age and by bytes over all of history,
+   * by count for `keys` (those written since the last trim).
+   */
+  trimHistory(policy: HistoryPolicy, now: number, keys: Iterable<string>): Promise<void>;
   /** Approximate bytes on disk. */
   sizeBytes(): Promise<number>;
   close(): Promise<void>;
