@@ -38,7 +38,7 @@ const FLAGS = {
     default: 'control-plane',
     help: "name of the control-plane node, which runs the control plane's mirror Pods ('' for none)",
   },
-  speed: { type: 'number', default: 1, help: 'divide every control-plane duration by this' },
+  speed: { type: 'number', default: 1, help: 'divide every control-plane duration but leader election by this' },
   'bind-address': { type: 'string', default: '127.0.0.1', help: 'apiserver listen address' },
   'advertise-address': {
     type: 'string',

@@ -26,7 +26,7 @@ const FLAGS = {
   port: { type: 'number', default: 10257, help: 'health and metrics port (0 picks a free one)' },
   controllers: { type: 'string', default: '*', help: 'comma-separated controllers to run, * for all' },
   workers: { type: 'number', default: 5, help: 'workers per controller (kube: --concurrent-*-syncs=5)' },
-  speed: { type: 'number', default: 1, help: 'divide every control-plane duration by this' },
+  speed: { type: 'number', default: 1, help: 'divide every control-plane duration but leader election by this' },
   qps: { type: 'number', default: 0, help: 'client-side request rate limit (0 = none; kube defaults to 20)' },
   burst: { type: 'number', default: 0, help: 'client-side burst (with --qps)' },
   'cluster-signing-cert-file': { type: 'string', default: '', help: 'PEM CA certificate the csrsigning controller issues from' },

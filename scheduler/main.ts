@@ -22,11 +22,11 @@ const FLAGS = {
   'leader-elect-lease-duration': {
     type: 'number',
     default: 15,
-    help: 'lease duration in seconds (divided by --speed, as are the renew deadline and retry period)',
+    help: 'lease duration in seconds (the renew deadline and retry period scale with it; --speed does not shorten them)',
   },
   port: { type: 'number', default: 10259, help: 'port for /healthz, /readyz and /metrics (0 picks a free one)' },
   'bind-address': { type: 'string', default: '127.0.0.1', help: 'address for the health server' },
-  speed: { type: 'number', default: 1, help: 'divide backoff and leader-election durations by this' },
+  speed: { type: 'number', default: 1, help: 'divide backoff durations by this (leader election keeps kube timings)' },
   'kube-api-qps': { type: 'number', default: 0, help: 'client rate limit (0: none)' },
   help: { type: 'boolean', help: 'print this help' },
 } satisfies FlagSpec;
