@@ -51,10 +51,10 @@ function runCaptured(cmd, args) {
 }
 
 /**
- * The format, lint, import-cycle and type checks, side by side (they are
- * independent, and tsc and ESLint each keep a core busy for a minute); each
- * one's output is printed whole when it ends. The local tools are run by node
- * directly: `npx` could reach for the network.
+ * The format, lint, import-cycle and type checks, one after another (side by
+ * side they took longer on two cores: tsc and ESLint each want a whole
+ * core); each one's output is printed when it ends. The local tools are run
+ * by node directly: `npx` could reach for the network.
  */
 async function runChecks() {
   const checks = [
@@ -64,21 +64,20 @@ async function runChecks() {
     ['tsc --noEmit -p .', 'node_modules/typescript/bin/tsc', ['--noEmit', '-p', '.']],
   ];
   const started = Date.now();
-  console.log(`run-tests: ${checks.map(([name]) => name).join(', ')}`);
-  const results = await Promise.all(
-    checks.map(async ([name, script, args]) => {
-      const t0 = Date.now();
-      const r = await runCaptured(process.execPath, [join(root, script), ...args]);
-      process.stdout.write(r.output);
-      const took = `${((Date.now() - t0) / 1000).toFixed(1)} s`;
-      if (r.code !== 0)
-        console.error(`run-tests: ${name} failed (${took})${name.startsWith('prettier') ? ' (npm run format fixes formatting)' : ''}`);
-      else console.log(`run-tests: ${name} passed (${took})`);
+  for (const [name, script, args] of checks) {
+    console.log(`run-tests: ${name}`);
+    const t0 = Date.now();
+    const r = await runCaptured(process.execPath, [join(root, script), ...args]);
+    process.stdout.write(r.output);
+    const took = `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+    if (r.code !== 0) {
+      console.error(`run-tests: ${name} failed (${took})${name.startsWith('prettier') ? ' (npm run format fixes formatting)' : ''}`);
       return r.code;
-    }),
-  );
+    }
+    console.log(`run-tests: ${name} passed (${took})`);
+  }
   console.log(`run-tests: checks took ${Math.round((Date.now() - started) / 1000)} s`);
-  return results.find((c) => c !== 0) ?? 0;
+  return 0;
 }
 
 /** Lists *.test.ts files under dir (recursively), skipping node_modules and dot directories. */

@@ -130,6 +130,8 @@ describe('server-side apply', () => {
 
   test('kubectl create records an Update entry with the defaults it set; a PUT that changes nothing keeps it', async () => {
     ok(await c.k(['create', 'deployment', 'ssa-made', '--image=nginx:1.27']));
+    // Settled first: kubectl replace reads the resourceVersion, then PUTs, and a controller write in between is a 409.
+    ok(await c.k(['rollout', 'status', 'deployment/ssa-made', '--timeout=60s']));
     const d = await getJson(['deployment', 'ssa-made']);
     const made = entry(d, 'kubectl-create')!;
     assert.equal(made.operation, 'Update');
