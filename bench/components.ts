@@ -7,9 +7,18 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { findResource } from '../shared/api/resources.ts';
-import type { KubeClient } from '../shared/client/kube-client.ts';
-import { ksimNodeArgs, spawnTracked, type Apiserver, type Identity, type TrackedProcess } from '../test/helpers/index.ts';
+import { KubeClient } from '../shared/client/kube-client.ts';
+import {
+  ksimNodeArgs,
+  removeTempDir,
+  spawnTracked,
+  tempDir,
+  type Apiserver,
+  type Identity,
+  type TrackedProcess,
+} from '../test/helpers/index.ts';
 import { componentNodeFlags } from '../cli/up.ts';
+import { withApiserver } from './server.ts';
 
 /** kubelet-sim's simulated start-up delays: all zero, or its kube-like defaults. */
 export type NodeTimings = 'zero' | 'default';
@@ -59,4 +68,31 @@ export async function waitNodesReady(client: KubeClient, count: number): Promise
     if (list.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length >= count) return;
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * A whole cluster for one benchmark: an apiserver, the components with
+ * `nodes` nodes, an admin client once they are Ready; `run` gets the client
+ * and the controller-manager's pid (for its CPU and memory), and everything
+ * is stopped and removed afterwards, whatever `run` did.
+ */
+export async function withCluster(
+  name: string,
+  nodes: number,
+  run: (client: KubeClient, controllerManagerPid: number) => Promise<void>,
+  timings: NodeTimings = 'zero',
+): Promise<void> {
+  await withApiserver([], async (server) => {
+    const dir = await tempDir(name);
+    const procs = await startComponents(server, dir, nodes, timings);
+    const client = new KubeClient(server.clientConfig);
+    try {
+      await waitNodesReady(client, nodes);
+      await run(client, procs['controller-manager'].pid);
+    } finally {
+      client.close();
+      await stopComponents(procs);
+      await removeTempDir(dir);
+    }
+  });
 }

@@ -6,12 +6,10 @@
 import { performance } from 'node:perf_hooks';
 import type { DaemonSet } from 'kubernetes-types/apps/v1.js';
 import { findResource } from '../shared/api/resources.ts';
-import { KubeClient } from '../shared/client/kube-client.ts';
-import { removeTempDir, tempDir } from '../test/helpers/index.ts';
+import type { KubeClient } from '../shared/client/kube-client.ts';
 import { cpuSecondsOf, memoryOf } from './proc.ts';
-import { startComponents, stopComponents, waitNodesReady } from './components.ts';
+import { withCluster } from './components.ts';
 import type { BenchContext, Benchmark } from './report.ts';
-import { withApiserver } from './server.ts';
 
 const daemonsets = findResource('apps', 'v1', 'daemonsets')!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -60,39 +58,24 @@ export const daemonSetBench: Benchmark = {
   description: 'a DaemonSet on 1,000 simulated nodes: create to every Pod available, then a rolling image update (maxUnavailable 10%)',
   async run(ctx) {
     const nodes = ctx.size(1000, 100);
-    await withApiserver([], async (server) => {
-      const dir = await tempDir('bench-ds');
-      const procs = await startComponents(server, dir, nodes);
-      const client = new KubeClient(server.clientConfig);
-      try {
-        await waitNodesReady(client, nodes);
-        const cm = procs['controller-manager'].pid;
-        const cpu0 = cpuSecondsOf(cm);
-        const t0 = performance.now();
-        await client.create(daemonsets, 'default', daemonSet('nginx:1.27'));
-        const up = await rolledOut(client, nodes, 1, 300_000, ctx);
-        ctx.record(
-          `create -> a daemon Pod available on each of ${nodes} nodes`,
-          up ? Math.round(performance.now() - t0) : 'timed out',
-          'ms',
-        );
-        const t1 = performance.now();
-        await client.patch(daemonsets, 'default', 'agent', 'strategic', {
-          spec: { template: { spec: { containers: [{ name: 'agent', image: 'nginx:1.28' }] } } },
-        });
-        const rolled = await rolledOut(client, nodes, 2, 600_000, ctx);
-        ctx.record(
-          `rolling image update over ${nodes} nodes (maxUnavailable 10%)`,
-          rolled ? Math.round(performance.now() - t1) : 'timed out',
-          'ms',
-        );
-        ctx.record('controller-manager CPU time', Math.round((cpuSecondsOf(cm) - cpu0) * 1000), 'ms');
-        ctx.record('controller-manager RSS', Math.round(memoryOf(cm).rss / 1024 / 1024), 'MiB');
-      } finally {
-        client.close();
-        await stopComponents(procs);
-        await removeTempDir(dir);
-      }
+    await withCluster('bench-ds', nodes, async (client, cm) => {
+      const cpu0 = cpuSecondsOf(cm);
+      const t0 = performance.now();
+      await client.create(daemonsets, 'default', daemonSet('nginx:1.27'));
+      const up = await rolledOut(client, nodes, 1, 300_000, ctx);
+      ctx.record(`create -> a daemon Pod available on each of ${nodes} nodes`, up ? Math.round(performance.now() - t0) : 'timed out', 'ms');
+      const t1 = performance.now();
+      await client.patch(daemonsets, 'default', 'agent', 'strategic', {
+        spec: { template: { spec: { containers: [{ name: 'agent', image: 'nginx:1.28' }] } } },
+      });
+      const rolled = await rolledOut(client, nodes, 2, 600_000, ctx);
+      ctx.record(
+        `rolling image update over ${nodes} nodes (maxUnavailable 10%)`,
+        rolled ? Math.round(performance.now() - t1) : 'timed out',
+        'ms',
+      );
+      ctx.record('controller-manager CPU time', Math.round((cpuSecondsOf(cm) - cpu0) * 1000), 'ms');
+      ctx.record('controller-manager RSS', Math.round(memoryOf(cm).rss / 1024 / 1024), 'MiB');
     });
   },
 };

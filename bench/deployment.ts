@@ -6,11 +6,9 @@
 import { performance } from 'node:perf_hooks';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import { findResource } from '../shared/api/resources.ts';
-import { KubeClient } from '../shared/client/kube-client.ts';
-import { tempDir, removeTempDir } from '../test/helpers/index.ts';
+import type { KubeClient } from '../shared/client/kube-client.ts';
 import { cpuSecondsOf, memoryOf } from './proc.ts';
-import { withApiserver } from './server.ts';
-import { startComponents, stopComponents, waitNodesReady } from './components.ts';
+import { withCluster } from './components.ts';
 import type { BenchContext, Benchmark } from './report.ts';
 
 const deployments = findResource('apps', 'v1', 'deployments')!;
@@ -69,13 +67,10 @@ export const deploymentBench: Benchmark = {
     const replicas = ctx.size(1000, 100);
     const nodes = ctx.size(100, 20);
     for (const timings of ['zero', 'default'] as const) {
-      await withApiserver([], async (server) => {
-        const dir = await tempDir('bench-deploy');
-        const procs = await startComponents(server, dir, nodes, timings);
-        const client = new KubeClient(server.clientConfig);
-        try {
-          await waitNodesReady(client, nodes);
-          const cm = procs['controller-manager'].pid;
+      await withCluster(
+        'bench-deploy',
+        nodes,
+        async (client, cm) => {
           const cpu0 = cpuSecondsOf(cm);
           const t0 = performance.now();
           await client.create(deployments, 'default', deployment('big', replicas, 'nginx:1.27'));
@@ -99,12 +94,9 @@ export const deploymentBench: Benchmark = {
           }
           ctx.record(`${timings}: controller-manager CPU time`, Math.round((cpuSecondsOf(cm) - cpu0) * 1000), 'ms');
           ctx.record(`${timings}: controller-manager RSS`, Math.round(memoryOf(cm).rss / 1024 / 1024), 'MiB');
-        } finally {
-          client.close();
-          await stopComponents(procs);
-          await removeTempDir(dir);
-        }
-      });
+        },
+        timings,
+      );
     }
   },
 };

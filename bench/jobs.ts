@@ -6,11 +6,9 @@
 import { performance } from 'node:perf_hooks';
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import { findResource } from '../shared/api/resources.ts';
-import { KubeClient } from '../shared/client/kube-client.ts';
-import { tempDir, removeTempDir } from '../test/helpers/index.ts';
+import type { KubeClient } from '../shared/client/kube-client.ts';
 import { cpuSecondsOf, memoryOf } from './proc.ts';
-import { withApiserver } from './server.ts';
-import { startComponents, stopComponents, waitNodesReady } from './components.ts';
+import { withCluster } from './components.ts';
 import type { BenchContext, Benchmark } from './report.ts';
 
 const jobs = findResource('batch', 'v1', 'jobs')!;
@@ -60,34 +58,23 @@ export const jobsBench: Benchmark = {
     const completions = ctx.size(1000, 100);
     const parallelism = ctx.size(100, 20);
     const nodes = ctx.size(100, 20);
-    await withApiserver([], async (server) => {
-      const dir = await tempDir('bench-jobs');
-      const procs = await startComponents(server, dir, nodes);
-      const client = new KubeClient(server.clientConfig);
-      try {
-        await waitNodesReady(client, nodes);
-        const cm = procs['controller-manager'].pid;
-        const cpu0 = cpuSecondsOf(cm);
-        const t0 = performance.now();
-        await client.create(jobs, 'default', job('batch', completions, parallelism));
-        const done = await waitComplete(client, 'batch', 300_000, ctx);
-        const ms = Math.round(performance.now() - t0);
-        ctx.record(
-          `${completions} completions, parallelism ${parallelism}, ${nodes} nodes: create -> Complete`,
-          done ? ms : 'timed out',
-          'ms',
-          {
-            note: done ? `succeeded ${done.status?.succeeded}, failed ${done.status?.failed ?? 0}` : undefined,
-          },
-        );
-        if (done) ctx.record('completions per second', Math.round((completions / ms) * 1000 * 10) / 10, 'pods/s');
-        ctx.record('controller-manager CPU time', Math.round((cpuSecondsOf(cm) - cpu0) * 1000), 'ms');
-        ctx.record('controller-manager RSS', Math.round(memoryOf(cm).rss / 1024 / 1024), 'MiB');
-      } finally {
-        client.close();
-        await stopComponents(procs);
-        await removeTempDir(dir);
-      }
+    await withCluster('bench-jobs', nodes, async (client, cm) => {
+      const cpu0 = cpuSecondsOf(cm);
+      const t0 = performance.now();
+      await client.create(jobs, 'default', job('batch', completions, parallelism));
+      const done = await waitComplete(client, 'batch', 300_000, ctx);
+      const ms = Math.round(performance.now() - t0);
+      ctx.record(
+        `${completions} completions, parallelism ${parallelism}, ${nodes} nodes: create -> Complete`,
+        done ? ms : 'timed out',
+        'ms',
+        {
+          note: done ? `succeeded ${done.status?.succeeded}, failed ${done.status?.failed ?? 0}` : undefined,
+        },
+      );
+      if (done) ctx.record('completions per second', Math.round((completions / ms) * 1000 * 10) / 10, 'pods/s');
+      ctx.record('controller-manager CPU time', Math.round((cpuSecondsOf(cm) - cpu0) * 1000), 'ms');
+      ctx.record('controller-manager RSS', Math.round(memoryOf(cm).rss / 1024 / 1024), 'MiB');
     });
   },
 };

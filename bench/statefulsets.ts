@@ -7,11 +7,9 @@ import { performance } from 'node:perf_hooks';
 import type { StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
 import { findResource } from '../shared/api/resources.ts';
-import { KubeClient } from '../shared/client/kube-client.ts';
-import { tempDir, removeTempDir } from '../test/helpers/index.ts';
+
 import { cpuSecondsOf } from './proc.ts';
-import { withApiserver } from './server.ts';
-import { startComponents, stopComponents, waitNodesReady } from './components.ts';
+import { withCluster } from './components.ts';
 import type { Benchmark } from './report.ts';
 
 const statefulsets = findResource('apps', 'v1', 'statefulsets')!;
@@ -55,44 +53,33 @@ export const statefulSetBench: Benchmark = {
   async run(ctx) {
     const replicas = ctx.size(100, 20);
     const nodes = ctx.size(20, 5);
-    await withApiserver([], async (server) => {
-      const dir = await tempDir('bench-sts');
-      const procs = await startComponents(server, dir, nodes);
-      const client = new KubeClient(server.clientConfig);
-      try {
-        await waitNodesReady(client, nodes);
-        const cm = procs['controller-manager'].pid;
-        const cpu0 = cpuSecondsOf(cm);
-        const t0 = performance.now();
-        await client.create(statefulsets, 'default', statefulSet('db', replicas));
-        let done = false;
-        let last = 0;
-        while (performance.now() - t0 < 180_000) {
-          const s = (await client.get<StatefulSet>(statefulsets, 'default', 'db')).status;
-          if ((s?.readyReplicas ?? 0) === replicas) {
-            done = true;
-            break;
-          }
-          if (performance.now() - last > 3000) {
-            ctx.progress(`db: ${s?.replicas ?? 0} created, ${s?.readyReplicas ?? 0} ready of ${replicas}`);
-            last = performance.now();
-          }
-          await sleep(100);
+    await withCluster('bench-sts', nodes, async (client, cm) => {
+      const cpu0 = cpuSecondsOf(cm);
+      const t0 = performance.now();
+      await client.create(statefulsets, 'default', statefulSet('db', replicas));
+      let done = false;
+      let last = 0;
+      while (performance.now() - t0 < 180_000) {
+        const s = (await client.get<StatefulSet>(statefulsets, 'default', 'db')).status;
+        if ((s?.readyReplicas ?? 0) === replicas) {
+          done = true;
+          break;
         }
-        const elapsed = Math.round(performance.now() - t0);
-        ctx.record(`create -> ${replicas} replicas Ready (Parallel, one PVC each)`, done ? elapsed : 'timed out', 'ms');
-        const claims = (await client.list<PersistentVolumeClaim>(pvcs, { namespace: 'default' })).items;
-        ctx.record(
-          'claims made / Bound when all Ready',
-          `${claims.length} / ${claims.filter((c) => c.status?.phase === 'Bound').length}`,
-          '',
-        );
-        ctx.record('controller-manager CPU time', Math.round((cpuSecondsOf(cm) - cpu0) * 1000), 'ms');
-      } finally {
-        client.close();
-        await stopComponents(procs);
-        await removeTempDir(dir);
+        if (performance.now() - last > 3000) {
+          ctx.progress(`db: ${s?.replicas ?? 0} created, ${s?.readyReplicas ?? 0} ready of ${replicas}`);
+          last = performance.now();
+        }
+        await sleep(100);
       }
+      const elapsed = Math.round(performance.now() - t0);
+      ctx.record(`create -> ${replicas} replicas Ready (Parallel, one PVC each)`, done ? elapsed : 'timed out', 'ms');
+      const claims = (await client.list<PersistentVolumeClaim>(pvcs, { namespace: 'default' })).items;
+      ctx.record(
+        'claims made / Bound when all Ready',
+        `${claims.length} / ${claims.filter((c) => c.status?.phase === 'Bound').length}`,
+        '',
+      );
+      ctx.record('controller-manager CPU time', Math.round((cpuSecondsOf(cm) - cpu0) * 1000), 'ms');
     });
   },
 };
