@@ -127,6 +127,9 @@ test('a fault: injected with its id, listed as a table, recorded as an Event, re
 
   const rec = await ksim(['chaos', 'recover', id, '--data-dir', c.dataDir]);
   assert.equal(rec.code, 0, rec.stderr);
+  // A recover names what it undid; it offers no recover command for it.
+  assert.match(rec.stdout, new RegExp(`^recovered ${id}: `, 'm'));
+  assert.doesNotMatch(rec.stdout, /recover with/);
   const after = await ksim(['chaos', 'list', '--data-dir', c.dataDir]);
   assert.ok(!after.stdout.includes(`${id} `), after.stdout);
   ok(await c.k(['get', 'nodes']));

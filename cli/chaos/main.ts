@@ -49,7 +49,8 @@ export async function chaos(argv: string[]): Promise<number> {
     }
     const result = await controlRequest<ChaosResult>(parsed.dataDir, 'POST', '/chaos', parsed.request);
     process.stdout.write(`${result.message}\n`);
-    if (result.faultId)
+    // A lasting fault: how to undo it (a recover's answer names the fault it undid).
+    if (result.faultId && parsed.request?.action !== 'recover')
       process.stdout.write(`fault ${result.faultId}; recover with: ksim chaos recover ${result.faultId}${dataDirHint(parsed.dataDir)}\n`);
     return 0;
   } catch (err) {
