@@ -13,7 +13,8 @@ import { handleComponentStatus } from './registry/kinds/component-status.ts';
 import { proxyLog } from './handlers/subresources/kubelet-proxy.ts';
 import { matchProxyPath, serveProxyRequest } from './handlers/subresources/proxy-route.ts';
 import { handleEphemeralContainers } from './handlers/subresources/ephemeral-containers.ts';
-import { withMetricsGroup } from './metrics-api/discovery.ts';
+import { withServedGroups } from './served-groups.ts';
+import { isHistoryApiPath, mayReadAs, serveHistory } from './history-api/handler.ts';
 import { isMetricsApiPath, serveMetrics } from './metrics-api/handler.ts';
 import {
   aggregatedContentType,
@@ -140,6 +141,14 @@ export function createApiHandler(
         finish(200);
         return;
       }
+      if (isHistoryApiPath(url.pathname)) {
+        negotiated = { format: 'json', view: 'object' };
+        resource = 'history.ksim.io';
+        const mayRead = mayReadAs(ctx.authorizer, who?.user ?? ANONYMOUS);
+        sendJson(res, 200, await serveHistory(ctx.store, req, url, mayRead), format);
+        finish(200);
+        return;
+      }
       // pods/proxy, services/proxy and nodes/proxy carry a path of their own after the subresource.
       const proxied = matchProxyPath(url.pathname);
       if (proxied) {
@@ -155,7 +164,7 @@ export function createApiHandler(
         const aggregated =
           parsed.version === undefined && (parsed.legacy || parsed.group === '') ? wantsAggregated(req.headers.accept) : undefined;
         if (aggregated) {
-          const body = JSON.stringify(withMetricsGroup(aggregatedDiscovery(parsed.legacy, aggregated), parsed.legacy));
+          const body = JSON.stringify(withServedGroups(aggregatedDiscovery(parsed.legacy, aggregated), parsed.legacy));
           res.writeHead(200, {
             'Content-Type': aggregatedContentType(aggregated),
             'Content-Length': Buffer.byteLength(body),
@@ -165,7 +174,7 @@ export function createApiHandler(
           finish(200);
           return;
         }
-        sendJson(res, 200, JSON.stringify(withMetricsGroup(discovery(parsed, req.headers.host ?? ''), parsed.legacy)), format);
+        sendJson(res, 200, JSON.stringify(withServedGroups(discovery(parsed, req.headers.host ?? ''), parsed.legacy)), format);
         finish(200);
         return;
       }

@@ -31,6 +31,7 @@ import { applyConnectionTimeouts, KUBE_CONNECTION_TIMEOUTS } from './http/connec
 import type { ApiContext } from './handlers/context.ts';
 import { LevelBackend } from './storage/level-backend.ts';
 import { Store, type CompactionPolicy } from './storage/store.ts';
+import type { HistoryPolicy } from './storage/types.ts';
 import { healthHandler, storageCheck } from './storage/health-checks.ts';
 import { createApiMetrics } from './metrics.ts';
 import { versionInfo } from './version.ts';
@@ -62,6 +63,8 @@ export interface ApiserverOptions {
   createWorkers?: number;
   /** How long an Event lives after its last write (kube's --event-ttl, default one hour). */
   eventTtlMs?: number;
+  /** How long every revision is kept in history (default: for ever; false: not at all). */
+  history?: HistoryPolicy | false;
   /**
    * Plain HTTP with neither authentication nor authorization (every request
    * is `system:unsecured` in `system:masters`): only for teaching, and said loudly.
@@ -99,6 +102,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const backend = await LevelBackend.open(path.join(opts.dataDir, 'db'));
   const store = await Store.open(backend, {
     compaction: opts.compaction,
+    history: opts.history,
     failure: {
       onFailure: (err, kind) =>
         log.error(

@@ -11,6 +11,9 @@ import { ensureAddons } from './bootstrap-addons.ts';
 import { ensureFlowControlAndAPIServices } from './bootstrap-flowcontrol.ts';
 import type { Store } from './storage/store.ts';
 import type { StoredObject } from './storage/types.ts';
+import { apiserverWrite } from './handlers/write-record.ts';
+
+const BOOTSTRAP_WRITER = apiserverWrite('bootstrap', 'update');
 
 /** The namespaces kube-apiserver creates itself. */
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -48,11 +51,15 @@ async function ensure<T extends StoredObject & { apiVersion: string }>(
   if (cur && !replaceIf?.(JSON.parse(cur.json) as T)) return;
   if (namespace) obj.metadata.namespace = namespace;
   prepareCreate(rt, obj, ctx.now(), ctx.newUid());
-  await ctx.store.txn(key, (existing) => {
-    if (!existing) return obj;
-    if (!replaceIf?.(existing as T)) return undefined;
-    return { ...obj, metadata: { ...existing.metadata } };
-  });
+  await ctx.store.txn(
+    key,
+    (existing) => {
+      if (!existing) return obj;
+      if (!replaceIf?.(existing as T)) return undefined;
+      return { ...obj, metadata: { ...existing.metadata } };
+    },
+    { writer: BOOTSTRAP_WRITER },
+  );
 }
 
 /**

@@ -6,6 +6,7 @@
 // so the supervisor knows which process answers.
 import { createLogger } from '../shared/log/logger.ts';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
+import { parseHistoryFlag } from './history-api/retention-flag.ts';
 import { handleShutdown } from '../shared/cli/shutdown.ts';
 import { StatusError } from '../shared/api/errors.ts';
 import { startApiserver } from './app.ts';
@@ -22,6 +23,11 @@ const FLAGS = {
   'compaction-interval': { type: 'number', default: 300, help: 'seconds between change-log compactions (kube: 5 min)' },
   'watch-window-events': { type: 'number', default: 200000, help: 'most change-log events kept for watch resume' },
   'bookmark-interval': { type: 'number', default: 60, help: 'seconds between watch bookmarks' },
+  history: {
+    type: 'string',
+    default: 'all',
+    help: 'how long every revision is kept: all, off, or revisions=N,age=DURATION,size=BYTES (any of them)',
+  },
   'event-ttl': { type: 'number', default: 3600, help: 'seconds an Event is kept after its last write (kube: 1h)' },
   'create-workers': {
     type: 'number',
@@ -82,6 +88,13 @@ export async function apiserverMain(argv: string[]): Promise<void> {
     process.stderr.write(`ksim apiserver: flag --event-ttl: must be more than 0 seconds, not ${flags['event-ttl']}\n`);
     process.exit(2);
   }
+  let history: ReturnType<typeof parseHistoryFlag>;
+  try {
+    history = parseHistoryFlag(flags.history);
+  } catch (err) {
+    process.stderr.write(`ksim apiserver: flag --history: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
   const modes = list(flags['authorization-mode']);
   const badMode = modes.find((m) => m !== 'Node' && m !== 'RBAC' && m !== 'AlwaysAllow');
   const disabledPlugins = list(flags['disable-admission-plugins']);
@@ -105,6 +118,7 @@ export async function apiserverMain(argv: string[]): Promise<void> {
       compaction: { intervalMs: flags['compaction-interval'] * 1000, maxEvents: flags['watch-window-events'] },
       bookmarkIntervalMs: flags['bookmark-interval'] * 1000,
       eventTtlMs: flags['event-ttl'] * 1000,
+      history,
       createWorkers: flags['create-workers'] >= 0 ? flags['create-workers'] : undefined,
       insecureHttp: flags['insecure-http'],
       authorizationModes: modes as ('Node' | 'RBAC' | 'AlwaysAllow')[],

@@ -9,11 +9,16 @@ Commands:
   status      show the components of a running cluster
   chaos       inject a fault into a running cluster, list or recover faults, run an experiment
   kubectl     run kubectl v1.35 against a running cluster (ksim kubectl [--data-dir DIR] ARGS...)
+  history     every revision of an object, with who wrote it and what changed (ksim history KIND/NAME)
+  diff        what changed in an object between two revisions (ksim diff KIND/NAME R1 R2)
+  blame       which revision and writer last set each field of an object (ksim blame KIND/NAME)
+  trace       the writes one change caused across the control plane, as a tree (ksim trace KIND/NAME)
   apiserver   run the API server alone
   controller-manager
               run the controllers (Deployments, ReplicaSets, ...) against an apiserver
   scheduler   run the scheduler against an apiserver
   kubelet-sim run simulated nodes (kubelets) against an apiserver
+  ui          serve the web UI against an apiserver (ksim up starts one)
 
 Run "ksim <command> --help" for a command's flags.
 `;
@@ -22,7 +27,7 @@ Run "ksim <command> --help" for a command's flags.
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   // The commands whose output a user pipes into head or grep.
-  if (command === 'status' || command === 'chaos') exitQuietlyWhenStdoutCloses();
+  if (['status', 'chaos', 'history', 'diff', 'blame', 'trace'].includes(command)) exitQuietlyWhenStdoutCloses();
   switch (command) {
     case 'apiserver': {
       const { apiserverMain } = await import('../apiserver/main.ts');
@@ -43,6 +48,11 @@ export async function main(argv: string[]): Promise<void> {
       await awaitStartSignal();
       return kubeletSimMain(rest);
     }
+    case 'ui': {
+      const { uiMain } = await import('../ui/server/main.ts');
+      await awaitStartSignal();
+      return uiMain(rest);
+    }
     case '__create-worker': {
       // Not a command: how the apiserver starts its create worker threads (apiserver/create-workers/pool.ts).
       const { runCreateWorker } = await import('../apiserver/create-workers/worker.ts');
@@ -59,6 +69,13 @@ export async function main(argv: string[]): Promise<void> {
     case 'chaos': {
       const { chaosMain } = await import('./chaos/main.ts');
       return chaosMain(rest);
+    }
+    case 'history':
+    case 'diff':
+    case 'blame':
+    case 'trace': {
+      const { historyMain } = await import('./history/main.ts');
+      return historyMain(command, rest);
     }
     case 'kubectl': {
       const { kubectlMain } = await import('./kubectl.ts');

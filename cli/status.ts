@@ -16,6 +16,7 @@ import { pkiPaths } from '../shared/pki/paths.ts';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
 import { readClusterState } from './cluster-state.ts';
 import { controlRequest, ControlError } from './control/client.ts';
+import { formatColumns } from '../shared/cli/columns.ts';
 
 const FLAGS = {
   'data-dir': { type: 'string', default: '.ksim', help: 'the cluster data directory' },
@@ -112,14 +113,7 @@ async function stateCell(c: ComponentStatus, ca: string | undefined, recordedRun
 }
 
 function printTable(rows: string[][]): void {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const r of rows)
-    process.stdout.write(
-      r
-        .map((cell, i) => cell.padEnd(widths[i]))
-        .join('   ')
-        .trimEnd() + '\n',
-    );
+  process.stdout.write(formatColumns(rows));
 }
 
 function faultRow(f: ActiveFault, now: number): string[] {

@@ -26,6 +26,7 @@ import { Supervisor } from './supervisor/supervisor.ts';
 import { supervisorLogger } from './supervisor/log.ts';
 import type { ChaosControl } from './supervisor/wiring.ts';
 import type { ControlServer } from './supervisor/control-server.ts';
+import { parseHistoryFlag } from '../apiserver/history-api/retention-flag.ts';
 
 export { componentNodeFlags } from './supervisor/components.ts';
 
@@ -44,6 +45,13 @@ const FLAGS = {
     type: 'string',
     default: '',
     help: 'addresses or names the apiserver is reached at, comma-separated, added to its serving certificate',
+  },
+  ui: { type: 'boolean', default: true, help: 'serve the web UI (--ui=false: do not)' },
+  'ui-port': { type: 'number', default: 0, help: 'port of the web UI (0 picks a free one)' },
+  history: {
+    type: 'string',
+    default: 'all',
+    help: 'how long the apiserver keeps every revision: all, off, or revisions=N,age=DURATION,size=BYTES',
   },
   'insecure-http': { type: 'boolean', help: 'serve plain HTTP with no authentication or authorization (teaching only)' },
   'image-catalog': { type: 'string', default: '', help: 'YAML file of more images the simulated registries hold (passed to kubelet-sim)' },
@@ -96,6 +104,11 @@ export async function upMain(argv: string[]): Promise<void> {
     usage(`flag --restart: "${flags.restart}" is not one of ${RESTART_POLICIES.join(', ')}`);
   for (const f of ['controller-managers', 'schedulers'] as const)
     if (!Number.isInteger(flags[f]) || flags[f] < 0) usage(`flag --${f}: "${flags[f]}" is not a whole number of replicas`);
+  try {
+    parseHistoryFlag(flags.history);
+  } catch (err) {
+    usage(`flag --history: ${(err as Error).message}`);
+  }
   const dataDir = path.resolve(flags['data-dir']);
   try {
     await prepareDataDir(dataDir);
@@ -161,6 +174,7 @@ export async function upMain(argv: string[]): Promise<void> {
   const apiserverArgs = ['--data-dir', dataDir, '--port', String(flags.port), '--bind-address', flags['bind-address']];
   if (flags['advertise-address']) apiserverArgs.push('--advertise-address', flags['advertise-address']);
   if (insecure) apiserverArgs.push('--insecure-http');
+  if (flags.history !== 'all') apiserverArgs.push('--history', flags.history);
   const apiserver = supervisor.add(new SupervisedChild('apiserver', 'apiserver', apiserverArgs, dataDir, server));
   const serving = supervisor.startApiserver();
   // Loaded while the apiserver starts.
@@ -177,9 +191,14 @@ export async function upMain(argv: string[]): Promise<void> {
   };
   // The components start now and load their code while the apiserver starts; they begin once it serves.
   const components: SupervisedChild[] = [];
-  const names = componentNames({ controllerManagers: flags['controller-managers'], schedulers: flags.schedulers, nodes: flags.nodes });
+  const names = componentNames({
+    controllerManagers: flags['controller-managers'],
+    schedulers: flags.schedulers,
+    nodes: flags.nodes,
+    ui: flags.ui,
+  });
   for (const name of names) {
-    const port = await freePort();
+    const port = name === 'ui' && flags['ui-port'] ? flags['ui-port'] : await freePort();
     // The control-plane node's static Pods probe the first replica of each.
     if (STATIC_POD_OF[name]) settings.healthEndpoints[name] = `http://127.0.0.1:${port}`;
     const args = [...COMPONENT_ARGS[kindOf(name)](settings), '--port', String(port)];
@@ -224,11 +243,13 @@ export async function upMain(argv: string[]): Promise<void> {
       .then(({ markControlPlane }) => markControlPlane(kubeconfig, name))
       .then((err) => err && !stopping && process.stderr.write(`ksim up: could not mark node ${name} as the control plane: ${err}\n`));
   }
+  const ui = components.find((c) => c.name === 'ui');
   process.stdout.write(
     `ksim is up: apiserver at ${server} (pid ${apiserver.state.pid}), data in ${dataDir}\n` +
       `Components: ${supervisor.children.map((c) => c.name).join(', ')}; \`ksim status --data-dir ${dataDir}\` shows them\n` +
       (tls ? `Cluster CA: ${pkiPaths(dataDir, 'ca').certPath}\n` : `INSECURE: plain HTTP, no authentication\n`) +
       `To use it:\n  export KUBECONFIG=${kubeconfig}\n  kubectl get namespaces\n` +
+      (ui ? `Web UI: ${ui.state.endpoint}/ (timeline, ownership graph, object history)\n` : '') +
       `Chaos: \`ksim chaos --help\`; restart policy: ${flags.restart}. Logs: ${path.join(dataDir, 'logs')}. Stop with Ctrl-C.\n`,
   );
   const want = flags.nodes + (settings.controlPlaneNode && flags.nodes > 0 ? 1 : 0);

@@ -11,7 +11,9 @@
 // reads of what they reference one by one: one watch for thousands of nodes
 // is cheaper, and the process's identity is allowed it); every write a node
 // makes (Pod status, deletion, Events, TokenRequests for projected
-// ServiceAccount tokens) goes as that node (`clientFor`).
+// ServiceAccount tokens) goes as that node (`clientFor`). A Pod's status
+// write and deletion carry their cause: the Pod's key and the
+// resourceVersion acted on, and the stage written.
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type {
@@ -28,7 +30,7 @@ import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { StatusError } from '../shared/api/errors.ts';
 import { findResource } from '../shared/api/resources.ts';
 import type { Clock } from '../shared/clock/clock.ts';
-import { KubeClient } from '../shared/client/kube-client.ts';
+import { KubeClient, withCause, type WriteCause } from '../shared/client/kube-client.ts';
 import { runController, type RunningController } from '../shared/controller/run-controller.ts';
 import { EventRecorder } from '../shared/events/event-recorder.ts';
 import { Informer } from '../shared/informer/informer.ts';
@@ -385,19 +387,25 @@ export class PodManager {
     if (sched) status.conditions = status.conditions!.map((c) => (c.type === 'PodScheduled' ? sched : c));
     const { namespace, name } = pod.metadata as { namespace: string; name: string };
     const client = this.clientOf(node.name);
+    const rv = pod.metadata?.resourceVersion;
+    const cause = (detail: string): WriteCause => ({ controller: 'kubelet', key, triggers: rv ? [rv] : undefined, detail });
     try {
       if (!deepEqual(this.sent.get(key)?.status, status)) {
         // The answer (the whole Pod) comes back through the watch anyway: not parsed twice.
-        await client.request('PATCH', KubeClient.path(pods, namespace, name, 'status'), {
-          body: { status },
-          contentType: 'application/merge-patch+json',
-          discardBody: true,
-        });
+        await withCause(cause(stageOf(status)), () =>
+          client.request('PATCH', KubeClient.path(pods, namespace, name, 'status'), {
+            body: { status },
+            contentType: 'application/merge-patch+json',
+            discardBody: true,
+          }),
+        );
         this.opts.onWrite?.('status', true);
         this.sent.set(key, { status, over: pod.metadata?.resourceVersion });
       }
       if (w.terminated() && this.workers.get(key) === w) {
-        await client.delete(pods, namespace, name, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata?.uid } });
+        await withCause(cause('Terminated: deletion confirmed'), () =>
+          client.delete(pods, namespace, name, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata?.uid } }),
+        );
         this.opts.onWrite?.('delete', true);
       }
     } catch (err) {
@@ -408,4 +416,20 @@ export class PodManager {
       throw err;
     }
   }
+}
+
+/** The conditions a Pod passes through on its way up, furthest first. */
+const STAGES = ['Ready', 'ContainersReady', 'Initialized', 'PodReadyToStartContainers'];
+
+/** The stage a status write reports, in a few words: "Running (Ready, 2/2 running)", "Pending (Initialized, 0/1 running)", "Succeeded". */
+export function stageOf(status: PodStatus): string {
+  const phase = status.phase ?? 'Pending';
+  if (phase === 'Succeeded' || phase === 'Failed') return phase;
+  const up = new Set((status.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type));
+  const parts: string[] = [];
+  const furthest = STAGES.find((c) => up.has(c));
+  if (furthest) parts.push(furthest);
+  const containers = status.containerStatuses ?? [];
+  if (containers.length) parts.push(`${containers.filter((c) => c.state?.running).length}/${containers.length} running`);
+  return parts.length ? `${phase} (${parts.join(', ')})` : phase;
 }

@@ -4,6 +4,9 @@
 // waiting for it, so the next Pod is scheduled while the binding is in
 // flight. Failures get kube's FailedScheduling event and PodScheduled=False
 // condition; every attempt is explained in an annotation and a log line.
+// Its writes about a Pod (the binding, PodScheduled=False, preemption's
+// deletes) carry a cause: the Pod's key and the resourceVersion scheduled,
+// and the decision in a few words.
 import type { ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, Service } from 'kubernetes-types/core/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
@@ -12,7 +15,7 @@ import type { Registry } from 'prom-client';
 import { StatusError } from '../shared/api/errors.ts';
 import { findResource } from '../shared/api/resources.ts';
 import { realClock, type Clock } from '../shared/clock/clock.ts';
-import type { KubeClient } from '../shared/client/kube-client.ts';
+import { withCause, type KubeClient, type WriteCause } from '../shared/client/kube-client.ts';
 import { EventRecorder } from '../shared/events/event-recorder.ts';
 import { keyOf } from '../shared/informer/cache.ts';
 import { Informer } from '../shared/informer/informer.ts';
@@ -357,12 +360,14 @@ export class Scheduler {
     else {
       if (profile.spec.preemption) {
         this.metrics?.preemptionAttempts.inc();
-        const outcome = preempt(this, profile, pod, result, {
-          client: this.opts.client,
-          recorder: this.recorder,
-          log: this.log,
-          priorityOf: (p) => this.priorityOf(p),
-        });
+        const outcome = withCause(schedulerCause(pod, `preemption (0 of ${result.numAllNodes} feasible)`), () =>
+          preempt(this, profile, pod, result, {
+            client: this.opts.client,
+            recorder: this.recorder,
+            log: this.log,
+            priorityOf: (p) => this.priorityOf(p),
+          }),
+        );
         postFilterMsg = outcome.message;
         if (outcome.nominatedNode !== undefined) this.nominate(pod, outcome.nominatedNode || undefined);
         if (outcome.victims) this.metrics?.preemptionVictims.observe(outcome.victims);
@@ -378,7 +383,7 @@ export class Scheduler {
     this.log.info({ pod: key, profile: profile.name, attempts: q.attempts, decision }, 'unable to schedule pod; waiting');
     this.recorder.event(pod, 'Warning', 'FailedScheduling', message);
     const nominated = this.nominations.get(key)?.node;
-    void this.reportFailure(pod, 'Unschedulable', message, nominated);
+    void withCause(schedulerCause(pod, `Unschedulable: ${message}`), () => this.reportFailure(pod, 'Unschedulable', message, nominated));
   }
 
   private startBind(q: QueuedPod, profile: Profile, result: ScheduleResult, started: number, t0: number): void {
@@ -400,8 +405,14 @@ export class Scheduler {
     };
     this.inFlightBinds++;
     const preBinds = profile.plugins().filter((pl) => pl.preBind && !result.state.skipFilter.has(pl.name));
-    const p = Promise.all(preBinds.map((pl) => pl.preBind!(result.state, pod, node)))
-      .then(() => this.opts.client.create(pods, meta.namespace, binding, { name: meta.name!, subresource: 'binding' }))
+    const score = result.top.find((t) => t.node === node)?.total;
+    const why = `${node} (${result.feasible} of ${result.numAllNodes} feasible${score === undefined ? '' : `, score ${Math.round(score)}`})`;
+    // The prebind writes (a claim's selected node) and the binding carry the decision.
+    const cause = schedulerCause(pod, why);
+    const p = withCause(cause, () => Promise.all(preBinds.map((pl) => pl.preBind!(result.state, pod, node))))
+      .then(() =>
+        withCause(cause, () => this.opts.client.create(pods, meta.namespace, binding, { name: meta.name!, subresource: 'binding' })),
+      )
       .then(
         () => {
           const seconds = (performance.now() - t0) / 1000;
@@ -432,7 +443,9 @@ export class Scheduler {
           this.queue.requeueAfterFailure(q, new Set(), true);
           const message = `Binding rejected: ${reason}`;
           this.recorder.event(pod, 'Warning', 'FailedScheduling', message);
-          void this.reportFailure(pod, 'SchedulerError', message, undefined);
+          void withCause(schedulerCause(pod, `SchedulerError: ${message}`), () =>
+            this.reportFailure(pod, 'SchedulerError', message, undefined),
+          );
         },
       )
       .finally(() => {
@@ -478,6 +491,12 @@ export class Scheduler {
         this.log.warn({ pod: `${ns}/${name}`, err: (err as Error).message }, 'could not update pod status');
     }
   }
+}
+
+/** The cause of a write the scheduler makes about `pod`: its key, the resourceVersion scheduled, and `detail`. */
+function schedulerCause(pod: Pod, detail: string): WriteCause {
+  const rv = pod.metadata?.resourceVersion;
+  return { controller: 'scheduler', key: keyOf(pod), triggers: rv ? [rv] : undefined, detail };
 }
 
 /** Which cluster events a Node update amounts to. */

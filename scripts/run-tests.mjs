@@ -24,7 +24,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const testRoots = ['apiserver', 'controller-manager', 'scheduler', 'kubelet-sim', 'shared', 'cli', 'bench', 'test'];
+const testRoots = ['apiserver', 'controller-manager', 'scheduler', 'kubelet-sim', 'shared', 'cli', 'ui', 'bench', 'test'];
 const timeoutMs = Number(process.env.KSIM_TEST_TIMEOUT_MS ?? 120000);
 
 /** Runs a command with inherited stdio from the repo root and returns its exit code. */
@@ -62,6 +62,8 @@ async function runChecks() {
     ['eslint --quiet .', 'node_modules/eslint/bin/eslint.js', ['--quiet', '.']],
     ['check-import-cycles', 'scripts/check-import-cycles.mjs', []],
     ['tsc --noEmit -p .', 'node_modules/typescript/bin/tsc', ['--noEmit', '-p', '.']],
+    // The web UI's TSX and DOM code has its own compiler options (ui/tsconfig.json).
+    ['tsc --noEmit -p ui', 'node_modules/typescript/bin/tsc', ['--noEmit', '-p', 'ui']],
   ];
   const started = Date.now();
   for (const [name, script, args] of checks) {

@@ -25,6 +25,9 @@ import {
   usageOf,
   type Usage,
 } from './quota-usage.ts';
+import { apiserverWrite } from '../handlers/write-record.ts';
+
+const QUOTA_CHARGE = { writer: apiserverWrite('resourcequota-admission', 'update') };
 
 export const QUOTAS_BUCKET = '/registry/core/resourcequotas';
 
@@ -125,12 +128,16 @@ export function resourceQuota(store: Store): AdmissionPlugin {
       if (attrs?.dryRun) return;
       for (const [key, quota] of charged) {
         store
-          .txn(key, (cur) => {
-            // Nothing ran between the read above and this write: `cur` is what was checked.
-            if (!cur) return undefined;
-            quota.metadata = cur.metadata;
-            return quota;
-          })
+          .txn(
+            key,
+            (cur) => {
+              // Nothing ran between the read above and this write: `cur` is what was checked.
+              if (!cur) return undefined;
+              quota.metadata = cur.metadata;
+              return quota;
+            },
+            QUOTA_CHARGE,
+          )
           .catch(() => {});
       }
     },

@@ -15,6 +15,7 @@ import { planDelete, timestamp } from '../registry/lifecycle.ts';
 import { CLEANUP_FINALIZER, isConditionTrue, setCondition, type CRDNames, type CustomResourceDefinition } from './crd.ts';
 import { serveCRDs, servedForCRD } from './registry.ts';
 import { registerCustomResourceSchemas } from './ssa.ts';
+import { apiserverWrite } from '../handlers/write-record.ts';
 
 const CRDS = () => findResource('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
 
@@ -115,42 +116,54 @@ export function startCRDController(store: Store, opts: { log: Logger; now: () =>
     for (const json of page.items) {
       const obj = JSON.parse(json) as StoredObject;
       const key = objectKey(target, obj.metadata.namespace ?? '', obj.metadata.name ?? '');
-      await store.txn(key, (cur) => {
-        if (!cur) return undefined;
-        const plan = planDelete(target, cur, { propagationPolicy: 'Background' }, opts.now());
-        if (plan.action === 'delete') return null;
-        return cur.metadata.deletionTimestamp ? undefined : plan.obj;
-      });
+      await store.txn(
+        key,
+        (cur) => {
+          if (!cur) return undefined;
+          const plan = planDelete(target, cur, { propagationPolicy: 'Background' }, opts.now());
+          if (plan.action === 'delete') return null;
+          return cur.metadata.deletionTimestamp ? undefined : plan.obj;
+        },
+        { writer: apiserverWrite('crd-cleanup', 'delete') },
+      );
     }
     return page.items.length;
   };
 
   const finalize = async (crd: CustomResourceDefinition): Promise<void> => {
     const key = objectKey(rt, '', crd.metadata.name ?? '');
-    await store.txn(key, (cur) => {
-      if (!cur) return undefined;
-      const next = structuredClone(cur) as CustomResourceDefinition;
-      const changed = setCondition(
-        next,
-        { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' },
-        timestamp(opts.now()),
-      );
-      return changed ? next : undefined;
-    });
+    await store.txn(
+      key,
+      (cur) => {
+        if (!cur) return undefined;
+        const next = structuredClone(cur) as CustomResourceDefinition;
+        const changed = setCondition(
+          next,
+          { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' },
+          timestamp(opts.now()),
+        );
+        return changed ? next : undefined;
+      },
+      { writer: apiserverWrite('crd-cleanup', 'update') },
+    );
     const left = await deleteInstances(crd);
     if (left > 0) {
       // Objects with finalizers of their own go when those are removed: look again shortly.
       setTimeout(() => mark(crd.metadata.name ?? ''), 500).unref();
       return;
     }
-    await store.txn(key, (cur) => {
-      if (!cur) return undefined;
-      const finalizers = (cur.metadata.finalizers ?? []).filter((f) => f !== CLEANUP_FINALIZER);
-      if (finalizers.length === 0) return null;
-      const next = structuredClone(cur);
-      next.metadata.finalizers = finalizers;
-      return next;
-    });
+    await store.txn(
+      key,
+      (cur) => {
+        if (!cur) return undefined;
+        const finalizers = (cur.metadata.finalizers ?? []).filter((f) => f !== CLEANUP_FINALIZER);
+        if (finalizers.length === 0) return null;
+        const next = structuredClone(cur);
+        next.metadata.finalizers = finalizers;
+        return next;
+      },
+      { writer: apiserverWrite('crd-cleanup', 'update') },
+    );
   };
 
   const reconcile = async (name: string, crds: CustomResourceDefinition[]): Promise<void> => {
@@ -163,13 +176,17 @@ export function startCRDController(store: Store, opts: { log: Logger; now: () =>
     const next = plannedStatus(crd, crds, opts.now());
     if (JSON.stringify(next.status) === JSON.stringify(crd.status)) return;
     const key = objectKey(rt, '', name);
-    await store.txn(key, (cur) => {
-      if (!cur || cur.metadata.resourceVersion !== crd.metadata.resourceVersion) {
-        mark(name);
-        return undefined;
-      }
-      return { ...cur, status: next.status } as StoredObject;
-    });
+    await store.txn(
+      key,
+      (cur) => {
+        if (!cur || cur.metadata.resourceVersion !== crd.metadata.resourceVersion) {
+          mark(name);
+          return undefined;
+        }
+        return { ...cur, status: next.status } as StoredObject;
+      },
+      { writer: apiserverWrite('crd-status', 'update') },
+    );
   };
 
   const drain = async () => {

@@ -25,6 +25,7 @@ import { watchView } from '../http/views.ts';
 import { httpWatchTransport } from '../http/watch-transports.ts';
 import { applyDefaults } from './schema/index.ts';
 import { passSchemasThrough } from './schema-passthrough.ts';
+import { writeRecordOf } from '../handlers/write-record.ts';
 
 type Next = (ctx: ApiContext, r: ApiRequest) => Promise<ApiResponse | undefined>;
 
@@ -128,21 +129,25 @@ async function markForCleanup(ctx: ApiContext, r: ApiRequest): Promise<void> {
   if (!entry) throw notFound({ group: rt.group, resource: rt.plural }, r.info.name);
   const crd = JSON.parse(entry.json) as CustomResourceDefinition;
   if (crd.metadata.deletionTimestamp || r.query.has('dryRun')) return;
-  await ctx.store.txn(key, (cur) => {
-    if (!cur || cur.metadata.deletionTimestamp) return undefined;
-    const next = structuredClone(cur) as CustomResourceDefinition;
-    const finalizers = next.metadata.finalizers ?? [];
-    if (!finalizers.includes(CLEANUP_FINALIZER)) next.metadata.finalizers = [...finalizers, CLEANUP_FINALIZER];
-    setCondition(
-      next,
-      {
-        type: 'Terminating',
-        status: 'True',
-        reason: 'InstanceDeletionPending',
-        message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
-      },
-      timestamp(ctx.now()),
-    );
-    return next;
-  });
+  await ctx.store.txn(
+    key,
+    (cur) => {
+      if (!cur || cur.metadata.deletionTimestamp) return undefined;
+      const next = structuredClone(cur) as CustomResourceDefinition;
+      const finalizers = next.metadata.finalizers ?? [];
+      if (!finalizers.includes(CLEANUP_FINALIZER)) next.metadata.finalizers = [...finalizers, CLEANUP_FINALIZER];
+      setCondition(
+        next,
+        {
+          type: 'Terminating',
+          status: 'True',
+          reason: 'InstanceDeletionPending',
+          message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+        },
+        timestamp(ctx.now()),
+      );
+      return next;
+    },
+    { writer: writeRecordOf(r) },
+  );
 }

@@ -16,6 +16,7 @@ import { replicasFromScale, scaleOf } from '../registry/scale.ts';
 import type { StoredObject } from '../storage/types.ts';
 import { evalJsonPath, setJsonPath } from './jsonpath.ts';
 import type { CustomResourceInfo } from './registry.ts';
+import { writeRecordOf } from '../handlers/write-record.ts';
 
 /** The Scale of a custom resource. */
 export function toCustomScale(obj: StoredObject, info: CustomResourceInfo): Scale {
@@ -72,6 +73,6 @@ export async function handleCustomScale(ctx: ApiContext, r: ApiRequest, info: Cu
     return prepareUpdate(rt, next, cur, '');
   };
   if (r.info.verb === 'patch' && !r.contentType) throw badRequest('missing content type');
-  const res = await commitWrite(ctx, rt, key, mutate, isDryRun(r.query), view);
+  const res = await commitWrite(ctx, rt, key, mutate, isDryRun(r.query), view, writeRecordOf(r));
   return { ...res, warnings };
 }

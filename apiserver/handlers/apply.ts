@@ -25,6 +25,7 @@ import { asObjectOf, checkPatched, checkPatchedSize } from './decode-object.ts';
 import { isDryRun } from './dry-run.ts';
 import { admissionAttributes } from './write-object.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
+import { writeRecordOf } from './write-record.ts';
 
 /** The subresources apply serves, as kube's patch handler does for them. */
 const APPLY_SUBRESOURCES = new Set(['', 'status', 'scale']);
@@ -137,6 +138,7 @@ export async function handleApply(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
     },
     dryRun,
     (json) => (subresource === 'scale' ? JSON.stringify(toScale(JSON.parse(json))) : json),
+    writeRecordOf(r),
   );
   return { ...res, warnings: [...warnings, ...admitted] };
 }

@@ -21,6 +21,7 @@ import { serviceAccountTexts } from '../admission/chain.ts';
 import type { AdmissionSnapshot } from '../admission/snapshot.ts';
 import type { StoredObject } from '../storage/types.ts';
 import { checkFieldManager, managerName, trackUpdate, withManager } from '../fieldmanager/index.ts';
+import { writeRecordOf } from './write-record.ts';
 
 const GENERATE_NAME_ATTEMPTS = 8;
 
@@ -56,6 +57,7 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   if (subresource) throw methodNotAllowed(`create on ${subresource}`, gr);
   const dryRun = isDryRun(r.query);
   checkFieldManager(r.query, 'CreateOptions');
+  const writer = writeRecordOf(r);
   const manager = managerName(r.query, r.req.headers['user-agent']);
   const admitted: string[] = [];
   const attrs = admissionAttributes(r, 'CREATE', dryRun, admitted);
@@ -112,16 +114,20 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     }
     try {
       const { value, name: preparedName } = prepared;
-      const result = await objects.txn(key, (cur) => {
-        if (cur) throw alreadyExists(gr, prepared.name);
-        // Transactional admission runs once, inside the transaction: a name collision throws before it.
-        if (!(value instanceof SerializedObject)) {
-          ctx.admission.admit('CREATE', rt, value, undefined, 'transaction', { ...attrs, name: preparedName });
-          // Last, as kube's storage does (a create worker checked its object before serializing it).
-          refuseSetResourceVersion(value);
-        }
-        return value;
-      });
+      const result = await objects.txn(
+        key,
+        (cur) => {
+          if (cur) throw alreadyExists(gr, prepared.name);
+          // Transactional admission runs once, inside the transaction: a name collision throws before it.
+          if (!(value instanceof SerializedObject)) {
+            ctx.admission.admit('CREATE', rt, value, undefined, 'transaction', { ...attrs, name: preparedName });
+            // Last, as kube's storage does (a create worker checked its object before serializing it).
+            refuseSetResourceVersion(value);
+          }
+          return value;
+        },
+        { writer },
+      );
       return { status: 201, json: result.json!, warnings: [...prepared.warnings, ...admitted] };
     } catch (err) {
       const retry =

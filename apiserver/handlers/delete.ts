@@ -12,6 +12,7 @@ import { listJson } from './list.ts';
 import { buildFilter } from './selectors.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
 import { resourceStore } from './resource-store.ts';
+import { writeRecordOf } from './write-record.ts';
 
 function deleteMutation(rt: ResourceType, name: string, opts: DeleteOptions, now: Date, admit: (cur: StoredObject) => void): Mutate {
   return (cur) => {
@@ -44,7 +45,7 @@ export async function handleDelete(ctx: ApiContext, r: ApiRequest): Promise<ApiR
     const next = mutate(cur ? JSON.parse(cur.json) : undefined);
     return next === null ? { status: 200, json: cur!.json } : { status: 202, json: JSON.stringify(next) };
   }
-  const result = await objects.txn(key, mutate);
+  const result = await objects.txn(key, mutate, { writer: writeRecordOf(r) });
   if (result.type === 'DELETED') {
     ctx.admission.deleted(rt, JSON.parse(result.json!));
     return { status: 200, json: strategyFor(rt).returnDeletedObject ? result.json! : successStatus(rt, result.json!) };
@@ -72,7 +73,9 @@ export async function handleDeleteCollection(ctx: ApiContext, r: ApiRequest): Pr
         return json;
       }
       try {
-        const res = await objects.txn(objectKey(rt, meta.namespace ?? '', meta.name), deleteMutation(rt, meta.name, opts, now, admit));
+        const res = await objects.txn(objectKey(rt, meta.namespace ?? '', meta.name), deleteMutation(rt, meta.name, opts, now, admit), {
+          writer: writeRecordOf(r),
+        });
         if (res.type === 'DELETED') ctx.admission.deleted(rt, JSON.parse(res.json!));
         return res.json!;
       } catch (err) {

@@ -19,6 +19,7 @@ import { approvalMutation } from './subresources/csr-approval.ts';
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import type { Mutate, ServerObjectMeta } from '../storage/types.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
+import { writeRecordOf } from './write-record.ts';
 
 /** kube's answer to a JSON patch that does not apply: a 422 with the generic text (the library's reason is not sent). */
 const JSON_PATCH_FAILED = 'the server rejected our request due to an error in our request';
@@ -194,8 +195,14 @@ export async function handlePatch(ctx: ApiContext, r: ApiRequest): Promise<ApiRe
     }
     return next;
   };
-  const res = await commitWrite(ctx, rt, objectKey(rt, namespace, name), sized, isDryRun(r.query), (json) =>
-    subresource === 'scale' ? JSON.stringify(toScale(JSON.parse(json))) : json,
+  const res = await commitWrite(
+    ctx,
+    rt,
+    objectKey(rt, namespace, name),
+    sized,
+    isDryRun(r.query),
+    (json) => (subresource === 'scale' ? JSON.stringify(toScale(JSON.parse(json))) : json),
+    writeRecordOf(r),
   );
   return { ...res, warnings: [...new Set(warnings)] };
 }

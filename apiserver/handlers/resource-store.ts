@@ -6,7 +6,7 @@
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import { storageConversion, type StorageConversion } from '../registry/conversions.ts';
 import { SerializedObject } from '../storage/serialized-object.ts';
-import type { ListOptions, ListResult, Store } from '../storage/store.ts';
+import type { ListOptions, ListResult, Store, WriteOptions } from '../storage/store.ts';
 import type { Entry, Mutate, ObjectMatcher, TxnResult } from '../storage/types.ts';
 import type { WatchEvent, Watcher } from '../storage/watch-hub.ts';
 
@@ -43,12 +43,16 @@ class ConvertingStore implements ResourceStore {
     return { ...page, items: page.items.map((json) => this.served(json)) };
   }
 
-  async txn(key: string, mutate: Mutate): Promise<TxnResult> {
-    const result = await this.store.txn(key, (stored) => {
-      const next = mutate(stored === undefined ? undefined : this.conversion.fromStorage(stored));
-      if (next === undefined || next === null) return next;
-      return this.conversion.toStorage(next instanceof SerializedObject ? next.parse() : next);
-    });
+  async txn(key: string, mutate: Mutate, opts?: WriteOptions): Promise<TxnResult> {
+    const result = await this.store.txn(
+      key,
+      (stored) => {
+        const next = mutate(stored === undefined ? undefined : this.conversion.fromStorage(stored));
+        if (next === undefined || next === null) return next;
+        return this.conversion.toStorage(next instanceof SerializedObject ? next.parse() : next);
+      },
+      opts,
+    );
     return result.json === undefined ? result : { ...result, json: this.served(result.json) };
   }
 

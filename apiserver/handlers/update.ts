@@ -11,6 +11,7 @@ import { admissionAttributes, updateMutation } from './write-object.ts';
 import { checkFieldManager, managerName } from '../fieldmanager/index.ts';
 import { approvalMutation } from './subresources/csr-approval.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './context.ts';
+import { writeRecordOf } from './write-record.ts';
 
 /** Serves an update. */
 export async function handleUpdate(ctx: ApiContext, r: ApiRequest): Promise<ApiResponse> {
@@ -44,8 +45,14 @@ export async function handleUpdate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   });
   const conditions = approval ? structuredClone((body as CertificateSigningRequest).status?.conditions) : undefined;
   const mutate = approval ? approvalMutation(rt, () => conditions, ctx.now(), update) : update;
-  const res = await commitWrite(ctx, rt, objectKey(rt, namespace, name), mutate, dryRun, (json) =>
-    subresource === 'scale' ? JSON.stringify(toScale(JSON.parse(json))) : json,
+  const res = await commitWrite(
+    ctx,
+    rt,
+    objectKey(rt, namespace, name),
+    mutate,
+    dryRun,
+    (json) => (subresource === 'scale' ? JSON.stringify(toScale(JSON.parse(json))) : json),
+    writeRecordOf(r),
   );
   return { ...res, warnings: [...warnings, ...admitted] };
 }

@@ -55,12 +55,3 @@ export function metricsGroupDiscovery(): object {
     ],
   };
 }
-
-/** Adds the group to /apis: an APIGroupList or, when `aggregated`, an APIGroupDiscoveryList (`legacy` /api ones are left alone). */
-export function withMetricsGroup<T extends object>(doc: T, legacy: boolean): T {
-  if (legacy) return doc;
-  const d = doc as { kind?: string; groups?: object[]; items?: object[] };
-  if (d.kind === 'APIGroupList' && d.groups) return { ...doc, groups: [...d.groups, metricsGroupEntry()] };
-  if (d.kind === 'APIGroupDiscoveryList' && d.items) return { ...doc, items: [...d.items, metricsGroupDiscovery()] };
-  return doc;
-}

@@ -9,6 +9,9 @@
 import type { Logger } from 'pino';
 import { findResource } from '../../shared/api/resources.ts';
 import type { Store } from '../storage/store.ts';
+import { apiserverWrite } from '../handlers/write-record.ts';
+
+const EXPIRY_WRITER = apiserverWrite('event-expiry', 'delete');
 
 const EVENTS = findResource('', 'v1', 'events')!;
 
@@ -52,7 +55,9 @@ export function startEventExpiry(store: Store, opts: { ttlMs: number; log: Logge
       if (at > t) break;
       expiries.delete(key);
       expired++;
-      store.txn(key, (cur) => (cur ? null : undefined)).catch((err) => opts.log.warn({ err, key }, 'could not delete an expired Event'));
+      store
+        .txn(key, (cur) => (cur ? null : undefined), { writer: EXPIRY_WRITER })
+        .catch((err) => opts.log.warn({ err, key }, 'could not delete an expired Event'));
     }
     if (expired > 0) opts.log.debug({ expired }, 'deleted expired Events');
   };

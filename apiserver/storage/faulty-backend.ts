@@ -64,6 +64,10 @@ export class FaultyBackend implements PersistenceBackend {
     return this.inner.historyAt(key, rev);
   }
 
+  historyRecords(revs: readonly number[]): Promise<HistoryRecord[]> {
+    return this.inner.historyRecords(revs);
+  }
+
   historyBetween(afterRev: number, toRev: number, limit: number): Promise<HistoryRecord[]> {
     return this.inner.historyBetween(afterRev, toRev, limit);
   }

@@ -58,7 +58,7 @@ test('history survives watch-window compaction and a restart; a watch from a com
       user: 'system:serviceaccount:kube-system:x',
       verb: 'update',
       subresource: 'status',
-      cause: 'reconcile default/a',
+      cause: { controller: 'test', key: 'default/a' },
     });
     await put(store, 'b', 'other');
     await put(store, 'a', 'v3');

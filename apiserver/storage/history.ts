@@ -113,6 +113,13 @@ export class History {
     return undefined;
   }
 
+  /** The kept versions of `key` at revisions `revs` (from revisionsOf), with their bodies, in the order asked. */
+  async versions(key: string, revs: readonly number[]): Promise<ChangeInfo[]> {
+    const committed = this.source.revision();
+    const records = await this.source.backend.historyRecords(revs.filter((rev) => rev <= committed));
+    return records.filter((r) => r.key === key).map((r) => ({ ...infoOf(r), key: r.key, json: r.json }));
+  }
+
   /** Every kept change in (fromRev, toRev] across the cluster, in revision order; `objects` includes each object's JSON. */
   async changesBetween(
     fromRev: number,

@@ -338,6 +338,18 @@ export class LevelBackend implements PersistenceBackend {
     return { oldest };
   }
 
+  async historyRecords(revs: readonly number[]): Promise<HistoryRecord[]> {
+    const rkeys = revs.map(revisionKey);
+    const bodies = await this.db.getMany(rkeys);
+    const out: HistoryRecord[] = [];
+    bodies.forEach((body, i) => {
+      if (body === undefined) return;
+      const { bytes: _, ...rec } = decodeRevisionBody(rkeys[i], body);
+      out.push(rec);
+    });
+    return out;
+  }
+
   async historyBetween(afterRev: number, toRev: number, limit: number): Promise<HistoryRecord[]> {
     if (toRev <= afterRev || limit <= 0) return [];
     const out: HistoryRecord[] = [];

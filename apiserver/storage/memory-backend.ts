@@ -81,6 +81,11 @@ export class MemoryBackend implements PersistenceBackend {
     return Promise.resolve(list.filter((r) => r.rev > afterRev).slice(0, limit));
   }
 
+  historyRecords(revs: readonly number[]): Promise<HistoryRecord[]> {
+    const byRev = new Map(this.revisions.map((r) => [r.rev, r]));
+    return Promise.resolve(revs.flatMap((rev) => (byRev.has(rev) ? [structuredClone(byRev.get(rev)!)] : [])));
+  }
+
   historyAt(key: string, rev: number): Promise<{ at?: HistoryRecord; oldest?: RevisionRecord }> {
     const list = this.history.get(key) ?? [];
     let at: HistoryRecord | undefined;

@@ -1,5 +1,6 @@
 // The vocabulary of the storage layer: stored entries, change events and the
 // persistence interface a backend (LevelDB today, etcd later) implements.
+import type { Writer } from '../../shared/api/history-types.ts';
 import type { SerializedObject } from './serialized-object.ts';
 import type { ObjectToStore, StoredObject } from './stored-object.ts';
 
@@ -50,17 +51,9 @@ export interface TxnResult {
 /**
  * Who made a write, kept with the revision in history (never in the object):
  * the request's user and groups, user agent, verb, subresource, the field
- * manager, and why (a component's reason: its controller and work-queue key).
+ * manager, and why (a component's cause: its controller and work-queue key).
  */
-export interface WriteRecord {
-  user: string;
-  groups?: string[];
-  userAgent?: string;
-  verb: string;
-  subresource?: string;
-  fieldManager?: string;
-  cause?: string;
-}
+export type WriteRecord = Writer;
 
 /** One revision of one object as history keeps it. */
 export interface HistoryRecord {
@@ -134,6 +127,8 @@ export interface PersistenceBackend {
   historyOf(key: string, afterRev: number, limit: number): Promise<RevisionRecord[]>;
   /** The newest revision of `key` at or before `rev`, and (when there is none) the oldest one kept. */
   historyAt(key: string, rev: number): Promise<{ at?: HistoryRecord; oldest?: RevisionRecord }>;
+  /** The kept records of revisions `revs` (with their bodies), in the order asked; a trimmed one is left out. */
+  historyRecords(revs: readonly number[]): Promise<HistoryRecord[]>;
   /** Every revision in (afterRev, toRev] across all keys, oldest first, at most `limit`. */
   historyBetween(afterRev: number, toRev: number, limit: number): Promise<HistoryRecord[]>;
   /**

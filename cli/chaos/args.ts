@@ -4,6 +4,7 @@
 // A signed duration such as -5s is an argument, not a flag. Every problem is
 // a ChaosUsageError naming the flag or argument (`ksim chaos` exits 2).
 import { parseDuration } from '../../shared/api/protobuf/special.ts';
+import { splitArgs as splitFlagArgs, type SplitArgs as GenericSplitArgs } from '../../shared/cli/split-args.ts';
 
 /** A bad command line; the message names the flag or argument. */
 export class ChaosUsageError extends Error {}
@@ -39,56 +40,11 @@ export const CHAOS_FLAGS = {
 export type ChaosFlag = keyof typeof CHAOS_FLAGS;
 
 /** argv split: positional arguments in order, flags by name (a boolean's value is 'true' or 'false'). */
-export interface SplitArgs {
-  positional: string[];
-  flags: Map<ChaosFlag, string>;
-  /** How each flag was spelled, for messages (-n or --namespace). */
-  spelled: Map<ChaosFlag, string>;
-}
-
-const SHORT = new Map<string, ChaosFlag>(
-  Object.entries(CHAOS_FLAGS).flatMap(([name, f]) => ('short' in f ? [[f.short, name as ChaosFlag]] : [])),
-);
+export type SplitArgs = GenericSplitArgs<ChaosFlag>;
 
 /** Splits argv; unknown flags, missing values and repeated flags are usage errors. */
 export function splitArgs(argv: string[]): SplitArgs {
-  const out: SplitArgs = { positional: [], flags: new Map(), spelled: new Map() };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('-') || arg === '-' || /^[+-]\d/.test(arg)) {
-      out.positional.push(arg);
-      continue;
-    }
-    let name: ChaosFlag | undefined;
-    let spelled: string;
-    let inline: string | undefined;
-    if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      const raw = arg.slice(2, eq < 0 ? undefined : eq);
-      spelled = `--${raw}`;
-      if (eq >= 0) inline = arg.slice(eq + 1);
-      if (Object.hasOwn(CHAOS_FLAGS, raw)) name = raw as ChaosFlag;
-    } else {
-      // -n NS, -nNS, -n=NS as kubectl takes them.
-      spelled = arg.slice(0, 2);
-      name = SHORT.get(arg[1]);
-      if (arg.length > 2) inline = arg.slice(arg[2] === '=' ? 3 : 2);
-    }
-    if (!name) throw new ChaosUsageError(`unknown flag ${spelled}`);
-    if (out.flags.has(name)) throw new ChaosUsageError(`flag ${spelled} given twice`);
-    let value: string;
-    if (!CHAOS_FLAGS[name].value) {
-      value = inline ?? 'true';
-      if (value !== 'true' && value !== 'false') throw new ChaosUsageError(`flag ${spelled}: "${value}" is not true or false`);
-    } else if (inline !== undefined) value = inline;
-    else {
-      if (i + 1 >= argv.length) throw new ChaosUsageError(`flag ${spelled} needs a value`);
-      value = argv[++i];
-    }
-    out.flags.set(name, value);
-    out.spelled.set(name, spelled);
-  }
-  return out;
+  return splitFlagArgs(argv, CHAOS_FLAGS, (message) => new ChaosUsageError(message));
 }
 
 /** A Go duration ("200ms", "1m30s", "+30s", "-5s") in milliseconds; a usage error naming `what` otherwise. */

@@ -2,6 +2,7 @@
 // AGE, RECOVERS, MESSAGE), the times as kubectl words them (45s, 3m20s).
 import { humanDuration } from '../../apiserver/printers/duration.ts';
 import type { ActiveFault, ChaosRequest } from '../../shared/chaos/protocol.ts';
+import { formatColumns } from '../../shared/cli/columns.ts';
 
 /** What a request names, for the TARGET column. */
 function targetOf(r: ChaosRequest): string {
@@ -21,14 +22,5 @@ export function faultTable(faults: ActiveFault[], now: number): string {
     const recovers = f.recoversAt ? `in ${humanDuration(Date.parse(f.recoversAt) - now)}` : 'when recovered';
     rows.push([f.id, f.request.action, targetOf(f.request), humanDuration(now - Date.parse(f.injectedAt)), recovers, f.message]);
   }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows
-    .map(
-      (r) =>
-        r
-          .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i])))
-          .join('   ')
-          .trimEnd() + '\n',
-    )
-    .join('');
+  return formatColumns(rows);
 }

@@ -65,6 +65,8 @@ export const COMPONENT_ARGS: Record<string, (c: ClusterSettings) => string[]> = 
       : []),
   ],
   scheduler: (c) => ['--kubeconfig', kubeconfigOf(c, 'scheduler'), '--speed', String(c.speed)],
+  // The web UI: its page, API and health endpoints are all on its --port.
+  ui: (c) => ['--kubeconfig', kubeconfigOf(c, 'ui')],
   'kubelet-sim': (c) => [
     '--kubeconfig',
     kubeconfigOf(c, 'kubeletSim'),
@@ -89,14 +91,15 @@ export const COMPONENT_ARGS: Record<string, (c: ClusterSettings) => string[]> = 
 /**
  * The components to start after the apiserver, in order: `controllerManagers`
  * controller-managers (controller-manager, controller-manager-1, ...), as many
- * schedulers, then kubelet-sim when there are nodes.
+ * schedulers, then kubelet-sim when there are nodes, then the web UI when asked for.
  */
-export function componentNames(opts: { controllerManagers: number; schedulers: number; nodes: number }): string[] {
+export function componentNames(opts: { controllerManagers: number; schedulers: number; nodes: number; ui?: boolean }): string[] {
   const replicas = (kind: string, n: number) => Array.from({ length: Math.max(0, n) }, (_, i) => (i === 0 ? kind : `${kind}-${i}`));
   return [
     ...replicas('controller-manager', opts.controllerManagers),
     ...replicas('scheduler', opts.schedulers),
     ...(opts.nodes > 0 ? ['kubelet-sim'] : []),
+    ...(opts.ui ? ['ui'] : []),
   ];
 }
 

@@ -9,14 +9,16 @@
 // the apiserver while its containers keep running) for chaos, and its
 // kubelet alone can be killed, stopped or paused (containers keep running,
 // nothing reaches the apiserver, and the kubelet does nothing for its Pods)
-// and started or resumed again; kubelet-sim/chaos/ drives these.
+// and started or resumed again; kubelet-sim/chaos/ drives these. A node's
+// registration and heartbeats carry a write cause (kubelet, the node's name,
+// "register" or "heartbeat: ...").
 import type { Logger } from 'pino';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { StatusError } from '../../shared/api/errors.ts';
 import { findResource } from '../../shared/api/resources.ts';
 import type { Clock } from '../../shared/clock/clock.ts';
-import type { KubeClient } from '../../shared/client/kube-client.ts';
+import { withCause, type KubeClient, type WriteCause } from '../../shared/client/kube-client.ts';
 import type { NodeRuntime } from '../runtime/pod-worker.ts';
 import type { Timings } from '../runtime/timings.ts';
 import { BeatWheel } from './beat-wheel.ts';
@@ -34,6 +36,11 @@ import {
 
 const nodes = findResource('', 'v1', 'nodes')!;
 const leases = findResource('coordination.k8s.io', 'v1', 'leases')!;
+
+/** The cause of a write about node `n` itself (its Node, its Lease). */
+function nodeCause(n: SimNode, detail: string): WriteCause {
+  return { controller: 'kubelet', key: n.name, detail };
+}
 
 /**
  * A node's chaos state: running; stopped (powered off); partitioned (cut off
@@ -196,7 +203,11 @@ export class NodeFleet {
     return this.opts.clientFor?.(n.name) ?? this.opts.client;
   }
 
-  private async register(n: SimNode): Promise<void> {
+  private register(n: SimNode): Promise<void> {
+    return withCause(nodeCause(n, 'register'), () => this.registerNow(n));
+  }
+
+  private async registerNow(n: SimNode): Promise<void> {
     const client = this.clientOf(n);
     const now = this.opts.clock.now();
     const desired = buildNode(this.identities.get(n.name) ?? { name: n.name, index: n.index }, this.opts.profile, this.opts.endpoint, now);
@@ -245,7 +256,11 @@ export class NodeFleet {
   }
 
   /** Renews the Lease with the last copy (no read), re-reading only on a conflict. */
-  async renewLease(n: SimNode): Promise<void> {
+  renewLease(n: SimNode): Promise<void> {
+    return withCause(nodeCause(n, 'heartbeat: Lease'), () => this.renewLeaseNow(n));
+  }
+
+  private async renewLeaseNow(n: SimNode): Promise<void> {
     const now = this.opts.clock.now();
     const client = this.clientOf(n);
     try {
@@ -307,7 +322,11 @@ export class NodeFleet {
       .finally(() => (n.statusBusy = false));
   }
 
-  private async postStatus(n: SimNode, now: number): Promise<void> {
+  private postStatus(n: SimNode, now: number): Promise<void> {
+    return withCause(nodeCause(n, 'heartbeat: Node status'), () => this.patchStatus(n, now));
+  }
+
+  private async patchStatus(n: SimNode, now: number): Promise<void> {
     try {
       await this.clientOf(n).patch(
         nodes,

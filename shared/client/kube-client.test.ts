@@ -1,6 +1,7 @@
 // The client's own HTTP/1.1 connection pool against small local servers:
 // every way an answer can be framed, kept-alive connections the server
-// closes, the connection limit, timeouts, TLS, and typed Status errors.
+// closes, the connection limit, timeouts, TLS, and typed Status errors; the
+// write cause header.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -12,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StatusError } from '../api/errors.ts';
 import { findResource } from '../api/resources.ts';
-import { KubeClient } from './kube-client.ts';
+import { CAUSE_HEADER, decodeCause } from '../api/write-cause.ts';
+import { KubeClient, withCause } from './kube-client.ts';
 
 const configmaps = findResource('', 'v1', 'configmaps')!;
 const closers: (() => void)[] = [];
@@ -271,4 +273,45 @@ test('setToken: later requests and watches carry the new bearer token, over the 
   await c.get(configmaps, 'default', 'a');
   await c.watch(configmaps, { namespace: 'default' }, () => undefined).done;
   assert.deepEqual(seen, ['get Bearer first', 'get Bearer second', 'watch Bearer second']);
+});
+
+test('writes made within a cause carry X-Ksim-Cause; GETs, watches and writes outside one do not', async () => {
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const cause = req.headers[CAUSE_HEADER] as string | undefined;
+      seen.push(`${req.method} ${cause === undefined ? '-' : JSON.stringify(decodeCause(cause))}`);
+      if (req.url!.includes('watch=true')) return void res.writeHead(200).end();
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+  });
+  const c = client(await listen(server));
+  const view = c.as({ username: 'system:node:n1' });
+  await c.create(configmaps, 'x', { metadata: { name: 'a' } });
+  await withCause({ controller: 'deployment', key: 'x/web', triggers: ['41', '42'] }, async () => {
+    await c.get(configmaps, 'x', 'a');
+    await c.list(configmaps, { namespace: 'x' });
+    await c.watch(configmaps, { namespace: 'x' }, () => undefined).done;
+    await c.create(configmaps, 'x', { metadata: { name: 'a' } });
+    await new Promise((r) => setTimeout(r, 1));
+    await c.update(configmaps, { metadata: { namespace: 'x', name: 'a' } });
+    await withCause({ controller: 'kubelet', key: 'x/p', detail: 'Running (Ready) – é' }, () =>
+      view.patch(configmaps, 'x', 'a', 'merge', {}, 'status'),
+    );
+    await c.delete(configmaps, 'x', 'a');
+  });
+  await c.patch(configmaps, 'x', 'a', 'merge', {});
+  const dep = JSON.stringify({ controller: 'deployment', key: 'x/web', triggers: ['41', '42'] });
+  assert.deepEqual(seen, [
+    'POST -',
+    'GET -',
+    'GET -',
+    'GET -',
+    `POST ${dep}`,
+    `PUT ${dep}`,
+    `PATCH ${JSON.stringify({ controller: 'kubelet', key: 'x/p', detail: 'Running (Ready) – é' })}`,
+    `DELETE ${dep}`,
+    'PATCH -',
+  ]);
 });

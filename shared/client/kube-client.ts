@@ -15,14 +15,24 @@
 // another user through kube's impersonation headers, over the same pool and
 // watch agent: kubelet-sim runs thousands of nodes, each with its own
 // identity, on one process's connections.
+//
+// A write (any request but a GET) made inside a cause (withCause, or any
+// reconcile of runController) carries it in the X-Ksim-Cause header, which
+// the apiserver records with the revision it writes; KSIM_CAUSALITY=off
+// sends none.
 import http from 'node:http';
 import https from 'node:https';
 import { StatusError, type Status } from '../api/errors.ts';
 import type { KubeList, KubeObject } from '../api/object.ts';
 import { groupVersionPath, type ResourceType } from '../api/resource-type.ts';
+import { CAUSE_HEADER } from '../api/write-cause.ts';
+import { currentCauseHeader } from '../causality/cause-context.ts';
 import { loadKubeconfig, type ClientConfig } from './kubeconfig.ts';
 import { TokenBucket } from './rate-limiter.ts';
 import { Http1Pool } from './http1-pool.ts';
+
+export { withCause, currentCause, causalityEnabled } from '../causality/cause-context.ts';
+export type { WriteCause } from '../api/write-cause.ts';
 
 /** Client tuning; rate limits are off unless `qps` is set. */
 export interface ClientOptions {
@@ -218,6 +228,10 @@ export class KubeClient {
     const target = this.target(path, opts.query);
     if (/[\s]/.test(target)) throw new Error(`invalid request path: ${JSON.stringify(target)}`);
     let head = `${method} ${target} HTTP/1.1\r\n${this.headerLines}`;
+    if (method !== 'GET' && method !== 'HEAD') {
+      const cause = currentCauseHeader();
+      if (cause !== undefined) head += `${CAUSE_HEADER}: ${cause}\r\n`;
+    }
     if (body !== undefined)
       head += `Content-Type: ${opts.contentType ?? 'application/json'}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
     head += '\r\n';

@@ -3,8 +3,12 @@
 // and reconcile them; success forgets the key's failures (or requeues it
 // after `requeueAfterMs`), an error requeues it with backoff. Level-based:
 // a key carries no data, reconcile re-reads the state from the caches.
+// Each reconcile runs with a write cause (the controller, the key and the
+// resourceVersions of the events that queued it), which the client sends
+// with every write the reconcile makes.
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { withCause } from '../causality/cause-context.ts';
 import { prom } from '../metrics/registry.ts';
 import type { Informer } from '../informer/informer.ts';
 import type { WorkQueue } from '../workqueue/work-queue.ts';
@@ -61,7 +65,9 @@ export async function runController(spec: ControllerSpec): Promise<RunningContro
       const started = process.hrtime.bigint();
       let result = 'success';
       try {
-        const out = await spec.reconcile(key);
+        const triggers = spec.queue.triggersOf(key);
+        const cause = { controller: spec.name, key, triggers: triggers.length ? [...triggers] : undefined };
+        const out = await withCause(cause, () => spec.reconcile(key));
         spec.queue.forget(key);
         if (out?.requeueAfterMs !== undefined) spec.queue.addAfter(key, out.requeueAfterMs);
       } catch (err) {

@@ -2,11 +2,14 @@
 // resourceVersion moving with every event and bookmark; on a dropped
 // connection or a server-closed stream, resume the watch from there; on 410
 // Gone, list again and reconcile the cache (synthesizing the adds, updates
-// and deletes that were missed). Handlers run in event order.
+// and deletes that were missed). Handlers run in event order, each call
+// marked with the resourceVersion of the event's object (causality: what
+// queued a key, shared/causality/event-context.ts).
 import type { Logger } from 'pino';
 import { StatusError } from '../api/errors.ts';
 import type { KubeObject } from '../api/object.ts';
 import type { ResourceType } from '../api/resource-type.ts';
+import { dispatching } from '../causality/event-context.ts';
 import { realClock, type Clock } from '../clock/clock.ts';
 import type { KubeClient, WatchEvent } from '../client/kube-client.ts';
 import { Cache, keyOf } from './cache.ts';
@@ -62,7 +65,8 @@ export class Informer<T extends KubeObject = any> {
   /** Registers handlers; objects already cached are replayed as adds. */
   on(handlers: EventHandlers<T>): void {
     this.handlers.push(handlers);
-    if (this.synced) for (const obj of this.cache.list()) handlers.add?.(obj);
+    if (!this.synced || !handlers.add) return;
+    for (const obj of this.cache.list()) dispatching(obj.metadata?.resourceVersion, () => handlers.add!(obj));
   }
 
   /** True once the first list has been applied. */
@@ -98,7 +102,8 @@ export class Informer<T extends KubeObject = any> {
   private scheduleResync(): void {
     this.cancelResync = this.clock.setTimeout(() => {
       if (this.stopped) return;
-      for (const obj of this.cache.list()) for (const h of this.handlers) h.update?.(obj, obj);
+      // Not an event: a resync names no trigger.
+      for (const obj of this.cache.list()) this.dispatch('update', obj, obj);
       this.scheduleResync();
     }, this.opts.resyncMs!);
   }
@@ -213,7 +218,8 @@ export class Informer<T extends KubeObject = any> {
     const obj = ev.object;
     if (ev.type === 'DELETED') {
       const old = this.cache.remove(keyOf(obj));
-      this.emit('delete', old ?? obj);
+      // The deletion's own resourceVersion, not that of the copy last cached.
+      this.emit('delete', old ?? obj, undefined, rv);
     } else {
       const old = this.cache.upsert(obj);
       if (old) this.emit('update', obj, old);
@@ -222,7 +228,11 @@ export class Informer<T extends KubeObject = any> {
     if (rv) this.resourceVersion = rv;
   }
 
-  private emit(kind: 'add' | 'update' | 'delete', obj: T, old?: T): void {
+  private emit(kind: 'add' | 'update' | 'delete', obj: T, old?: T, rv = obj.metadata?.resourceVersion): void {
+    dispatching(rv, () => this.dispatch(kind, obj, old));
+  }
+
+  private dispatch(kind: 'add' | 'update' | 'delete', obj: T, old?: T): void {
     for (const h of this.handlers) {
       try {
         if (kind === 'add') h.add?.(obj);

@@ -21,6 +21,7 @@ const FILES = [
   'scheduler',
   'kubelet-sim',
   'kubelet-sim-serving',
+  'ui',
 ];
 const opts = { serviceIPs: ['10.96.0.1'] };
 
@@ -66,7 +67,17 @@ test('the first call makes the whole set (0600 keys, 0700 dir) quickly; the seco
 
     const subjects = Object.fromEntries(
       (
-        ['ca', 'apiserver', 'apiserverKubeletClient', 'admin', 'controllerManager', 'scheduler', 'kubeletSim', 'kubeletSimServing'] as const
+        [
+          'ca',
+          'apiserver',
+          'apiserverKubeletClient',
+          'admin',
+          'controllerManager',
+          'scheduler',
+          'kubeletSim',
+          'kubeletSimServing',
+          'ui',
+        ] as const
       ).map((n) => {
         const d = describeCertificate(first[n].certPem);
         return [n, [d.commonName, ...d.organizations].join('/')];
@@ -81,6 +92,7 @@ test('the first call makes the whole set (0600 keys, 0700 dir) quickly; the seco
       scheduler: 'system:kube-scheduler',
       kubeletSim: 'system:ksim:kubelet-sim',
       kubeletSimServing: 'kubelet-sim',
+      ui: 'system:ksim:ui',
     });
     // The kubelet API's serving certificate: this host's names, for server auth.
     const kubeletServing = describeCertificate(first.kubeletSimServing.certPem);
@@ -126,7 +138,7 @@ test('a new service IP or advertise address reissues only the serving certificat
 
     // Two years on, the one-year leaves have expired and are reissued (same keys); the CA is kept.
     const later = await ensureClusterPki(dir, { ...opts, now: new Date(Date.now() + 2 * 365 * 86_400_000) });
-    assert.equal(later.written.length, 7);
+    assert.equal(later.written.length, 8);
     assert.equal(later.ca.certPem, first.ca.certPem);
     assert.equal(later.admin.keyPem, first.admin.keyPem);
     assert.ok(describeCertificate(later.admin.certPem).notAfter.getTime() > Date.now() + 2.9 * 365 * 86_400_000);
@@ -165,7 +177,7 @@ test('a set a crash left half-made is completed; a key without its certificate k
     await fs.rm(path.join(pki, 'ca.key'));
     const newCa = await ensureClusterPki(dir, opts);
     assert.notEqual(newCa.ca.keyPem, first.ca.keyPem);
-    assert.equal(newCa.written.length, 2 + 7);
+    assert.equal(newCa.written.length, 2 + 8);
     assert.equal(newCa.admin.keyPem, first.admin.keyPem);
     assertSignedByCa(newCa);
   });
@@ -213,6 +225,7 @@ test('the four kubeconfigs embed the CA and each identity’s own certificate, m
       controllerManager: path.join(dir, 'controller-manager.kubeconfig'),
       scheduler: path.join(dir, 'scheduler.kubeconfig'),
       kubeletSim: path.join(dir, 'kubelet-sim.kubeconfig'),
+      ui: path.join(dir, 'ui.kubeconfig'),
     });
     const users: Record<string, string> = {};
     for (const [name, file] of Object.entries(paths)) {
@@ -235,6 +248,7 @@ test('the four kubeconfigs embed the CA and each identity’s own certificate, m
       controllerManager: 'system:kube-controller-manager',
       scheduler: 'system:kube-scheduler',
       kubeletSim: 'system:ksim:kubelet-sim',
+      ui: 'system:ksim:ui',
     });
     // Same content: left alone; a new port: rewritten.
     const before = (await fs.stat(paths.admin)).ino;

@@ -44,6 +44,8 @@ export interface ClusterPki {
   controllerManager: PkiPair;
   scheduler: PkiPair;
   kubeletSim: PkiPair;
+  /** The web UI's client certificate (its own identity, system:ksim:ui). */
+  ui: PkiPair;
   /** The kubelet API's serving certificate (ksim up gives it to kubelet-sim). */
   kubeletSimServing: PkiPair;
   /** The files this call wrote (none when everything was reused). */
@@ -83,6 +85,7 @@ export const LEAVES: Record<LeafName, LeafSpec> = {
   controllerManager: { file: 'controller-manager', commonName: 'system:kube-controller-manager', usages: CLIENT },
   scheduler: { file: 'scheduler', commonName: 'system:kube-scheduler', usages: CLIENT },
   kubeletSim: { file: 'kubelet-sim', commonName: 'system:ksim:kubelet-sim', usages: CLIENT },
+  ui: { file: 'ui', commonName: 'system:ksim:ui', usages: CLIENT },
   kubeletSimServing: {
     file: 'kubelet-sim-serving',
     commonName: 'kubelet-sim',

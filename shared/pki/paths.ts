@@ -11,11 +11,18 @@ export function pkiPaths(dataDir: string, name: string): { certPath: string; key
 }
 
 /** The kubeconfig paths of a data dir, whether or not they exist yet. */
-export function kubeconfigPaths(dataDir: string): { admin: string; controllerManager: string; scheduler: string; kubeletSim: string } {
+export function kubeconfigPaths(dataDir: string): {
+  admin: string;
+  controllerManager: string;
+  scheduler: string;
+  kubeletSim: string;
+  ui: string;
+} {
   return {
     admin: path.join(dataDir, 'kubeconfig'),
     controllerManager: path.join(dataDir, 'controller-manager.kubeconfig'),
     scheduler: path.join(dataDir, 'scheduler.kubeconfig'),
     kubeletSim: path.join(dataDir, 'kubelet-sim.kubeconfig'),
+    ui: path.join(dataDir, 'ui.kubeconfig'),
   };
 }

@@ -39,6 +39,8 @@ export interface Cluster extends ApiTarget {
   chaos(args: string[]): Promise<ToolResult>;
   /** Runs `ksim status --data-dir DIR`. */
   status(): Promise<ToolResult>;
+  /** Runs `ksim ARGS --data-dir DIR` (history, diff, blame, trace: any command that takes --data-dir). */
+  ksim(args: string[]): Promise<ToolResult>;
   /** A request to the supervisor's control endpoint (DIR/control.json's URL and token), answered with its status and JSON body. */
   control(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** The `ksim up` process itself. */
@@ -92,6 +94,8 @@ export async function startCluster(opts: { nodes?: number; speed?: number; upArg
       String(nodes),
       '--speed',
       String(opts.speed ?? 10),
+      // The web UI follows every write: a test that does not look at it spares the machine its reads.
+      ...(opts.upArgs?.some((a) => a.startsWith('--ui')) ? [] : ['--ui=false']),
       ...(opts.upArgs ?? []),
     ],
     {
@@ -162,6 +166,7 @@ export async function startCluster(opts: { nodes?: number; speed?: number; upArg
     pidOf: (component) => recorded(component).pid,
     chaos: (args) => runKsim(['chaos', ...args, '--data-dir', dataDir]),
     status: () => runKsim(['status', '--data-dir', dataDir]),
+    ksim: (args) => runKsim([...args, '--data-dir', dataDir]),
     control: (method, path, body) => controlCall(dataDir, method, path, body),
     up,
     endpointOf: (component) => recorded(component).endpoint,

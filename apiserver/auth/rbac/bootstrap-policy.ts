@@ -6,6 +6,9 @@
 // bootstrapping label and the autoupdate annotation that lets the reconciler
 // add what a later version of this file grants.
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, Subject } from 'kubernetes-types/rbac/v1.js';
+import { RESOURCES } from '../../../shared/api/resources.ts';
+import { HISTORY_GROUP } from '../../../shared/api/history-types.ts';
+import { HISTORY_VIEWS, resourceSegment } from '../../history-api/object-ref.ts';
 
 export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
 const BOOTSTRAP_LABELS = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };
@@ -91,6 +94,20 @@ export const NODE_RULES: PolicyRule[] = [
   rule(['get', 'create', 'update', 'patch', 'delete'], ['storage.k8s.io'], ['csinodes']),
   rule(READ, ['node.k8s.io'], ['runtimeclasses']),
 ];
+
+/** The user the web UI authenticates as (its own client certificate). */
+export const UI_USER = 'system:ksim:ui';
+
+/**
+ * The history API's resources ("deployments.apps", and each with its views)
+ * for every built-in kind but Secrets: a Secret's history holds the Secret.
+ */
+function historyOfAllButSecrets(): string[] {
+  return RESOURCES.filter((rt) => !(rt.group === '' && rt.plural === 'secrets')).flatMap((rt) => {
+    const segment = resourceSegment(rt);
+    return [segment, ...HISTORY_VIEWS.map((v) => `${segment}/${v}`)];
+  });
+}
 
 /** The user kubelet-sim authenticates as (its own client certificate). */
 export const KUBELET_SIM_USER = 'system:ksim:kubelet-sim';
@@ -357,6 +374,15 @@ const CLUSTER_ROLES: ClusterRole[] = [
     // ingress-nginx's events about the Ingresses it syncs (its ClusterRole has the same rule).
     rule(['create', 'patch'], ['', 'events.k8s.io'], ['events']),
   ]),
+  clusterRole(UI_USER, [
+    // Every write as it happens, and the history of every object but Secrets.
+    rule(['list'], [HISTORY_GROUP], ['changes']),
+    rule(['get'], [HISTORY_GROUP], [...new Set(historyOfAllButSecrets())]),
+    // The ownership graph's objects.
+    rule(['get', 'list', 'watch'], [''], ['pods', 'nodes', 'services', 'configmaps', 'persistentvolumeclaims']),
+    rule(['get', 'list', 'watch'], ['apps'], ['deployments', 'replicasets']),
+    rule(['get', 'list', 'watch'], ['discovery.k8s.io'], ['endpointslices']),
+  ]),
 ];
 
 /** kube's controller roles (system:controller:NAME, bound to ServiceAccount kube-system/NAME) for the controllers ksim runs. */
@@ -566,6 +592,7 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly ClusterRoleBinding[] = [
   // each request, so the Node authorizer and NodeRestriction see the node's own
   // name. Nodes come and go at runtime, hence any user name.
   clusterBinding(KUBELET_SIM_USER, [user(KUBELET_SIM_USER)]),
+  clusterBinding(UI_USER, [user(UI_USER)]),
 ];
 
 function role(namespace: string, name: string, rules: PolicyRule[]): Role {

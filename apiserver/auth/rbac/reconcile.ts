@@ -21,6 +21,9 @@ import {
   BOOTSTRAP_ROLE_BINDINGS,
   BOOTSTRAP_ROLES,
 } from './bootstrap-policy.ts';
+import { apiserverWrite } from '../../handlers/write-record.ts';
+
+const RBAC_RECONCILE = { writer: apiserverWrite('rbac-bootstrap', 'update') };
 
 type RoleLike = Role | ClusterRole;
 type BindingLike = RoleBinding | ClusterRoleBinding;
@@ -127,29 +130,33 @@ async function ensureOne<T extends RoleLike | BindingLike>(
   const now = ctx.now ?? (() => new Date());
   const newUid = ctx.newUid ?? (() => crypto.randomUUID());
   let op: ReconcileOp = 'none';
-  await ctx.store.txn(key, (cur) => {
-    if (!cur) {
-      const obj = structuredClone(expected) as unknown as KubeObject;
-      prepareCreate(rt, obj, now(), newUid());
-      op = 'create';
-      return obj;
-    }
-    const r = reconcile(cur as unknown as T, expected);
-    op = r.op;
-    if (!r.obj) return undefined;
-    if (r.op === 'recreate') {
-      // roleRef cannot change in place: the new binding is a new object.
-      const obj = structuredClone(r.obj) as unknown as KubeObject;
-      obj.metadata = { ...obj.metadata };
-      delete obj.metadata.resourceVersion;
-      delete obj.metadata.managedFields;
-      prepareCreate(rt, obj, now(), newUid());
-      return obj;
-    }
-    const next = prepareUpdate(rt, r.obj as unknown as KubeObject, cur, '');
-    if (!next) op = 'none';
-    return next;
-  });
+  await ctx.store.txn(
+    key,
+    (cur) => {
+      if (!cur) {
+        const obj = structuredClone(expected) as unknown as KubeObject;
+        prepareCreate(rt, obj, now(), newUid());
+        op = 'create';
+        return obj;
+      }
+      const r = reconcile(cur as unknown as T, expected);
+      op = r.op;
+      if (!r.obj) return undefined;
+      if (r.op === 'recreate') {
+        // roleRef cannot change in place: the new binding is a new object.
+        const obj = structuredClone(r.obj) as unknown as KubeObject;
+        obj.metadata = { ...obj.metadata };
+        delete obj.metadata.resourceVersion;
+        delete obj.metadata.managedFields;
+        prepareCreate(rt, obj, now(), newUid());
+        return obj;
+      }
+      const next = prepareUpdate(rt, r.obj as unknown as KubeObject, cur, '');
+      if (!next) op = 'none';
+      return next;
+    },
+    RBAC_RECONCILE,
+  );
   return op;
 }
 

@@ -10,6 +10,7 @@ import type { Mutate, StoredObject } from '../../storage/types.ts';
 import { commitWrite } from '../commit-write.ts';
 import { isDryRun } from '../dry-run.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from '../context.ts';
+import { writeRecordOf } from '../write-record.ts';
 
 /** A Pod condition as kube stores it: a zero lastProbeTime is written as null. */
 type StoredCondition = Omit<PodCondition, 'lastProbeTime'> & { lastProbeTime?: string | null };
@@ -45,6 +46,6 @@ export async function handleBinding(ctx: ApiContext, r: ApiRequest): Promise<Api
     pod.status.conditions = conditions;
     return pod;
   };
-  await commitWrite(ctx, rt, objectKey(rt, namespace, name), mutate, isDryRun(r.query), (json) => json);
+  await commitWrite(ctx, rt, objectKey(rt, namespace, name), mutate, isDryRun(r.query), (json) => json, writeRecordOf(r));
   return { status: 201, json: JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }) };
 }

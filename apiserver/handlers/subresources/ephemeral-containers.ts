@@ -21,6 +21,7 @@ import { commitWrite } from '../commit-write.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from '../context.ts';
 import { isDryRun } from '../dry-run.ts';
 import { admissionAttributes } from '../write-object.ts';
+import { writeRecordOf } from '../write-record.ts';
 
 /** The fields of an ephemeral container and whether it may set them (kube's allowedEphemeralContainerFields). */
 const ALLOWED: Record<string, boolean> = {
@@ -150,6 +151,6 @@ export async function handleEphemeralContainers(ctx: ApiContext, r: ApiRequest):
     ctx.admission.admit('UPDATE', rt, next, stored, 'all', attrs);
     return deepEqual(next, cur) ? undefined : next;
   };
-  const res = await commitWrite(ctx, rt, objectKey(rt, namespace, name), mutate, dryRun, (json) => json);
+  const res = await commitWrite(ctx, rt, objectKey(rt, namespace, name), mutate, dryRun, (json) => json, writeRecordOf(r));
   return { ...res, warnings };
 }

@@ -15,6 +15,7 @@ import { commitWrite } from '../commit-write.ts';
 import { isDryRun } from '../dry-run.ts';
 import { admissionAttributes } from '../write-object.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from '../context.ts';
+import { writeRecordOf } from '../write-record.ts';
 
 const PDBS = findResource('policy', 'v1', 'poddisruptionbudgets')!;
 
@@ -85,7 +86,15 @@ export async function handleEviction(ctx: ApiContext, r: ApiRequest): Promise<Ap
         cur.status = status;
         return cur;
       };
-      await commitWrite(ctx, PDBS, objectKey(PDBS, namespace, pdb.metadata!.name!), spendDisruption, dryRun, (json) => json);
+      await commitWrite(
+        ctx,
+        PDBS,
+        objectKey(PDBS, namespace, pdb.metadata!.name!),
+        spendDisruption,
+        dryRun,
+        (json) => json,
+        writeRecordOf(r),
+      );
     }
   }
   const evict: Mutate = (cur) => {
@@ -93,6 +102,6 @@ export async function handleEviction(ctx: ApiContext, r: ApiRequest): Promise<Ap
     const plan = planDelete(rt, cur, options, ctx.now());
     return plan.action === 'delete' ? null : plan.obj;
   };
-  await commitWrite(ctx, rt, podKey, evict, dryRun, (json) => json);
+  await commitWrite(ctx, rt, podKey, evict, dryRun, (json) => json, writeRecordOf(r));
   return { status: 201, json: JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }) };
 }

@@ -1,0 +1,229 @@
+// The history API (history.ksim.io/v1alpha1) on a real apiserver: every
+// revision with its writer, an object at an old revision (also deleted),
+// diffs, blame, the cluster-wide change list (also waited on), causes sent
+// by a component and the trace built from them, RBAC, and kube-style errors.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { encodeCause } from '../shared/api/write-cause.ts';
+import { api, startApiserver, type Apiserver, type ApiClient } from './helpers/index.ts';
+
+let server: Apiserver;
+let c: ApiClient;
+const H = '/apis/history.ksim.io/v1alpha1';
+const CM = '/api/v1/namespaces/hist/configmaps';
+const revs: string[] = [];
+
+before(async () => {
+  server = await startApiserver();
+  c = api(server);
+  await c.request('POST', '/api/v1/namespaces', { metadata: { name: 'hist' } });
+  const created = await c.request(
+    'POST',
+    `${CM}?fieldManager=alice`,
+    { metadata: { name: 'colors' }, data: { color: 'red' } },
+    { 'user-agent': 'kubectl/v1.35.0 (linux/amd64)' },
+  );
+  assert.equal(created.status, 201);
+  revs.push(created.body.metadata.resourceVersion);
+  const patched = await c.request(
+    'PATCH',
+    `${CM}/colors`,
+    { data: { color: 'blue', size: 'L' } },
+    {
+      'content-type': 'application/merge-patch+json',
+      'user-agent': 'kubectl-patch/v1.35.0 (linux/amd64)',
+    },
+  );
+  assert.equal(patched.status, 200);
+  revs.push(patched.body.metadata.resourceVersion);
+  // A component's write, with its cause: triggered by the patch.
+  const caused = await c.request(
+    'PATCH',
+    `${CM}/colors`,
+    { metadata: { labels: { checked: 'yes' } } },
+    {
+      'content-type': 'application/merge-patch+json',
+      'user-agent': 'kube-controller-manager/v1.35.0',
+      'x-ksim-cause': encodeCause({ controller: 'colorcheck', key: 'hist/colors', triggers: [revs[1]] }),
+    },
+  );
+  assert.equal(caused.status, 200);
+  revs.push(caused.body.metadata.resourceVersion);
+  const deleted = await c.request('DELETE', `${CM}/colors`);
+  assert.equal(deleted.status, 200);
+});
+after(() => server?.stop());
+
+describe('one object', () => {
+  test('every revision, with who wrote it', async () => {
+    const res = await c.request('GET', `${H}/namespaces/hist/configmaps/colors`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.kind, 'RevisionList');
+    assert.deepEqual(res.body.object, { group: '', resource: 'configmaps', kind: 'ConfigMap', namespace: 'hist', name: 'colors' });
+    const items = res.body.items;
+    assert.deepEqual(
+      items.map((i: any) => i.type),
+      ['ADDED', 'MODIFIED', 'MODIFIED', 'DELETED'],
+    );
+    assert.deepEqual(
+      items.slice(0, 3).map((i: any) => i.revision),
+      revs,
+    );
+    assert.equal(items[0].writer.user, 'kubernetes-admin');
+    assert.equal(items[0].writer.verb, 'create');
+    assert.equal(items[0].writer.fieldManager, 'alice');
+    assert.match(items[0].writer.userAgent, /^kubectl\/v1\.35/);
+    assert.equal(items[1].writer.verb, 'patch');
+    assert.equal(items[1].writer.fieldManager, 'kubectl-patch');
+    assert.deepEqual(items[2].writer.cause, { controller: 'colorcheck', key: 'hist/colors', triggers: [revs[1]] });
+    assert.equal(items[3].writer.verb, 'delete');
+    assert.match(items[0].time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // Paged.
+    const page = await c.request('GET', `${H}/namespaces/hist/configmaps/colors?limit=2`);
+    assert.equal(page.body.items.length, 2);
+    const rest = await c.request('GET', `${H}/namespaces/hist/configmaps/colors?limit=2&continue=${page.body.metadata.continue}`);
+    assert.deepEqual(
+      rest.body.items.map((i: any) => i.type),
+      ['MODIFIED', 'DELETED'],
+    );
+  });
+
+  test('the object as it was, after it was deleted', async () => {
+    const res = await c.request('GET', `${H}/namespaces/hist/configmaps/colors/object?revision=${revs[0]}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.data, { color: 'red' });
+    const later = await c.request('GET', `${H}/namespaces/hist/configmaps/colors/object?revision=${revs[1]}`);
+    assert.deepEqual(later.body.data, { color: 'blue', size: 'L' });
+    const before = await c.request('GET', `${H}/namespaces/hist/configmaps/colors/object?revision=${Number(revs[0]) - 1}`);
+    assert.equal(before.status, 404);
+    assert.equal(before.body.reason, 'NotFound');
+    assert.match(before.body.message, /configmaps "colors" not found at revision/);
+  });
+
+  test('a diff names each changed field', async () => {
+    const res = await c.request('GET', `${H}/namespaces/hist/configmaps/colors/diff?from=${revs[0]}&to=${revs[1]}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.kind, 'RevisionDiff');
+    assert.deepEqual(res.body.changes, [
+      { path: '.data.color', op: 'replace', old: 'red', new: 'blue' },
+      { path: '.data.size', op: 'add', new: 'L' },
+    ]);
+  });
+
+  test('blame: the revision and writer that last set each field', async () => {
+    const res = await c.request('GET', `${H}/namespaces/hist/configmaps/colors/blame?revision=${revs[2]}`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const byPath = Object.fromEntries(res.body.fields.map((f: any) => [f.path, f]));
+    assert.equal(byPath['.data.color'].revision, revs[1]);
+    assert.equal(byPath['.data.color'].writer.fieldManager, 'kubectl-patch');
+    assert.equal(byPath['.data.color'].manager, 'kubectl-patch');
+    assert.equal(byPath['.metadata.name'].revision, revs[0]);
+    assert.equal(byPath['.metadata.labels.checked'].writer.cause.controller, 'colorcheck');
+    // A deleted object has no fields to blame at its deletion.
+    const gone = await c.request('GET', `${H}/namespaces/hist/configmaps/colors/blame`);
+    assert.equal(gone.status, 404);
+  });
+
+  test('trace: the writes a revision caused, and what caused a write', async () => {
+    const res = await c.request('GET', `${H}/namespaces/hist/configmaps/colors/trace?revision=${revs[1]}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.root.revision, revs[1]);
+    assert.deepEqual(
+      res.body.root.children.map((n: any) => n.revision),
+      [revs[2]],
+    );
+    assert.equal(res.body.root.children[0].writer.cause.controller, 'colorcheck');
+    const back = await c.request('GET', `${H}/namespaces/hist/configmaps/colors/trace?revision=${revs[2]}`);
+    assert.deepEqual(
+      back.body.causes.map((n: any) => n.revision),
+      [revs[1]],
+    );
+    assert.equal(back.body.causes[0].object.name, 'colors');
+  });
+});
+
+describe('the whole cluster', () => {
+  test('changes between two revisions, paged, with the objects when asked', async () => {
+    const res = await c.request('GET', `${H}/changes?from=${Number(revs[0]) - 1}&to=${revs[2]}&objects=true`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.kind, 'ChangeList');
+    const ours = res.body.items.filter((i: any) => i.object.name === 'colors');
+    assert.deepEqual(
+      ours.map((i: any) => i.revision),
+      revs,
+    );
+    assert.deepEqual(ours[0].body.data, { color: 'red' });
+    const page = await c.request('GET', `${H}/changes?from=${Number(revs[0]) - 1}&to=${revs[2]}&limit=1`);
+    assert.equal(page.body.items.length, 1);
+    assert.ok(page.body.metadata.continue);
+  });
+
+  test('a reader waits for the next change with timeoutSeconds', async () => {
+    const now = (await c.request('GET', `${H}/changes?limit=1`)).body.metadata.resourceVersion;
+    const waiting = c.request('GET', `${H}/changes?from=${now}&timeoutSeconds=10`);
+    await new Promise((r) => setTimeout(r, 200));
+    await c.request('POST', CM, { metadata: { name: 'later' } });
+    const res = await waiting;
+    assert.equal(res.status, 200);
+    assert.deepEqual(
+      res.body.items.map((i: any) => i.object.name),
+      ['later'],
+    );
+  });
+
+  test('discovery lists the group', async () => {
+    const groups = await c.request('GET', '/apis');
+    assert.ok(groups.body.groups.some((g: any) => g.name === 'history.ksim.io'));
+    const list = await c.request('GET', H);
+    assert.deepEqual(
+      list.body.resources.map((r: any) => r.name),
+      ['changes'],
+    );
+  });
+});
+
+describe('errors and authorization', () => {
+  test('bad parameters, paths and methods get kube Status errors', async () => {
+    const bad = await c.request('GET', `${H}/namespaces/hist/configmaps/colors/object?revision=abc`);
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.message, /revision: must be a resourceVersion/);
+    assert.equal((await c.request('GET', `${H}/namespaces/hist/nosuch/colors`)).status, 404);
+    assert.equal((await c.request('GET', `${H}/configmaps/colors`)).status, 404); // namespaced, asked without one
+    assert.equal((await c.request('GET', `${H}/namespaces/hist/configmaps/never`)).status, 404);
+    const post = await c.request('POST', `${H}/changes`, {});
+    assert.equal(post.status, 405);
+  });
+
+  test('a malformed X-Ksim-Cause is refused naming the field', async () => {
+    const res = await c.request(
+      'POST',
+      CM,
+      { metadata: { name: 'bad-cause' } },
+      { 'x-ksim-cause': '{"controller":"x","triggers":["abc"]}' },
+    );
+    assert.equal(res.status, 400);
+    assert.match(res.body.message, /X-Ksim-Cause: triggers/);
+    assert.equal((await c.request('GET', `${CM}/bad-cause`)).status, 404);
+  });
+
+  test('RBAC: a user needs a grant on history.ksim.io for the resource', async () => {
+    const asBob = { 'impersonate-user': 'bob' };
+    const denied = await c.request('GET', `${H}/namespaces/hist/configmaps/colors`, undefined, asBob);
+    assert.equal(denied.status, 403);
+    assert.match(denied.body.message, /cannot get resource "configmaps" in API group "history.ksim.io"/);
+    await c.request('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/hist/roles', {
+      metadata: { name: 'cm-history' },
+      rules: [{ apiGroups: ['history.ksim.io'], resources: ['configmaps', 'configmaps/diff'], verbs: ['get'] }],
+    });
+    await c.request('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/hist/rolebindings', {
+      metadata: { name: 'bob-cm-history' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-history' },
+      subjects: [{ kind: 'User', name: 'bob', apiGroup: 'rbac.authorization.k8s.io' }],
+    });
+    const allowed = await c.request('GET', `${H}/namespaces/hist/configmaps/colors`, undefined, asBob);
+    assert.equal(allowed.status, 200);
+    assert.equal((await c.request('GET', `${H}/namespaces/hist/configmaps/colors/diff`, undefined, asBob)).status, 200);
+    assert.equal((await c.request('GET', `${H}/namespaces/hist/configmaps/colors/blame`, undefined, asBob)).status, 403);
+    assert.equal((await c.request('GET', `${H}/namespaces/hist/secrets/colors`, undefined, asBob)).status, 403);
+  });
+});

@@ -1,0 +1,66 @@
+/** @jsxImportSource preact */
+// The page: a header, the timeline across the top, and below it the graph and
+// the object view side by side. It holds what the views share: the changes
+// from /live, the namespace the graph shows, and the selected object.
+import { useEffect, useState } from 'preact/hooks';
+import type { Change, ObjectRef } from '../../shared/api/history-types.ts';
+import { mergeChanges } from './changes.ts';
+import { GraphView } from './graph-view.tsx';
+import { connectLive, type LiveState } from './live.ts';
+import { ObjectView } from './object-view.tsx';
+import { TimelineView } from './timeline-view.tsx';
+
+/** What the object view shows: an object, and the revision to start from. */
+export interface Selection {
+  ref: ObjectRef;
+  revision?: string;
+}
+
+/** See the file comment. */
+export function App() {
+  const [changes, setChanges] = useState<readonly Change[]>([]);
+  const [state, setState] = useState<LiveState>('connecting');
+  const [namespace, setNamespace] = useState('default');
+  const [selection, setSelection] = useState<Selection | undefined>();
+  const [tick, setTick] = useState(0);
+
+  useEffect(
+    () =>
+      connectLive((items) => {
+        setChanges((prev) => mergeChanges(prev, items));
+        setTick((t) => t + 1);
+      }, setState),
+    [],
+  );
+
+  return (
+    <div class="page">
+      <header>
+        <h1>ksim</h1>
+        <span class={`live ${state}`} data-state={state}>
+          {state}
+        </span>
+        <span class="count">{changes.length} writes</span>
+        <label>
+          namespace{' '}
+          <input value={namespace} onChange={(e) => setNamespace((e.target as HTMLInputElement).value.trim() || 'default')} size={14} />
+        </label>
+      </header>
+      <section class="timeline-pane">
+        <TimelineView changes={changes} selected={selection?.revision} onSelect={setSelection} />
+      </section>
+      <div class="lower">
+        <section class="graph-pane">
+          <GraphView namespace={namespace} tick={tick} onSelect={(ref) => setSelection({ ref })} />
+        </section>
+        <section class="object-pane">
+          {selection ? (
+            <ObjectView selection={selection} />
+          ) : (
+            <p class="hint">Click a mark on the timeline or a node of the graph to see its history.</p>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

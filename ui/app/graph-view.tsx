@@ -1,0 +1,151 @@
+/** @jsxImportSource preact */
+// The ownership and selection graph of one namespace, drawn by cytoscape from
+// buildGraph's nodes and edges. It reads the objects again (debounced) when
+// changes arrive, and lays the graph out again only when its shape changed.
+// The same edges are listed as text below it, for reading and for tests.
+import cytoscape from 'cytoscape';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ObjectRef } from '../../shared/api/history-types.ts';
+import { buildGraph, type GraphModel } from '../graph/graph-model.ts';
+import { fetchObjects } from './api.ts';
+
+const RESOURCES = {
+  deployments: 'deployments.apps',
+  replicasets: 'replicasets.apps',
+  pods: 'pods',
+  nodes: 'nodes',
+  services: 'services',
+  endpointslices: 'endpointslices.discovery.k8s.io',
+  persistentvolumeclaims: 'persistentvolumeclaims',
+  configmaps: 'configmaps',
+} as const;
+const DEBOUNCE_MS = 300;
+
+const COLORS: Record<string, string> = {
+  Deployment: '#2563eb',
+  ReplicaSet: '#0891b2',
+  Pod: '#059669',
+  Node: '#6b7280',
+  Service: '#7c3aed',
+  EndpointSlice: '#a855f7',
+  PersistentVolumeClaim: '#d97706',
+  ConfigMap: '#ca8a04',
+};
+
+async function loadGraph(namespace: string): Promise<GraphModel> {
+  const entries = await Promise.all(
+    Object.entries(RESOURCES).map(async ([key, resource]) => [key, await fetchObjects(resource, namespace).catch(() => [])] as const),
+  );
+  return buildGraph(Object.fromEntries(entries));
+}
+
+function elements(g: GraphModel): cytoscape.ElementDefinition[] {
+  return [
+    ...g.nodes.map((n) => ({ group: 'nodes' as const, data: { id: n.id, label: `${n.kind}\n${n.name}`, kind: n.kind, ref: n.ref } })),
+    ...g.edges.map((e) => ({ group: 'edges' as const, data: { id: e.id, source: e.source, target: e.target, kind: e.kind } })),
+  ];
+}
+
+const shape = (g: GraphModel) => [...g.nodes.map((n) => n.id), ...g.edges.map((e) => e.id)].join('|');
+
+/** See the file comment. `tick` changes whenever changes arrived. */
+export function GraphView(props: { namespace: string; tick: number; onSelect: (ref: ObjectRef) => void }) {
+  const box = useRef<HTMLDivElement>(null);
+  const cy = useRef<cytoscape.Core | undefined>(undefined);
+  const onSelect = useRef(props.onSelect);
+  onSelect.current = props.onSelect;
+  const [graph, setGraph] = useState<GraphModel>({ nodes: [], edges: [] });
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    const c = cytoscape({
+      container: box.current,
+      wheelSensitivity: 0.3,
+      style: [
+        {
+          selector: 'node',
+          style: {
+            label: 'data(label)',
+            'text-wrap': 'wrap',
+            'font-size': 9,
+            'text-valign': 'bottom',
+            'text-margin-y': 3,
+            width: 16,
+            height: 16,
+            'background-color': (n: cytoscape.NodeSingular) => COLORS[n.data('kind') as string] ?? '#6b7280',
+          },
+        },
+        {
+          selector: 'edge',
+          style: {
+            width: 1.5,
+            'curve-style': 'bezier',
+            'target-arrow-shape': 'triangle',
+            'line-color': '#9ca3af',
+            'target-arrow-color': '#9ca3af',
+          },
+        },
+        { selector: 'edge[kind = "mounts"], edge[kind = "runs-on"]', style: { 'line-style': 'dashed' } },
+      ],
+    });
+    c.on('tap', 'node', (ev) => onSelect.current(ev.target.data('ref') as ObjectRef));
+    cy.current = c;
+    return () => c.destroy();
+  }, []);
+
+  // At most one read every DEBOUNCE_MS however fast changes come; a newer read's answer wins.
+  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const seq = useRef(0);
+  const namespace = useRef(props.namespace);
+  namespace.current = props.namespace;
+  useEffect(() => {
+    if (pending.current) return;
+    pending.current = setTimeout(
+      () => {
+        pending.current = undefined;
+        const mine = ++seq.current;
+        loadGraph(namespace.current).then(
+          (g) => {
+            if (mine !== seq.current) return;
+            setError('');
+            setGraph((prev) => {
+              const c = cy.current;
+              if (c && shape(prev) !== shape(g)) {
+                c.elements().remove();
+                c.add(elements(g));
+                c.layout({ name: 'breadthfirst', directed: true, spacingFactor: 1.1, padding: 10 }).run();
+              }
+              return g;
+            });
+          },
+          (err: Error) => mine === seq.current && setError(err.message),
+        );
+      },
+      props.tick === 0 ? 0 : DEBOUNCE_MS,
+    );
+  }, [props.namespace, props.tick]);
+  useEffect(() => () => clearTimeout(pending.current), []);
+
+  return (
+    <div class="graph">
+      <div class="toolbar">
+        <strong>Objects in {props.namespace}</strong>
+        <span>
+          {graph.nodes.length} objects, {graph.edges.length} edges
+        </span>
+        {error && <span class="error">{error}</span>}
+      </div>
+      <div class="cy" ref={box} />
+      <details class="edges">
+        <summary>Edges as text</summary>
+        <ul>
+          {graph.edges.map((e) => (
+            <li key={e.id} data-kind={e.kind} data-source={e.source} data-target={e.target}>
+              {e.source} {e.kind} {e.target}
+            </li>
+          ))}
+        </ul>
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+// renderChangeTimeline is pure: lanes per writer, one mark per write in the
+// window with its hover text, links from a write to its cause, and escaping.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Change, Writer } from '../../shared/api/history-types.ts';
+import { laneOf } from './lanes.ts';
+import { renderChangeTimeline } from './timeline-svg.ts';
+
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+
+function change(revision: string, ms: number, writer: Writer | undefined, name = 'web', type: Change['type'] = 'MODIFIED'): Change {
+  return {
+    revision,
+    type,
+    time: at(ms),
+    writer,
+    object: { group: 'apps', resource: 'deployments', kind: 'Deployment', namespace: 'default', name },
+  };
+}
+const kcm = (controller: string, triggers?: string[]): Writer => ({
+  user: 'system:kube-controller-manager',
+  verb: 'create',
+  cause: { controller, key: 'default/web', triggers },
+});
+
+const changes: Change[] = [
+  change('10', 0, { user: 'admin', verb: 'create', userAgent: 'kubectl/v1.35' }, 'web', 'ADDED'),
+  change('11', 1000, kcm('deployment', ['10'])),
+  change('12', 2000, kcm('replicaset', ['11'])),
+  change('13', 3000, {
+    user: 'system:kube-scheduler',
+    verb: 'create',
+    subresource: 'binding',
+    cause: { controller: 'scheduler', triggers: ['12'] },
+  }),
+  change('14', 4000, {
+    user: 'system:node:node-1',
+    verb: 'patch',
+    subresource: 'status',
+    cause: { controller: 'kubelet', triggers: ['13'] },
+  }),
+  change('15', 9000, undefined, 'gone', 'DELETED'),
+];
+const win = { from: T0, to: T0 + 10_000, width: 1000 };
+
+const marks = (svg: string) =>
+  [...svg.matchAll(/<(circle|rect) class="mark[^"]*" data-revision="(\d+)" data-lane="([^"]*)"/g)].map((m) => [m[2], m[3], m[1]]);
+
+test('one lane per writer, the controller-manager split by controller', () => {
+  const svg = renderChangeTimeline(changes, win);
+  const lanes = [...svg.matchAll(/<text class="lane" data-lane="([^"]*)"/g)].map((m) => m[1]);
+  assert.deepEqual(lanes, ['user admin', 'apiserver', 'controller deployment', 'controller replicaset', 'scheduler', 'kubelet node-1']);
+  assert.equal(laneOf({ writer: { user: 'system:serviceaccount:kube-system:job-controller', verb: 'update' } }).label, 'controller job');
+  const publisher = {
+    user: 'system:serviceaccount:kube-system:root-ca-cert-publisher',
+    verb: 'create',
+    userAgent: 'kube-controller-manager/x',
+  };
+  assert.equal(laneOf({ writer: publisher }).label, 'controller root-ca-cert-publisher');
+  assert.equal(laneOf({ writer: { user: 'system:kube-controller-manager', verb: 'update' } }).label, 'controller-manager');
+  assert.equal(
+    laneOf({ writer: { user: 'system:serviceaccount:default:app', verb: 'update' } }).label,
+    'system:serviceaccount:default:app',
+  );
+});
+
+test('each write is a mark in its lane, with what it was on hover', () => {
+  const svg = renderChangeTimeline(changes, win);
+  assert.deepEqual(marks(svg), [
+    ['10', 'user admin', 'circle'],
+    ['11', 'controller deployment', 'circle'],
+    ['12', 'controller replicaset', 'circle'],
+    ['13', 'scheduler', 'circle'],
+    ['14', 'kubelet node-1', 'circle'],
+    ['15', 'apiserver', 'rect'],
+  ]);
+  assert.ok(
+    svg.includes('<title>2026-01-01T00:00:03.000Z create/binding Deployment default/web (revision 13, MODIFIED)\nby system:kube-scheduler'),
+  );
+  assert.ok(svg.includes('cause: replicaset reconciling default/web, triggered by revision 11'));
+  // x scales onto the plot: 200 px of labels, 788 px for 10 s; revision 11 is at 1 s.
+  assert.match(svg, /data-revision="11"[^>]* cx="278.8"/);
+});
+
+test('a line joins a write to its cause when the cause is in view', () => {
+  const svg = renderChangeTimeline(changes, win);
+  const links = [...svg.matchAll(/<line class="link" data-from="(\d+)" data-to="(\d+)"/g)].map((m) => `${m[1]}->${m[2]}`);
+  assert.deepEqual(links, ['10->11', '11->12', '12->13', '13->14']);
+  const later = renderChangeTimeline(changes, { ...win, from: T0 + 1500 });
+  assert.ok(!later.includes('data-from="10"') && !later.includes('data-from="11"'), 'causes out of view draw no line');
+  assert.ok(later.includes('data-from="12" data-to="13"'));
+});
+
+test('only writes inside the window are drawn, and only their lanes', () => {
+  const svg = renderChangeTimeline(changes, { ...win, from: T0 + 1500, to: T0 + 3500 });
+  assert.deepEqual(
+    marks(svg).map((m) => m[0]),
+    ['12', '13'],
+  );
+  assert.ok(!svg.includes('data-lane="user admin"'));
+  assert.match(renderChangeTimeline(changes, { ...win, from: T0 + 20_000, to: T0 + 30_000 }), /no writes in this window/);
+});
+
+test('names are escaped in marks, titles and lanes', () => {
+  const evil = change('20', 500, { user: '<script>"x"&', verb: 'create', cause: { controller: "a'b<" } }, '<img onerror=1>');
+  const svg = renderChangeTimeline([evil], win);
+  assert.ok(!svg.includes('<script>') && !svg.includes('<img'));
+  assert.ok(svg.includes('data-lane="user &lt;script&gt;&quot;x&quot;&amp;"'));
+  assert.ok(svg.includes('data-name="&lt;img onerror=1&gt;"'));
+  assert.ok(svg.includes('cause: a&#39;b&lt;'));
+});
+
+test('the same input gives the same bytes; the selected mark is drawn as such', () => {
+  assert.equal(renderChangeTimeline(changes, win), renderChangeTimeline(structuredClone(changes), win));
+  assert.match(renderChangeTimeline(changes, { ...win, selected: '12' }), /class="mark selected" data-revision="12"/);
+});
+
+test('no element repeats an attribute (the SVG stands alone, as in a report)', () => {
+  const svg = renderChangeTimeline(changes, { ...win, selected: '15' }) + renderChangeTimeline(changes, { ...win, selected: '11' });
+  for (const tag of svg.match(/<[a-z]+ [^>]*>/g) ?? []) {
+    const names = [...tag.matchAll(/ ([a-z-]+)="/g)].map((m) => m[1]);
+    assert.equal(new Set(names).size, names.length, tag);
+  }
+});

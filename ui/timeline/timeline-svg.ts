@@ -1,0 +1,149 @@
+// Draws the cluster's writes as one SVG string: a pure function of the
+// changes and the time window (no clock, no DOM), so the web UI and the chaos
+// report draw the same picture and a test can read it as text. One lane per
+// writer (lanes.ts); each write is a mark whose <title> says what it was
+// (time, verb, object, writer, cause); a line joins a write to the write that
+// caused it (its cause's trigger revision) when both are in the window.
+// Marks carry data-* attributes naming the object and revision, for a page
+// that wants to open the object when one is clicked.
+import type { Change } from '../../shared/api/history-types.ts';
+import { escapeXml, tickStep } from '../../shared/timeline/svg.ts';
+import { laneOf, lanesOf, type LaneKind } from './lanes.ts';
+
+/** The window to draw and how. Times are milliseconds since the epoch. */
+export interface TimelineWindow {
+  from: number;
+  to: number;
+  /** Total width in pixels. */
+  width: number;
+  /** Width of the lane labels on the left (default 200). */
+  labelWidth?: number;
+  /** Height of one lane (default 22). */
+  laneHeight?: number;
+  /** The revision to draw as selected. */
+  selected?: string;
+}
+
+const COLORS: Record<LaneKind, string> = {
+  user: '#2563eb',
+  apiserver: '#6b7280',
+  controller: '#d97706',
+  scheduler: '#7c3aed',
+  kubelet: '#059669',
+  other: '#6b7280',
+};
+const AXIS = 24;
+const RIGHT = 12;
+
+const n = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+
+/** "Pod default/web-1" (the kind when known, else the resource). */
+export function objectLabel(c: Pick<Change, 'object'>): string {
+  const o = c.object;
+  const what = o.kind ?? (o.group ? `${o.resource}.${o.group}` : o.resource);
+  return `${what} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
+}
+
+/** The hover text of one mark: time, verb, object, revision, writer and cause. */
+export function describeChange(c: Change): string {
+  const w = c.writer;
+  const verb = w ? `${w.verb}${w.subresource ? `/${w.subresource}` : ''}` : c.type.toLowerCase();
+  let s = `${c.time} ${verb} ${objectLabel(c)} (revision ${c.revision}, ${c.type})`;
+  if (w) s += `\nby ${w.user}${w.fieldManager ? ` as ${w.fieldManager}` : ''}${w.userAgent ? ` (${w.userAgent})` : ''}`;
+  const cause = w?.cause;
+  if (cause) {
+    s += `\ncause: ${cause.controller}${cause.key ? ` reconciling ${cause.key}` : ''}`;
+    if (cause.triggers?.length) s += `, triggered by revision ${cause.triggers.join(', ')}`;
+    if (cause.detail) s += `; ${cause.detail}`;
+  }
+  return s;
+}
+
+function axisLabel(t: number, step: number): string {
+  const iso = new Date(t).toISOString();
+  return step < 1000 ? iso.slice(11, 23) : iso.slice(11, 19);
+}
+
+/** The timeline SVG of the `changes` whose time is in [from, to]. */
+export function renderChangeTimeline(changes: readonly Change[], win: TimelineWindow): string {
+  const labelWidth = win.labelWidth ?? 200;
+  const laneHeight = win.laneHeight ?? 22;
+  const width = Math.max(win.width, labelWidth + 100);
+  const plotWidth = width - labelWidth - RIGHT;
+  const span = Math.max(win.to - win.from, 1);
+  const visible = changes.filter((c) => {
+    const t = Date.parse(c.time);
+    return t >= win.from && t <= win.to;
+  });
+  const lanes = lanesOf(visible);
+  const laneIndex = new Map(lanes.map((l, i) => [l.label, i]));
+  const height = AXIS + Math.max(lanes.length, 1) * laneHeight + 8;
+  const xOf = (t: number): number => labelWidth + ((t - win.from) / span) * plotWidth;
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" class="ksim-timeline" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="11">`,
+  ];
+
+  lanes.forEach((_lane, i) => {
+    const y = AXIS + i * laneHeight;
+    if (i % 2 === 0) out.push(`<rect x="0" y="${y}" width="${width}" height="${laneHeight}" fill="#f9fafb"/>`);
+  });
+  const step = tickStep(span);
+  for (let t = Math.ceil(win.from / step) * step; t <= win.to; t += step) {
+    const x = n(xOf(t));
+    out.push(`<line x1="${x}" y1="${AXIS - 4}" x2="${x}" y2="${height}" stroke="#e5e7eb"/>`);
+    out.push(`<text x="${x}" y="${AXIS - 8}" text-anchor="middle" fill="#6b7280">${axisLabel(t, step)}</text>`);
+  }
+  lanes.forEach((lane, i) => {
+    const y = AXIS + i * laneHeight;
+    const label = lane.label.length > labelWidth / 6.5 ? `${lane.label.slice(0, Math.floor(labelWidth / 6.5) - 1)}…` : lane.label;
+    out.push(
+      `<text class="lane" data-lane="${escapeXml(lane.label)}" x="6" y="${y + laneHeight / 2 + 4}" fill="#1f2933"><title>${escapeXml(lane.label)}</title>${escapeXml(label)}</text>`,
+    );
+  });
+  if (!lanes.length) out.push(`<text x="${labelWidth}" y="${AXIS + 15}" fill="#6b7280">no writes in this window</text>`);
+
+  const at = new Map<string, { x: number; y: number }>();
+  const marks: string[] = [];
+  for (const c of visible) {
+    const lane = laneOf(c);
+    const x = xOf(Date.parse(c.time));
+    const y = AXIS + laneIndex.get(lane.label)! * laneHeight + laneHeight / 2;
+    at.set(c.revision, { x, y });
+    const color = COLORS[lane.kind];
+    const o = c.object;
+    const data =
+      `class="mark${c.revision === win.selected ? ' selected' : ''}" data-revision="${escapeXml(c.revision)}" data-lane="${escapeXml(lane.label)}"` +
+      ` data-group="${escapeXml(o.group)}" data-resource="${escapeXml(o.resource)}" data-kind="${escapeXml(o.kind ?? '')}"` +
+      ` data-namespace="${escapeXml(o.namespace ?? '')}" data-name="${escapeXml(o.name)}"`;
+    const selected = c.revision === win.selected;
+    const title = `<title>${escapeXml(describeChange(c))}</title>`;
+    if (c.type === 'DELETED')
+      marks.push(
+        `<rect ${data} x="${n(x - 4)}" y="${n(y - 4)}" width="8" height="8" fill="#dc2626"${selected ? ' stroke="#111827" stroke-width="2"' : ''}>${title}</rect>`,
+      );
+    else
+      marks.push(
+        `<circle ${data} cx="${n(x)}" cy="${n(y)}" r="${selected ? 6 : 4.5}" fill="${c.type === 'ADDED' ? color : '#fff'}" stroke="${selected ? '#111827' : color}" stroke-width="2">${title}</circle>`,
+      );
+  }
+  for (const c of visible) {
+    const to = at.get(c.revision)!;
+    for (const trigger of c.writer?.cause?.triggers ?? []) {
+      const from = at.get(trigger);
+      if (!from || trigger === c.revision) continue;
+      out.push(
+        `<line class="link" data-from="${escapeXml(trigger)}" data-to="${escapeXml(c.revision)}" x1="${n(from.x)}" y1="${n(from.y)}" x2="${n(to.x)}" y2="${n(to.y)}" stroke="#9ca3af" stroke-width="1"><title>revision ${escapeXml(c.revision)} was caused by revision ${escapeXml(trigger)}</title></line>`,
+      );
+    }
+  }
+  out.push(...marks, '</svg>');
+  return out.join('');
+}
+
+/** The time at horizontal position `x` of a timeline drawn with `win` (for a page turning a drag into a window). */
+export function timeAtX(win: TimelineWindow, x: number): number {
+  const labelWidth = win.labelWidth ?? 200;
+  const width = Math.max(win.width, labelWidth + 100);
+  const plotWidth = width - labelWidth - RIGHT;
+  return win.from + ((x - labelWidth) / plotWidth) * Math.max(win.to - win.from, 1);
+}

@@ -1,0 +1,315 @@
+// The web UI in a real browser: the UI server runs against a fake apiserver
+// (a node:http server answering the history and list paths with fixed data,
+// and `changes` with a new write when the test pushes one), and headless
+// Chromium (Debian's, driven by playwright-core) checks that the timeline
+// puts each write in its writer's lane, a pushed change reaches the screen,
+// the graph has the Deployment -> ReplicaSet -> Pod edges, and clicking a
+// mark shows the object's revisions and a diff. A screenshot is kept on
+// failure (its path is printed).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { WebSocket } from 'ws';
+import type { Change, ChangeList, Writer } from '../shared/api/history-types.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const TOKEN = 'ui-test-token';
+const T0 = Date.now() - 20_000;
+
+const kcm = (controller: string, trigger: string): Writer => ({
+  user: 'system:kube-controller-manager',
+  verb: 'create',
+  cause: { controller, key: 'default/web', triggers: [trigger] },
+});
+const ref = (group: string, resource: string, kind: string, name: string) => ({ group, resource, kind, namespace: 'default', name });
+const deployment = ref('apps', 'deployments', 'Deployment', 'web');
+const at = (s: number) => new Date(T0 + s * 1000).toISOString();
+
+const changes: Change[] = [
+  {
+    revision: '100',
+    type: 'ADDED',
+    time: at(0),
+    object: deployment,
+    writer: { user: 'admin', verb: 'create', fieldManager: 'kubectl-create' },
+  },
+  {
+    revision: '101',
+    type: 'ADDED',
+    time: at(1),
+    object: ref('apps', 'replicasets', 'ReplicaSet', 'web-abc'),
+    writer: kcm('deployment', '100'),
+  },
+  { revision: '102', type: 'ADDED', time: at(2), object: ref('', 'pods', 'Pod', 'web-abc-1'), writer: kcm('replicaset', '101') },
+  {
+    revision: '103',
+    type: 'MODIFIED',
+    time: at(3),
+    object: ref('', 'pods', 'Pod', 'web-abc-1'),
+    writer: {
+      user: 'system:kube-scheduler',
+      verb: 'create',
+      subresource: 'binding',
+      cause: { controller: 'scheduler', triggers: ['102'] },
+    },
+  },
+  {
+    revision: '104',
+    type: 'MODIFIED',
+    time: at(8),
+    object: deployment,
+    writer: { user: 'admin', verb: 'patch', fieldManager: 'kubectl-set' },
+  },
+];
+const pushed: Change = {
+  revision: '105',
+  type: 'MODIFIED',
+  time: new Date().toISOString(),
+  object: ref('', 'pods', 'Pod', 'web-abc-1'),
+  writer: {
+    user: 'system:node:node-1',
+    verb: 'patch',
+    subresource: 'status',
+    cause: { controller: 'kubelet', triggers: ['103'], detail: 'Running' },
+  },
+};
+
+const meta = (name: string, extra: Record<string, unknown> = {}) => ({ name, namespace: 'default', uid: `uid-${name}`, ...extra });
+const owner = (kind: string, name: string) => ({
+  ownerReferences: [{ apiVersion: 'apps/v1', kind, name, uid: `uid-${name}`, controller: true }],
+});
+const LISTS: Record<string, unknown[]> = {
+  '/apis/apps/v1/namespaces/default/deployments': [{ metadata: meta('web') }],
+  '/apis/apps/v1/namespaces/default/replicasets': [{ metadata: meta('web-abc', owner('Deployment', 'web')) }],
+  '/api/v1/namespaces/default/pods': [{ metadata: meta('web-abc-1', owner('ReplicaSet', 'web-abc')), spec: { nodeName: 'node-1' } }],
+  '/api/v1/nodes': [{ metadata: { name: 'node-1', uid: 'uid-node-1' } }],
+};
+const HISTORY = '/apis/history.ksim.io/v1alpha1';
+const WEB = `${HISTORY}/namespaces/default/deployments.apps/web`;
+const IMAGE = '.spec.template.spec.containers[0].image';
+
+/** The fake apiserver; `push` makes the next (or a waiting) `changes` poll return the pushed write. */
+function fakeApiserver() {
+  const log: Change[] = [...changes];
+  const waiting = new Set<() => void>();
+  const json = (res: http.ServerResponse, code: number, body: unknown) => {
+    res.writeHead(code, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const notFound = (res: http.ServerResponse) =>
+    json(res, 404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'not found' });
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (req.headers.authorization !== `Bearer ${TOKEN}`) return json(res, 401, { kind: 'Status', code: 401, message: 'Unauthorized' });
+    if (req.method !== 'GET') return json(res, 405, { kind: 'Status', code: 405, message: 'no' });
+    const p = url.pathname;
+    if (p === `${HISTORY}/changes`) {
+      // As the apiserver does: `from` is a resourceVersion, so never "0".
+      if (url.searchParams.get('from') === '0')
+        return json(res, 400, { kind: 'Status', code: 400, message: 'from: must be a resourceVersion' });
+      const from = BigInt(url.searchParams.get('from') ?? '0');
+      const limit = Number(url.searchParams.get('limit') ?? 500);
+      const answer = () => {
+        const items = log.filter((c) => BigInt(c.revision) > from).slice(0, limit);
+        const body: ChangeList = {
+          kind: 'ChangeList',
+          apiVersion: 'history.ksim.io/v1alpha1',
+          metadata: { resourceVersion: log[log.length - 1].revision },
+          items,
+        };
+        json(res, 200, body);
+      };
+      const timeout = Number(url.searchParams.get('timeoutSeconds') ?? 0);
+      if (!timeout || log.some((c) => BigInt(c.revision) > from)) return answer();
+      const done = () => {
+        waiting.delete(done);
+        clearTimeout(timer);
+        answer();
+      };
+      const timer = setTimeout(done, timeout * 1000).unref();
+      waiting.add(done);
+      return;
+    }
+    if (LISTS[p]) return json(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: '104' }, items: LISTS[p] });
+    if (/^\/api(s\/[^/]+)?\/v1\//.test(p) && !p.startsWith(HISTORY))
+      return json(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: '104' }, items: [] });
+    if (p === WEB)
+      return json(res, 200, {
+        kind: 'RevisionList',
+        apiVersion: 'history.ksim.io/v1alpha1',
+        metadata: {},
+        object: deployment,
+        items: changes.filter((c) => c.object === deployment).map(({ object: _o, ...r }) => r),
+      });
+    if (p === `${WEB}/diff`)
+      return json(res, 200, {
+        kind: 'RevisionDiff',
+        apiVersion: 'history.ksim.io/v1alpha1',
+        object: deployment,
+        from: url.searchParams.get('from'),
+        to: url.searchParams.get('to'),
+        changes: [{ path: IMAGE, op: 'replace', old: 'nginx:1.0', new: 'nginx:1.1' }],
+      });
+    if (p === `${WEB}/blame`)
+      return json(res, 200, {
+        kind: 'FieldBlame',
+        apiVersion: 'history.ksim.io/v1alpha1',
+        object: deployment,
+        revision: url.searchParams.get('revision'),
+        fields: [{ path: IMAGE, value: 'nginx:1.1', revision: '104', time: at(8), writer: changes[4].writer, manager: 'kubectl-set' }],
+      });
+    return notFound(res);
+  });
+  return {
+    server,
+    push(c: Change) {
+      log.push(c);
+      for (const w of [...waiting]) w();
+    },
+  };
+}
+
+/** Starts the UI server and resolves with its port once it logs that it serves. */
+function startUi(kubeconfig: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'ui/server/main.ts', '--kubeconfig', kubeconfig, '--port', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error(`ui server did not start:\n${buf}`)), 15_000);
+    child.stderr.on('data', (d: Buffer) => {
+      buf += d.toString();
+      for (const line of buf.split('\n')) {
+        if (!line.includes('"ui serving"')) continue;
+        clearTimeout(timer);
+        resolve({ child, port: (JSON.parse(line) as { port: number }).port });
+        return;
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`ui server exited (${code}):\n${buf}`)));
+  });
+}
+
+const laneOf = (page: Page, revision: string) => page.getAttribute(`.plot .mark[data-revision="${revision}"]`, 'data-lane');
+
+test('the UI shows the timeline, the live changes, the graph and an object history', { timeout: 30_000 }, async (t) => {
+  if (!existsSync(CHROMIUM)) {
+    // CI installs it (.ci/run): there a missing browser is a failure, not a skip.
+    assert.ok(!process.env.CI, `${CHROMIUM} is not installed: .ci/run should have installed the chromium package`);
+    t.skip(`${CHROMIUM} is not installed (apt-get install chromium)`);
+    return;
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'ksim-ui-browser-'));
+  const api = fakeApiserver();
+  await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
+  const apiUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
+  const kubeconfig = join(dir, 'kubeconfig');
+  await writeFile(
+    kubeconfig,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      'current-context': 'fake',
+      clusters: [{ name: 'fake', cluster: { server: apiUrl } }],
+      users: [{ name: 'ui', user: { token: TOKEN } }],
+      contexts: [{ name: 'fake', context: { cluster: 'fake', user: 'ui' } }],
+    }),
+  );
+  let ui: { child: ChildProcess; port: number } | undefined;
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  let ok = false;
+  try {
+    ui = await startUi(kubeconfig);
+    const base = `http://127.0.0.1:${ui.port}`;
+    // The JSON API passes the apiserver's answers through and lists only what the graph draws.
+    const missing = await fetch(`${base}/api/history/namespaces/default/pods/nope`);
+    assert.equal(missing.status, 404);
+    assert.equal(((await missing.json()) as { reason: string }).reason, 'NotFound');
+    assert.equal((await fetch(`${base}/api/objects?resource=secrets&namespace=default`)).status, 400);
+    // A raw path, as a client that does not normalize `..` would send it.
+    const raw = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port: ui!.port, path }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          })
+          .on('error', reject);
+      });
+    assert.equal(await raw('/api/history/namespaces/default/../../../api/v1/secrets'), 400, 'no way out of the history API');
+    assert.equal(await raw('/api/history/namespaces/default/%2e%2e/x'), 400);
+    // Another site's page may not open the live feed.
+    const refused = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${ui!.port}/live`, { headers: { Origin: 'http://evil.example' } });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => resolve(101));
+      ws.on('error', () => {});
+    });
+    assert.equal(refused, 403);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    await page.goto(`${base}/`);
+
+    // The timeline: every write a mark, in its writer's lane, with what it is on hover.
+    await page.waitForSelector('.plot .mark[data-revision="104"]', { timeout: 10_000 });
+    assert.equal(await laneOf(page, '100'), 'user admin');
+    assert.equal(await laneOf(page, '101'), 'controller deployment');
+    assert.equal(await laneOf(page, '102'), 'controller replicaset');
+    assert.equal(await laneOf(page, '103'), 'scheduler');
+    assert.match(
+      (await page.textContent('.plot .mark[data-revision="101"] title')) ?? '',
+      /create Deployment|create ReplicaSet default\/web-abc/,
+    );
+    assert.equal(await page.locator('.plot .link[data-from="100"][data-to="101"]').count(), 1, 'a line from the cause to its effect');
+
+    // The graph: Deployment -> ReplicaSet -> Pod -> Node.
+    const edge = (kind: string, source: string, target: string) =>
+      page!.waitForSelector(`.edges li[data-kind="${kind}"][data-source="${source}"][data-target="${target}"]`, {
+        state: 'attached',
+        timeout: 5000,
+      });
+    await edge('owns', 'Deployment/default/web', 'ReplicaSet/default/web-abc');
+    await edge('owns', 'ReplicaSet/default/web-abc', 'Pod/default/web-abc-1');
+    await edge('runs-on', 'Pod/default/web-abc-1', 'Node//node-1');
+
+    // A write made now reaches the screen over /live, in the kubelet's lane.
+    const pushedAt = Date.now();
+    api.push(pushed);
+    await page.waitForSelector('.plot .mark[data-revision="105"]', { timeout: 5000 });
+    t.diagnostic(`a pushed change was on screen after ${Date.now() - pushedAt} ms`);
+    assert.equal(await laneOf(page, '105'), 'kubelet node-1');
+
+    // Clicking a mark opens the object: its revisions, the diff to the one before, the blame.
+    await page.click('.plot .mark[data-revision="104"]');
+    await page.waitForSelector('.object table.revisions tr[data-revision="100"]', { timeout: 5000 });
+    assert.equal(await page.locator('.object table.revisions tbody tr').count(), 2);
+    assert.match((await page.textContent('.object h2')) ?? '', /Deployment default\/web/);
+    const row = await page.waitForSelector(`.diff-table tr[data-path="${IMAGE}"]`, { timeout: 5000 });
+    assert.equal(await (await row.$('.old'))?.textContent(), 'nginx:1.0');
+    assert.equal(await (await row.$('.new'))?.textContent(), 'nginx:1.1');
+    assert.match((await page.textContent('.blame-table')) ?? '', /kubectl-set/);
+    ok = true;
+  } finally {
+    if (!ok && page) {
+      const shot = join(dir, 'failure.png');
+      await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
+      process.stderr.write(`ui-browser test: screenshot at ${shot}\n`);
+    }
+    await browser?.close();
+    ui?.child.kill('SIGTERM');
+    api.server.closeAllConnections();
+    api.server.close();
+    if (ok) await rm(dir, { recursive: true, force: true });
+  }
+});
