@@ -37,10 +37,11 @@ export async function startComponents(
   dir: string,
   nodes: number,
   timings: NodeTimings = 'zero',
+  extraEnv: Record<string, string> = {},
 ): Promise<ComponentProcs> {
   const profile = join(dir, 'profile.yaml');
   await writeFile(profile, PROFILES[timings]);
-  const env = { ...process.env, KSIM_LOG_LEVEL: 'warn' };
+  const env = { ...process.env, KSIM_LOG_LEVEL: 'warn', ...extraEnv };
   const start = (identity: Identity, args: string[]) =>
     spawnTracked(
       process.execPath,
@@ -74,21 +75,23 @@ export async function waitNodesReady(client: KubeClient, count: number): Promise
  * A whole cluster for one benchmark: an apiserver, the components with
  * `nodes` nodes, an admin client once they are Ready; `run` gets the client
  * and the controller-manager's pid (for its CPU and memory), and everything
- * is stopped and removed afterwards, whatever `run` did.
+ * is stopped and removed afterwards, whatever `run` did. `opts` adds
+ * apiserver flags and environment variables for the components.
  */
 export async function withCluster(
   name: string,
   nodes: number,
-  run: (client: KubeClient, controllerManagerPid: number) => Promise<void>,
+  run: (client: KubeClient, controllerManagerPid: number, server: Apiserver) => Promise<void>,
   timings: NodeTimings = 'zero',
+  opts: { apiserverArgs?: string[]; env?: Record<string, string> } = {},
 ): Promise<void> {
-  await withApiserver([], async (server) => {
+  await withApiserver(opts.apiserverArgs ?? [], async (server) => {
     const dir = await tempDir(name);
-    const procs = await startComponents(server, dir, nodes, timings);
+    const procs = await startComponents(server, dir, nodes, timings, opts.env);
     const client = new KubeClient(server.clientConfig);
     try {
       await waitNodesReady(client, nodes);
-      await run(client, procs['controller-manager'].pid);
+      await run(client, procs['controller-manager'].pid, server);
     } finally {
       client.close();
       await stopComponents(procs);

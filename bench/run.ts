@@ -41,6 +41,7 @@ const BENCHMARKS: Benchmark[] = [
   topBench,
   chaosRecovery,
   (await import('./chaos-overhead.ts')).chaosOverhead,
+  (await import('./history.ts')).historyBench,
 ];
 const RESULTS_FILE = fileURLToPath(new URL('./last-run.json', import.meta.url));
 

@@ -226,4 +226,37 @@ describe('errors and authorization', () => {
     assert.equal((await c.request('GET', `${H}/namespaces/hist/configmaps/colors/blame`, undefined, asBob)).status, 403);
     assert.equal((await c.request('GET', `${H}/namespaces/hist/secrets/colors`, undefined, asBob)).status, 403);
   });
+
+  test('changes carry an object only to a caller who may read it', async () => {
+    const from = (await c.request('GET', `${H}/changes?limit=1`)).body.metadata.resourceVersion;
+    await c.request('POST', '/api/v1/namespaces/hist/secrets', { metadata: { name: 'token' }, stringData: { password: 'hunter2' } });
+    await c.request('POST', CM, { metadata: { name: 'visible' }, data: { a: 'b' } });
+    await c.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      metadata: { name: 'changes-reader' },
+      rules: [{ apiGroups: ['history.ksim.io'], resources: ['changes'], verbs: ['list'] }],
+    });
+    await c.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+      metadata: { name: 'carol-changes' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'changes-reader' },
+      subjects: [{ kind: 'User', name: 'carol', apiGroup: 'rbac.authorization.k8s.io' }],
+    });
+    await c.request('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/hist/roles', {
+      metadata: { name: 'cm-reader' },
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }],
+    });
+    await c.request('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/hist/rolebindings', {
+      metadata: { name: 'carol-cm' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-reader' },
+      subjects: [{ kind: 'User', name: 'carol', apiGroup: 'rbac.authorization.k8s.io' }],
+    });
+    const res = await c.request('GET', `${H}/changes?from=${from}&objects=true`, undefined, { 'impersonate-user': 'carol' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const byName = Object.fromEntries(res.body.items.map((i: any) => [`${i.object.resource}/${i.object.name}`, i]));
+    assert.ok(byName['secrets/token'], 'the Secret write is listed');
+    assert.equal(byName['secrets/token'].body, undefined, 'without its body');
+    assert.deepEqual(byName['configmaps/visible'].body.data, { a: 'b' });
+    // The admin reads both.
+    const admin = await c.request('GET', `${H}/changes?from=${from}&objects=true`);
+    assert.ok(admin.body.items.find((i: any) => i.object.name === 'token').body);
+  });
 });

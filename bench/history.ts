@@ -1,0 +1,201 @@
+// Issue 18's figures, side by side in one run:
+// - a 1,000-replica Deployment from apply to available (zero start-up
+//   delays, 100 nodes) with history and causes recorded, and with both off
+//   (--history off, KSIM_CAUSALITY=off), alternated so that a noisy machine
+//   weighs on both alike;
+// - with recording on, the web UI open in headless Chromium during the
+//   rollout: how long each write takes from the apiserver's commit to its
+//   mark on the page (a MutationObserver in the page; the apiserver and the
+//   browser share the machine's clock);
+// - reading one object's 1,000 revisions through the history API.
+import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type { ConfigMap } from 'kubernetes-types/core/v1.js';
+import type { Deployment } from 'kubernetes-types/apps/v1.js';
+import { chromium } from 'playwright-core';
+import { findResource } from '../shared/api/resources.ts';
+import type { KubeClient } from '../shared/client/kube-client.ts';
+import { freePort, ksimNodeArgs, spawnTracked, type Apiserver } from '../test/helpers/index.ts';
+import { withCluster } from './components.ts';
+import { withApiserver } from './server.ts';
+import { KubeClient as Client } from '../shared/client/kube-client.ts';
+import type { BenchContext, Benchmark } from './report.ts';
+
+const deployments = findResource('apps', 'v1', 'deployments')!;
+const configmaps = findResource('', 'v1', 'configmaps')!;
+const CHROMIUM = '/usr/bin/chromium';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function deployment(replicas: number): Deployment {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'big' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'big' } },
+      template: { metadata: { labels: { app: 'big' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+    },
+  };
+}
+
+async function untilAvailable(client: KubeClient, replicas: number, ctx: BenchContext): Promise<boolean> {
+  const end = performance.now() + 240_000;
+  let last = 0;
+  while (performance.now() < end) {
+    const s = (await client.get<Deployment>(deployments, 'default', 'big')).status ?? {};
+    if (s.availableReplicas === replicas && s.updatedReplicas === replicas) return true;
+    if (performance.now() - last > 5000) {
+      ctx.progress(`${s.availableReplicas ?? 0} of ${replicas} available`);
+      last = performance.now();
+    }
+    await sleep(100);
+  }
+  return false;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/** The UI against `server`, and a page that times each write to its mark; resolves with a stop that returns the latencies. */
+async function watchInBrowser(server: Apiserver, ctx: BenchContext): Promise<() => Promise<number[]>> {
+  const port = await freePort();
+  const ui = await spawnTracked(
+    process.execPath,
+    [...ksimNodeArgs(), 'ui', '--kubeconfig', server.kubeconfigOf('ui'), '--port', String(port)],
+    {
+      env: { ...process.env, KSIM_LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if ((await fetch(`${base}/readyz`).catch(() => undefined))?.ok) break;
+    await sleep(100);
+  }
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  await page.goto(`${base}/`);
+  await page.waitForSelector('.plot', { timeout: 30_000 });
+  // Each write's commit time, from a feed of our own; each mark's first appearance, from the page's DOM.
+  await page.evaluate((live) => {
+    const w = window as unknown as { __times: Map<string, number>; __lat: number[]; __seen: Set<string> };
+    w.__times = new Map();
+    w.__lat = [];
+    w.__seen = new Set();
+    const ws = new WebSocket(live);
+    ws.onmessage = (m) => {
+      const data = JSON.parse(String(m.data)) as { items?: { revision: string; time: string }[] } | { revision: string; time: string }[];
+      const items = Array.isArray(data) ? data : (data.items ?? []);
+      for (const c of items) w.__times.set(c.revision, Date.parse(c.time));
+    };
+    new MutationObserver(() => {
+      const now = Date.now();
+      for (const el of document.querySelectorAll('.plot .mark[data-revision]')) {
+        const rev = el.getAttribute('data-revision')!;
+        if (w.__seen.has(rev)) continue;
+        w.__seen.add(rev);
+        const t = w.__times.get(rev);
+        if (t !== undefined) w.__lat.push(now - t);
+      }
+    }).observe(document.body, { subtree: true, childList: true });
+  }, `ws://127.0.0.1:${port}/live`);
+  ctx.progress('the UI is open in Chromium');
+  return async () => {
+    const lat = await page.evaluate(() => (window as unknown as { __lat: number[] }).__lat);
+    await browser.close();
+    await ui.stop();
+    return lat;
+  };
+}
+
+/** One rollout; with `recording` also the browser. Resolves with the time to available and the UI's latencies. */
+async function rollout(
+  recording: boolean,
+  replicas: number,
+  nodes: number,
+  ctx: BenchContext,
+): Promise<{ ms: number | 'timed out'; lat?: number[] }> {
+  let out: { ms: number | 'timed out'; lat?: number[] } = { ms: 'timed out' };
+  await withCluster(
+    'bench-history',
+    nodes,
+    async (client, _cm, server) => {
+      const withUi = recording && existsSync(CHROMIUM);
+      const stop = withUi ? await watchInBrowser(server, ctx) : undefined;
+      const t0 = performance.now();
+      await client.create(deployments, 'default', deployment(replicas));
+      const ok = await untilAvailable(client, replicas, ctx);
+      out = { ms: ok ? Math.round(performance.now() - t0) : 'timed out' };
+      if (stop) {
+        await sleep(1000);
+        out.lat = await stop();
+      }
+    },
+    'zero',
+    recording ? {} : { apiserverArgs: ['--history', 'off'], env: { KSIM_CAUSALITY: 'off' } },
+  );
+  return out;
+}
+
+/** See the file comment. */
+export const historyBench: Benchmark = {
+  name: 'history',
+  description: 'history and causes on vs off for a 1,000-replica rollout, the UI live during it, reading 1,000 revisions',
+  async run(ctx) {
+    const replicas = ctx.size(1000, 100);
+    const nodes = ctx.size(100, 20);
+    const rounds = ctx.size(2, 1);
+    const times: Record<'on' | 'off', number[]> = { on: [], off: [] };
+    let lat: number[] = [];
+    for (let i = 0; i < rounds; i++)
+      for (const mode of i % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+        ctx.progress(`round ${i + 1}: recording ${mode}`);
+        const r = await rollout(mode === 'on', replicas, nodes, ctx);
+        if (typeof r.ms === 'number') times[mode].push(r.ms);
+        if (r.lat) lat = lat.concat(r.lat);
+      }
+    const mean = (v: number[]) => Math.round(v.reduce((a, b) => a + b, 0) / Math.max(1, v.length));
+    ctx.record(`recording off: apply -> ${replicas} available`, times.off.length ? mean(times.off) : 'timed out', 'ms', {
+      note: `mean of ${times.off.length}: ${times.off.join(', ')}`,
+    });
+    ctx.record(`recording on (and the UI open): apply -> ${replicas} available`, times.on.length ? mean(times.on) : 'timed out', 'ms', {
+      note: `mean of ${times.on.length}: ${times.on.join(', ')}`,
+    });
+    if (times.on.length && times.off.length)
+      ctx.record('recording on / off', Math.round((mean(times.on) / mean(times.off)) * 100) / 100, 'x', {
+        target: { op: '<=', value: 1.15 },
+      });
+    if (lat.length) {
+      const sorted = [...lat].sort((a, b) => a - b);
+      ctx.record('UI: write -> mark on the page, p50', percentile(sorted, 50), 'ms', { note: `${sorted.length} writes` });
+      ctx.record('UI: write -> mark on the page, p99', percentile(sorted, 99), 'ms', { target: { op: '<', value: 500 } });
+    } else ctx.record('UI: write -> mark on the page, p99', existsSync(CHROMIUM) ? 'no marks' : 'no chromium', 'ms');
+
+    // One object's 1,000 revisions through the API.
+    await withApiserver([], async (server) => {
+      const client = new Client(server.clientConfig);
+      try {
+        await client.create<ConfigMap>(configmaps, 'default', { metadata: { name: 'many' }, data: { n: '0' } });
+        const n = ctx.size(1000, 200);
+        for (let i = 1; i < n; i++) await client.patch(configmaps, 'default', 'many', 'merge', { data: { n: String(i) } });
+        const path = '/apis/history.ksim.io/v1alpha1/namespaces/default/configmaps/many';
+        const reads: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const t = performance.now();
+          const list = await client.request<{ items: unknown[] }>('GET', path);
+          reads.push(performance.now() - t);
+          if (list.items.length !== n) throw new Error(`expected ${n} revisions, got ${list.items.length}`);
+        }
+        const sorted = reads.sort((a, b) => a - b);
+        ctx.record(`history API: ${n} revisions of one object, median of 5`, Math.round(sorted[2] * 10) / 10, 'ms', {
+          target: { op: '<', value: 100 },
+        });
+        const t = performance.now();
+        await client.request('GET', `${path}?changes=true`);
+        ctx.record(`history API: ${n} revisions with each one's changed fields`, Math.round(performance.now() - t), 'ms');
+      } finally {
+        client.close();
+      }
+    });
+  },
+};
