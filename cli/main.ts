@@ -13,6 +13,7 @@ Commands:
   diff        what changed in an object between two revisions (ksim diff KIND/NAME R1 R2)
   blame       which revision and writer last set each field of an object (ksim blame KIND/NAME)
   trace       the writes one change caused across the control plane, as a tree (ksim trace KIND/NAME)
+  step        pause a controller and step its reconciliation one work item at a time (ksim step --help)
   apiserver   run the API server alone
   controller-manager
               run the controllers (Deployments, ReplicaSets, ...) against an apiserver
@@ -27,7 +28,7 @@ Run "ksim <command> --help" for a command's flags.
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   // The commands whose output a user pipes into head or grep.
-  if (['status', 'chaos', 'history', 'diff', 'blame', 'trace'].includes(command)) exitQuietlyWhenStdoutCloses();
+  if (['status', 'chaos', 'history', 'diff', 'blame', 'trace', 'step'].includes(command)) exitQuietlyWhenStdoutCloses();
   switch (command) {
     case 'apiserver': {
       const { apiserverMain } = await import('../apiserver/main.ts');
@@ -76,6 +77,10 @@ export async function main(argv: string[]): Promise<void> {
     case 'trace': {
       const { historyMain } = await import('./history/main.ts');
       return historyMain(command, rest);
+    }
+    case 'step': {
+      const { stepMain } = await import('./step.ts');
+      return stepMain(rest);
     }
     case 'kubectl': {
       const { kubectlMain } = await import('./kubectl.ts');

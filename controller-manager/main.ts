@@ -16,6 +16,8 @@ import { LeaderElector } from '../shared/leader/leader-election.ts';
 import { registerInfo, serveControl } from '../shared/chaos/component-control.ts';
 import { createLogger } from '../shared/log/logger.ts';
 import { startHealthServer } from '../shared/metrics/health-server.ts';
+import { stepper } from '../shared/controller/stepper.ts';
+import { stepperRoutes } from '../shared/controller/stepper-routes.ts';
 import { createMetricsRegistry } from '../shared/metrics/registry.ts';
 import { CONTROLLERS, eventSource } from './controllers/index.ts';
 import { ControllerCredentials } from './controller-credentials.ts';
@@ -115,7 +117,12 @@ export async function controllerManagerMain(argv: string[]): Promise<void> {
     await Promise.all(current.controllers.map((c) => c.stop()));
   };
 
-  const health = await startHealthServer({ port: flags.port, registry, ready: () => running !== undefined });
+  const health = await startHealthServer({
+    port: flags.port,
+    registry,
+    ready: () => running !== undefined,
+    routes: stepperRoutes(stepper),
+  });
   log.info({ port: health.port, identity }, 'serving health and metrics');
 
   let elector: LeaderElector | undefined;

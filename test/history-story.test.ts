@@ -112,6 +112,36 @@ test('history, diff, blame and trace tell the story of a Deployment', { timeout:
   assert.match(old, /image: nginx/);
 });
 
+test('ksim step pauses the deployment controller and shows one reconcile at a time', { timeout: 60_000 }, async () => {
+  ok(await cluster.ksim(['step', 'pause', 'deployment']));
+  assert.match(ok(await cluster.ksim(['step', 'show'])), /^deployment: PAUSED, \d+ held$/m);
+  const before = ok(await cluster.k(['get', 'rs', '-l', 'app=web', '-o', 'name']))
+    .trim()
+    .split('\n')
+    .sort();
+  ok(await cluster.k(['set', 'image', 'deployment/web', 'nginx=nginx:1.28']));
+  await new Promise((r) => setTimeout(r, 1500));
+  // Held: no new ReplicaSet for the new template.
+  assert.deepEqual(
+    ok(await cluster.k(['get', 'rs', '-l', 'app=web', '-o', 'name']))
+      .trim()
+      .split('\n')
+      .sort(),
+    before,
+  );
+  assert.match(ok(await cluster.ksim(['step', 'show', 'deployment'])), /held: default\/web/);
+  const step = ok(await cluster.ksim(['step', 'next', 'deployment']));
+  assert.match(step, /^#\d+ deployment default\/web done in \d+ ms \(queued by \d+/m);
+  assert.match(step, /step: rolling update/);
+  assert.match(step, /surge: at most replicas \+ maxSurge = 5 \+ 2 = 7 Pods/);
+  assert.match(step, /decision: scale the new ReplicaSet web-\w+ from 0 to \d/);
+  ok(await cluster.ksim(['step', 'resume', 'all']));
+  await settle();
+  const usage = await cluster.ksim(['step', 'next', 'nosuch']);
+  assert.equal(usage.code, 1);
+  assert.match(usage.stderr, /no controller "nosuch" runs here/);
+});
+
 test('the web UI shows the same story', { timeout: 60_000 }, async (t) => {
   if (!existsSync(CHROMIUM)) {
     assert.ok(!process.env.CI, `${CHROMIUM} is not installed: .ci/run should have installed the chromium package`);

@@ -12,6 +12,7 @@ import { withCause } from '../causality/cause-context.ts';
 import { prom } from '../metrics/registry.ts';
 import type { Informer } from '../informer/informer.ts';
 import type { WorkQueue } from '../workqueue/work-queue.ts';
+import { itemOf, stepper, type ReconcileItem } from './stepper.ts';
 
 /** What a reconcile may ask for after succeeding. */
 export interface ReconcileResult {
@@ -23,7 +24,8 @@ export interface ControllerSpec {
   name: string;
   queue: WorkQueue;
   informers: Informer[];
-  reconcile: (key: string) => Promise<ReconcileResult | void>;
+  /** Reconciles `key`; `item` takes notes on what it saw and decided, for step-through. */
+  reconcile: (key: string, item: ReconcileItem) => Promise<ReconcileResult | void>;
   workers?: number;
   log: Logger;
   registry?: Registry;
@@ -55,6 +57,7 @@ function reconcileHistogram(registry: Registry): prom.Histogram<'controller' | '
 /** Runs `spec` until stop(). */
 export async function runController(spec: ControllerSpec): Promise<RunningController> {
   const log = spec.log.child({ controller: spec.name });
+  stepper.register(spec.name);
   await Promise.all(spec.informers.map((i) => i.waitForSync()));
   log.info({ workers: spec.workers ?? 1 }, 'caches synced; starting workers');
   const histogram = spec.registry ? reconcileHistogram(spec.registry) : undefined;
@@ -62,15 +65,19 @@ export async function runController(spec: ControllerSpec): Promise<RunningContro
     for (;;) {
       const key = await spec.queue.get();
       if (key === undefined) return;
+      const triggers = spec.queue.triggersOf(key);
+      // A paused controller holds the item here until it is stepped (stepper.ts).
+      const record = await stepper.admit(spec.name, key, triggers);
       const started = process.hrtime.bigint();
       let result = 'success';
       try {
-        const triggers = spec.queue.triggersOf(key);
         const cause = { controller: spec.name, key, triggers: triggers.length ? [...triggers] : undefined };
-        const out = await withCause(cause, () => spec.reconcile(key));
+        const out = await withCause(cause, () => spec.reconcile(key, itemOf(record)));
         spec.queue.forget(key);
         if (out?.requeueAfterMs !== undefined) spec.queue.addAfter(key, out.requeueAfterMs);
+        stepper.finish(record, { requeueAfterMs: out?.requeueAfterMs });
       } catch (err) {
+        stepper.finish(record, { error: (err as Error).message });
         result = 'error';
         log.warn({ key, err: (err as Error).message, retries: spec.queue.retries(key) }, 'reconcile failed; requeueing');
         spec.queue.addRateLimited(key);
@@ -84,6 +91,8 @@ export async function runController(spec: ControllerSpec): Promise<RunningContro
   return {
     async stop() {
       spec.queue.shutdown();
+      // Items held at a paused gate must finish for the workers to end.
+      stepper.resume(spec.name);
       await Promise.all(workers);
     },
   };

@@ -1,5 +1,6 @@
 // The small HTTP server every component besides the apiserver runs:
-// /healthz, /livez, /readyz (from a readiness check) and /metrics.
+// /healthz, /livez, /readyz (from a readiness check) and /metrics, and any
+// routes of the component's own (the controller-manager's step-through).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -17,9 +18,12 @@ export async function startHealthServer(opts: {
   port: number;
   registry: Registry;
   ready: () => boolean;
+  /** More routes on the same port (a controller-manager's step-through). */
+  routes?: express.Router;
 }): Promise<HealthServer> {
   const app = express();
   app.disable('x-powered-by');
+  if (opts.routes) app.use(opts.routes);
   app.get(['/healthz', '/livez'], (_req, res) => void res.type('text/plain').send('ok'));
   app.get('/readyz', (_req, res) => {
     const ok = opts.ready();

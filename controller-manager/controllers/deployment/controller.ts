@@ -39,6 +39,7 @@ import {
   specReplicas,
   isRolling,
 } from './util.ts';
+import type { ReconcileItem } from '../../../shared/controller/stepper.ts';
 
 const deployments = findResource('apps', 'v1', 'deployments')!;
 const replicasets = findResource('apps', 'v1', 'replicasets')!;
@@ -284,19 +285,38 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     return recheckInMs !== undefined ? { requeueAfterMs: recheckInMs } : undefined;
   }
 
-  async function rolloutRolling(d: Deployment, rsList: ReplicaSet[]) {
+  async function rolloutRolling(d: Deployment, rsList: ReplicaSet[], item?: ReconcileItem) {
     const { newRS, oldRSs } = await newAndOld(d, rsList, true);
     const all = [...oldRSs, newRS];
+    const replicas = d.spec?.replicas ?? 1;
+    const sizeOf = (rs: ReplicaSet) => ({
+      name: rs.metadata!.name,
+      replicas: specReplicas(rs),
+      available: rs.status?.availableReplicas ?? 0,
+    });
+    item?.note({
+      step: 'rolling update',
+      want: { replicas, maxSurge: maxSurge(d), maxUnavailable: maxUnavailable(d) },
+      have: { newReplicaSet: newRS && sizeOf(newRS), oldReplicaSets: activeReplicaSets(oldRSs).map(sizeOf), total: replicaCount(all) },
+    });
     // Scale up the new ReplicaSet within maxSurge.
-    if (newRS && specReplicas(newRS) !== (d.spec?.replicas ?? 1)) {
-      const target = specReplicas(newRS) > (d.spec?.replicas ?? 1) ? (d.spec?.replicas ?? 1) : newReplicaSetReplicas(d, all, newRS);
+    if (newRS && specReplicas(newRS) !== replicas) {
+      const target = specReplicas(newRS) > replicas ? replicas : newReplicaSetReplicas(d, all, newRS);
+      const maxTotal = replicas + maxSurge(d);
+      item?.note({
+        surge: `at most replicas + maxSurge = ${replicas} + ${maxSurge(d)} = ${maxTotal} Pods; there are ${replicaCount(all)}`,
+        decision:
+          target !== specReplicas(newRS)
+            ? `scale the new ReplicaSet ${newRS.metadata!.name} from ${specReplicas(newRS)} to ${target}`
+            : `the new ReplicaSet stays at ${target}: no room to surge`,
+      });
       if (target !== specReplicas(newRS)) {
         await scaleReplicaSet(newRS, target, d);
         return syncRollout(d, all, newRS);
       }
     }
     // Scale down old ReplicaSets within maxUnavailable.
-    if (await reconcileOld(d, all, activeReplicaSets(oldRSs), newRS)) return syncRollout(d, all, newRS);
+    if (await reconcileOld(d, all, activeReplicaSets(oldRSs), newRS, item)) return syncRollout(d, all, newRS);
     const statusNow = calculateStatus(d, all.filter(Boolean), newRS, now());
     if (isComplete(d, statusNow)) await cleanup(d, oldRSs);
     return syncRollout(d, all, newRS);
@@ -307,12 +327,18 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     all: (ReplicaSet | undefined)[],
     oldRSs: ReplicaSet[],
     newRS: ReplicaSet | undefined,
+    item?: ReconcileItem,
   ): Promise<boolean> {
     if (replicaCount(oldRSs) === 0) return false;
     const replicas = d.spec?.replicas ?? 1;
     const minAvailable = replicas - maxUnavailable(d);
     const newUnavailable = specReplicas(newRS) - (newRS?.status?.availableReplicas ?? 0);
-    const maxScaledDown = replicaCount(all.filter(Boolean)) - minAvailable - newUnavailable;
+    const total = replicaCount(all.filter(Boolean));
+    const maxScaledDown = total - minAvailable - newUnavailable;
+    item?.note({
+      unavailable: `at least replicas - maxUnavailable = ${replicas} - ${maxUnavailable(d)} = ${minAvailable} available`,
+      scaleDown: `at most total - minAvailable - new unavailable = ${total} - ${minAvailable} - ${newUnavailable} = ${Math.max(0, maxScaledDown)} old Pods may go`,
+    });
     if (maxScaledDown <= 0) return false;
     let cleaned = 0;
     // First drop unhealthy old replicas: they cost no availability.
@@ -363,7 +389,7 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
     return syncRollout(d, all, newRS);
   }
 
-  async function reconcile(key: string) {
+  async function reconcile(key: string, item?: ReconcileItem) {
     const cached = dInformer.cache.get(key);
     if (!cached) return;
     const d = structuredClone(cached);
@@ -403,6 +429,7 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
       });
     })();
     if (d.spec?.paused || scalingEvent) {
+      item?.note({ step: d.spec?.paused ? 'paused: proportional scale only' : 'proportional scale', want: { replicas } });
       const { newRS, oldRSs } = await newAndOld(d, rsList, false);
       await scale(d, newRS, oldRSs);
       if (d.spec?.paused) await cleanup(d, oldRSs);
@@ -411,7 +438,8 @@ export function deploymentController(ctx: ControllerContext): ControllerParts {
       await writeStatus(d, status);
       return;
     }
-    return isRolling(d) ? rolloutRolling(d, rsList) : rolloutRecreate(d, rsList);
+    if (!isRolling(d)) item?.note({ step: 'recreate', want: { replicas } });
+    return isRolling(d) ? rolloutRolling(d, rsList, item) : rolloutRecreate(d, rsList);
   }
 
   return { name, queue, informers: [dInformer, rsInformer, podInformer], reconcile };

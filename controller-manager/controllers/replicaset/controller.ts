@@ -21,6 +21,7 @@ import { queueMetrics } from '../../../shared/workqueue/queue-metrics.ts';
 import type { ControllerContext } from '../../context.ts';
 import type { ReplicaSetLike } from '../deployment/util.ts';
 import { computeStatus, isActive, planReplicas, selects, slowStartBatches } from './plan.ts';
+import type { ReconcileItem } from '../../../shared/controller/stepper.ts';
 
 const replicasets = findResource('apps', 'v1', 'replicasets')!;
 const pods = findResource('', 'v1', 'pods')!;
@@ -161,7 +162,7 @@ export function replicaSetKindController<T extends KubeObject>(ctx: ControllerCo
     );
   }
 
-  async function reconcile(key: string) {
+  async function reconcile(key: string, item?: ReconcileItem) {
     const obj = rsInformer.cache.get(key);
     if (!obj) return;
     const rs = k.asReplicaSet(obj);
@@ -169,8 +170,20 @@ export function replicaSetKindController<T extends KubeObject>(ctx: ControllerCo
     const active = owned.filter(isActive);
     const now = ctx.clock.now();
     let failure: string | undefined;
-    if (expectations.satisfied(key) && !rs.metadata!.deletionTimestamp) {
+    const satisfied = expectations.satisfied(key);
+    if (!satisfied) item?.note({ decision: 'wait: creates or deletes it made are not all observed yet (expectations)' });
+    if (satisfied && !rs.metadata!.deletionTimestamp) {
       const plan = planReplicas(rs, active, now);
+      const want = rs.spec?.replicas ?? 1;
+      item?.note({
+        want: { replicas: want },
+        have: { active: active.length, owned: owned.length },
+        decision: plan.create
+          ? `create ${plan.create} Pod(s)`
+          : plan.delete.length
+            ? `delete ${plan.delete.map((p) => p.metadata!.name).join(', ')}`
+            : 'nothing to do: have what is wanted',
+      });
       if (plan.create > 0) failure = await createPods(obj, rs, key, plan.create);
       if (plan.delete.length > 0) await deletePods(obj, key, plan.delete);
     }

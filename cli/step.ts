@@ -1,0 +1,107 @@
+// `ksim step`: step-through of the controller-manager's reconciliation,
+// through the step-through endpoints on its own port
+// (shared/controller/stepper-routes.ts), found in the cluster's DIR/cluster.json:
+//   ksim step show [CONTROLLER]      each controller: paused?, the items held, the last items with their notes
+//   ksim step pause CONTROLLER|all   hold every later work item
+//   ksim step next CONTROLLER        let the oldest held item through; print what it saw and decided
+//   ksim step resume CONTROLLER|all  let everything through and stop holding
+// With several controller-manager replicas, the one that runs controllers
+// (the leader) is used.
+import path from 'node:path';
+import type { ControllerSteps, ItemRecord } from '../shared/controller/stepper.ts';
+import { splitArgs } from '../shared/cli/split-args.ts';
+import { readClusterState } from './cluster-state.ts';
+
+export const STEP_USAGE = `Usage:
+  ksim step show [CONTROLLER]       each controller: paused?, the items held, the last items with their notes
+  ksim step pause CONTROLLER|all    hold every later work item of the controller at its gate
+  ksim step next CONTROLLER         let the oldest held item through; print what it saw and decided
+  ksim step resume CONTROLLER|all   let everything through and stop holding
+
+Controllers are the controller-manager's (deployment, replicaset, job, ...).
+Flags: --data-dir DIR (else $KSIM_DATA_DIR, else .ksim), -o json.
+`;
+
+class UsageError extends Error {}
+
+const FLAGS = { 'data-dir': { value: true }, output: { value: true, short: 'o' }, help: { value: false, short: 'h' } } as const;
+
+interface Endpoint {
+  name: string;
+  url: string;
+}
+
+async function call(url: string, method: 'GET' | 'POST'): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { method });
+  return { status: res.status, body: await res.json().catch(() => ({})) };
+}
+
+/** The controller-manager endpoint whose process runs controllers (the leader's). */
+async function leaderEndpoint(dataDir: string): Promise<Endpoint> {
+  const state = readClusterState(dataDir);
+  if (!state) throw new Error(`no cluster in ${dataDir} (start one with ksim up, or name it with --data-dir)`);
+  const cms = state.components.filter((c) => /^controller-manager(-\d+)?$/.test(c.name) && c.state === 'running');
+  if (cms.length === 0) throw new Error('no controller-manager is running');
+  for (const c of cms) {
+    const r = await call(`${c.endpoint}/debug/reconcile`, 'GET').catch(() => undefined);
+    if (r?.status === 200 && (r.body.controllers as ControllerSteps[]).length > 0) return { name: c.name, url: c.endpoint };
+  }
+  throw new Error(`no controller-manager runs controllers yet (${cms.map((c) => c.name).join(', ')}: none leads)`);
+}
+
+const clock = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString().slice(11, 23));
+
+/** An item as lines: key, triggers, state and timing, then each note. */
+export function itemText(i: ItemRecord): string {
+  const took = i.startedAt !== undefined && i.endedAt !== undefined ? ` in ${i.endedAt - i.startedAt} ms` : '';
+  let out = `#${i.id} ${i.controller} ${i.key} ${i.state}${took}${i.triggers.length ? ` (queued by ${i.triggers.join(', ')})` : ''} at ${clock(i.takenAt)}\n`;
+  for (const n of i.notes) for (const [k, v] of Object.entries(n)) out += `    ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}\n`;
+  if (i.error) out += `    error: ${i.error}\n`;
+  if (i.requeueAfterMs !== undefined) out += `    requeue after: ${i.requeueAfterMs} ms\n`;
+  return out;
+}
+
+function showText(steps: ControllerSteps[], detailed: boolean): string {
+  let out = '';
+  for (const s of steps) {
+    out += `${s.controller}: ${s.paused ? 'PAUSED' : 'running'}, ${s.waiting.length} held\n`;
+    if (!detailed) continue;
+    for (const w of s.waiting) out += `  held: ${w.key}${w.triggers.length ? ` (queued by ${w.triggers.join(', ')})` : ''}\n`;
+    for (const r of s.recent.slice(0, 10)) out += itemText(r).replace(/^/gm, '  ');
+  }
+  return out;
+}
+
+/** Runs `ksim step ARGS`. */
+export async function stepMain(argv: string[]): Promise<void> {
+  try {
+    const args = splitArgs(argv, FLAGS, (m) => new UsageError(m));
+    if (args.flags.get('help') === 'true') return void process.stdout.write(STEP_USAGE);
+    const [action, controller, ...extra] = args.positional;
+    if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    if (!['show', 'pause', 'next', 'resume'].includes(action ?? ''))
+      throw new UsageError(action ? `unknown action "${action}"` : 'an action is required');
+    if (action !== 'show' && !controller) throw new UsageError(`ksim step ${action} needs a controller (or all)`);
+    if (action === 'next' && controller === 'all') throw new UsageError('ksim step next takes one controller');
+    const json = args.flags.get('output') === 'json';
+    if (args.flags.has('output') && !json) throw new UsageError(`flag --output: "${args.flags.get('output')}" is not json`);
+    const dataDir = path.resolve(args.flags.get('data-dir') || process.env.KSIM_DATA_DIR || '.ksim');
+    const cm = await leaderEndpoint(dataDir);
+    const q = controller ? `?controller=${encodeURIComponent(controller)}` : '';
+    const r = await call(
+      `${cm.url}/debug/reconcile${action === 'show' ? '' : `/${action === 'next' ? 'step' : action}`}${q}`,
+      action === 'show' ? 'GET' : 'POST',
+    );
+    if (r.status !== 200) throw new Error(String(r.body.error ?? `HTTP ${r.status}`));
+    if (json) return void process.stdout.write(`${JSON.stringify(r.body, null, 2)}\n`);
+    if (action === 'next') process.stdout.write(itemText(r.body.item as ItemRecord));
+    else process.stdout.write(showText(r.body.controllers as ControllerSteps[], action === 'show'));
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`ksim step: ${err.message}\n\n${STEP_USAGE}`);
+      process.exit(2);
+    }
+    process.stderr.write(`ksim step: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+}
