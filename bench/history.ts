@@ -1,8 +1,8 @@
 // Issue 18's figures, side by side in one run:
 // - a 1,000-replica Deployment from apply to available (zero start-up
 //   delays, 100 nodes) with history and causes recorded, and with both off
-//   (--history off, KSIM_CAUSALITY=off), alternated so that a noisy machine
-//   weighs on both alike;
+//   (--history off, KSIM_CAUSALITY=off), and on with the web UI open,
+//   alternated so that a noisy machine weighs on each alike;
 // - with recording on, the web UI open in headless Chromium during the
 //   rollout: how long each write takes from the apiserver's commit to its
 //   mark on the page (a MutationObserver in the page; the apiserver and the
@@ -14,6 +14,7 @@ import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import { chromium } from 'playwright-core';
 import { findResource } from '../shared/api/resources.ts';
+import type { ChangeList } from '../shared/api/history-types.ts';
 import type { KubeClient } from '../shared/client/kube-client.ts';
 import { freePort, ksimNodeArgs, spawnTracked, type Apiserver } from '../test/helpers/index.ts';
 import { withCluster } from './components.ts';
@@ -24,6 +25,7 @@ import type { BenchContext, Benchmark } from './report.ts';
 const deployments = findResource('apps', 'v1', 'deployments')!;
 const configmaps = findResource('', 'v1', 'configmaps')!;
 const CHROMIUM = '/usr/bin/chromium';
+const CHANGES = '/apis/history.ksim.io/v1alpha1/changes';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function deployment(replicas: number): Deployment {
@@ -78,15 +80,30 @@ async function watchInBrowser(server: Apiserver, ctx: BenchContext): Promise<() 
   await page.waitForSelector('.plot', { timeout: 30_000 });
   // Each write's commit time, from a feed of our own; each mark's first appearance, from the page's DOM.
   await page.evaluate((live) => {
-    const w = window as unknown as { __times: Map<string, number>; __lat: number[]; __seen: Set<string> };
+    const w = window as unknown as {
+      __times: Map<string, number>;
+      __lat: number[];
+      __recv: number[];
+      __seen: Set<string>;
+      __since: number;
+    };
     w.__times = new Map();
     w.__lat = [];
     w.__seen = new Set();
+    w.__recv = [];
+    // Only the writes made from the rollout on: the backlog a page gets first is older by design.
+    w.__since = Number.MAX_SAFE_INTEGER;
     const ws = new WebSocket(live);
     ws.onmessage = (m) => {
       const data = JSON.parse(String(m.data)) as { items?: { revision: string; time: string }[] } | { revision: string; time: string }[];
       const items = Array.isArray(data) ? data : (data.items ?? []);
-      for (const c of items) w.__times.set(c.revision, Date.parse(c.time));
+      const now = Date.now();
+      for (const c of items) {
+        const t = Date.parse(c.time);
+        if (t < w.__since) continue;
+        w.__times.set(c.revision, t);
+        w.__recv.push(now - t);
+      }
     };
     new MutationObserver(() => {
       const now = Date.now();
@@ -100,39 +117,70 @@ async function watchInBrowser(server: Apiserver, ctx: BenchContext): Promise<() 
     }).observe(document.body, { subtree: true, childList: true });
   }, `ws://127.0.0.1:${port}/live`);
   ctx.progress('the UI is open in Chromium');
+  await page.evaluate(() => ((window as unknown as { __since: number }).__since = Date.now()));
   return async () => {
-    const lat = await page.evaluate(() => (window as unknown as { __lat: number[] }).__lat);
+    const { lat, recv } = await page.evaluate(() => {
+      const w = window as unknown as { __lat: number[]; __recv: number[] };
+      return { lat: w.__lat, recv: w.__recv };
+    });
+    const sorted = [...recv].sort((a, b) => a - b);
+    if (sorted.length) ctx.progress(`feed: write -> in the browser p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms`);
     await browser.close();
     await ui.stop();
     return lat;
   };
 }
 
-/** One rollout; with `recording` also the browser. Resolves with the time to available and the UI's latencies. */
+type Mode = 'off' | 'on' | 'ui';
+
+/** Reads `changes` as the UI server's feed does, from now on; the stop returns each write's delay from commit to read. */
+function followChanges(client: KubeClient): () => Promise<number[]> {
+  const lags: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    let from = (await client.request<ChangeList>('GET', CHANGES, { query: { limit: 1 } })).metadata.resourceVersion;
+    while (running) {
+      const page = await client.request<ChangeList>('GET', CHANGES, { query: { from, limit: 500, timeoutSeconds: 1 } });
+      const now = Date.now();
+      for (const c of page.items) lags.push(now - Date.parse(c.time));
+      if (page.items.length) from = page.items[page.items.length - 1].revision;
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop.catch(() => {});
+    return lags;
+  };
+}
+
+/** One rollout: recording off, on, or on with the UI open in the browser. Resolves with the time to available and the UI's latencies. */
 async function rollout(
-  recording: boolean,
+  mode: Mode,
   replicas: number,
   nodes: number,
   ctx: BenchContext,
-): Promise<{ ms: number | 'timed out'; lat?: number[] }> {
-  let out: { ms: number | 'timed out'; lat?: number[] } = { ms: 'timed out' };
+): Promise<{ ms: number | 'timed out'; lat?: number[]; feedLag?: number[] }> {
+  let out: { ms: number | 'timed out'; lat?: number[]; feedLag?: number[] } = { ms: 'timed out' };
   await withCluster(
     'bench-history',
     nodes,
     async (client, _cm, server) => {
-      const withUi = recording && existsSync(CHROMIUM);
+      const withUi = mode === 'ui' && existsSync(CHROMIUM);
+      // Without the browser: how far behind a reader of `changes` (as the UI server reads it) falls.
+      const feed = mode === 'on' ? followChanges(client) : undefined;
       const stop = withUi ? await watchInBrowser(server, ctx) : undefined;
       const t0 = performance.now();
       await client.create(deployments, 'default', deployment(replicas));
       const ok = await untilAvailable(client, replicas, ctx);
       out = { ms: ok ? Math.round(performance.now() - t0) : 'timed out' };
+      if (feed) out.feedLag = await feed();
       if (stop) {
         await sleep(1000);
         out.lat = await stop();
       }
     },
     'zero',
-    recording ? {} : { apiserverArgs: ['--history', 'off'], env: { KSIM_CAUSALITY: 'off' } },
+    mode === 'off' ? { apiserverArgs: ['--history', 'off'], env: { KSIM_CAUSALITY: 'off' } } : {},
   );
   return out;
 }
@@ -145,26 +193,41 @@ export const historyBench: Benchmark = {
     const replicas = ctx.size(1000, 100);
     const nodes = ctx.size(100, 20);
     const rounds = ctx.size(2, 1);
-    const times: Record<'on' | 'off', number[]> = { on: [], off: [] };
+    const times: Record<Mode, number[]> = { on: [], off: [], ui: [] };
     let lat: number[] = [];
+    let feedLag: number[] = [];
     for (let i = 0; i < rounds; i++)
-      for (const mode of i % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-        ctx.progress(`round ${i + 1}: recording ${mode}`);
-        const r = await rollout(mode === 'on', replicas, nodes, ctx);
+      for (const mode of i % 2 === 0 ? (['off', 'on', 'ui'] as const) : (['ui', 'on', 'off'] as const)) {
+        ctx.progress(`round ${i + 1}: ${mode === 'ui' ? 'recording on, the UI open' : `recording ${mode}`}`);
+        const r = await rollout(mode, replicas, nodes, ctx);
         if (typeof r.ms === 'number') times[mode].push(r.ms);
         if (r.lat) lat = lat.concat(r.lat);
+        if (r.feedLag) feedLag = feedLag.concat(r.feedLag);
       }
     const mean = (v: number[]) => Math.round(v.reduce((a, b) => a + b, 0) / Math.max(1, v.length));
     ctx.record(`recording off: apply -> ${replicas} available`, times.off.length ? mean(times.off) : 'timed out', 'ms', {
       note: `mean of ${times.off.length}: ${times.off.join(', ')}`,
     });
-    ctx.record(`recording on (and the UI open): apply -> ${replicas} available`, times.on.length ? mean(times.on) : 'timed out', 'ms', {
+    ctx.record(`recording on: apply -> ${replicas} available`, times.on.length ? mean(times.on) : 'timed out', 'ms', {
       note: `mean of ${times.on.length}: ${times.on.join(', ')}`,
     });
+    ctx.record(
+      `recording on, the UI open in Chromium: apply -> ${replicas} available`,
+      times.ui.length ? mean(times.ui) : 'timed out',
+      'ms',
+      {
+        note: `mean of ${times.ui.length}: ${times.ui.join(', ')}`,
+      },
+    );
     if (times.on.length && times.off.length)
       ctx.record('recording on / off', Math.round((mean(times.on) / mean(times.off)) * 100) / 100, 'x', {
         target: { op: '<=', value: 1.15 },
       });
+    if (feedLag.length) {
+      const sorted = [...feedLag].sort((a, b) => a - b);
+      ctx.record('no browser: write -> read from changes, p50', percentile(sorted, 50), 'ms', { note: `${sorted.length} writes` });
+      ctx.record('no browser: write -> read from changes, p99', percentile(sorted, 99), 'ms');
+    }
     if (lat.length) {
       const sorted = [...lat].sort((a, b) => a - b);
       ctx.record('UI: write -> mark on the page, p50', percentile(sorted, 50), 'ms', { note: `${sorted.length} writes` });

@@ -267,6 +267,8 @@ test('the UI shows the timeline, the live changes, the graph and an object histo
     assert.equal(await laneOf(page, '101'), 'controller deployment');
     assert.equal(await laneOf(page, '102'), 'controller replicaset');
     assert.equal(await laneOf(page, '103'), 'scheduler');
+    // The hover text is added when the pointer reaches the mark.
+    await page.hover('.plot .mark[data-revision="101"]', { force: true });
     assert.match(
       (await page.textContent('.plot .mark[data-revision="101"] title')) ?? '',
       /create Deployment|create ReplicaSet default\/web-abc/,

@@ -59,6 +59,7 @@ test('a paused runController holds its keys; a step runs one reconcile; stop nev
     log: pino({ level: 'silent' }),
     reconcile: async (key, item) => {
       item.note({ decision: `reconciled ${key}` });
+      await tick(1);
       reconciled.push(key);
     },
   });

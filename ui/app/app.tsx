@@ -10,6 +10,10 @@ import { connectLive, type LiveState } from './live.ts';
 import { ObjectView } from './object-view.tsx';
 import { TimelineView } from './timeline-view.tsx';
 
+/** How long a write waits in the page before it is drawn: at least FLUSH_MS, at most MAX_FLUSH_MS (see the flush below). */
+const FLUSH_MS = 100;
+const MAX_FLUSH_MS = 2000;
+
 /** What the object view shows: an object, and the revision to start from. */
 export interface Selection {
   ref: ObjectRef;
@@ -24,14 +28,37 @@ export function App() {
   const [selection, setSelection] = useState<Selection | undefined>();
   const [tick, setTick] = useState(0);
 
-  useEffect(
-    () =>
-      connectLive((items) => {
-        setChanges((prev) => mergeChanges(prev, items));
-        setTick((t) => t + 1);
-      }, setState),
-    [],
-  );
+  useEffect(() => {
+    // Batches arrive many a second during a rollout: they are merged and drawn
+    // together, at most every FLUSH_MS, so the page draws each write once, not once per batch.
+    // A page that draws slowly (thousands of marks) draws less often, so that it never
+    // falls behind the feed: the next draw waits twice as long as the last one took.
+    let buffered: Change[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let drawMs = 0;
+    const flush = () => {
+      const started = performance.now();
+      const items = buffered;
+      buffered = [];
+      setChanges((prev) => mergeChanges(prev, items));
+      setTick((t) => t + 1);
+      // The draw happens before the next frame; only then may another batch be drawn.
+      requestAnimationFrame(() => {
+        drawMs = performance.now() - started;
+        timer = undefined;
+        if (buffered.length) timer = setTimeout(flush, delay());
+      });
+    };
+    const delay = () => Math.min(MAX_FLUSH_MS, Math.max(FLUSH_MS, 2 * drawMs));
+    const stop = connectLive((items) => {
+      buffered = buffered.concat(items);
+      timer ??= setTimeout(flush, delay());
+    }, setState);
+    return () => {
+      clearTimeout(timer);
+      stop();
+    };
+  }, []);
 
   return (
     <div class="page">

@@ -19,7 +19,13 @@ const RESOURCES = {
   persistentvolumeclaims: 'persistentvolumeclaims',
   configmaps: 'configmaps',
 } as const;
-const DEBOUNCE_MS = 300;
+// A read of the namespace's objects and, when its shape changed, a new layout: costly with a
+// thousand Pods, so at most one every DEBOUNCE_MS, and never two at once.
+const DEBOUNCE_MS = 2000;
+// cytoscape's breadthfirst layout of a thousand nodes holds the page for seconds (and with it the
+// timeline and the live feed): a larger graph is laid out as a grid, and read again less often.
+const TREE_LAYOUT_MAX = 300;
+const LARGE_DEBOUNCE_MS = 6000;
 
 const COLORS: Record<string, string> = {
   Deployment: '#2563eb',
@@ -56,6 +62,7 @@ export function GraphView(props: { namespace: string; tick: number; onSelect: (r
   onSelect.current = props.onSelect;
   const [graph, setGraph] = useState<GraphModel>({ nodes: [], edges: [] });
   const [error, setError] = useState('');
+  const [retick, setRetick] = useState(0);
 
   useEffect(() => {
     const c = cytoscape({
@@ -98,32 +105,55 @@ export function GraphView(props: { namespace: string; tick: number; onSelect: (r
   const seq = useRef(0);
   const namespace = useRef(props.namespace);
   namespace.current = props.namespace;
+  const loading = useRef(false);
+  const largeGraph = useRef(false);
+  const again = useRef(false);
   useEffect(() => {
     if (pending.current) return;
+    if (loading.current) {
+      again.current = true;
+      return;
+    }
     pending.current = setTimeout(
       () => {
         pending.current = undefined;
         const mine = ++seq.current;
-        loadGraph(namespace.current).then(
-          (g) => {
-            if (mine !== seq.current) return;
-            setError('');
-            setGraph((prev) => {
-              const c = cy.current;
-              if (c && shape(prev) !== shape(g)) {
-                c.elements().remove();
-                c.add(elements(g));
-                c.layout({ name: 'breadthfirst', directed: true, spacingFactor: 1.1, padding: 10 }).run();
-              }
-              return g;
-            });
-          },
-          (err: Error) => mine === seq.current && setError(err.message),
-        );
+        loading.current = true;
+        const done = () => {
+          loading.current = false;
+          if (again.current) {
+            again.current = false;
+            setRetick((n) => n + 1);
+          }
+        };
+        loadGraph(namespace.current)
+          .finally(done)
+          .then(
+            (g) => {
+              if (mine !== seq.current) return;
+              setError('');
+              setGraph((prev) => {
+                const c = cy.current;
+                if (c && shape(prev) !== shape(g)) {
+                  c.elements().remove();
+                  c.add(elements(g));
+                  const large = g.nodes.length > TREE_LAYOUT_MAX;
+                  largeGraph.current = large;
+                  c.layout(
+                    large
+                      ? { name: 'grid', padding: 10, avoidOverlap: false }
+                      : { name: 'breadthfirst', directed: true, spacingFactor: 1.1, padding: 10 },
+                  ).run();
+                }
+                return g;
+              });
+            },
+            (err: Error) => mine === seq.current && setError(err.message),
+          );
       },
-      props.tick === 0 ? 0 : DEBOUNCE_MS,
+      props.tick === 0 ? 0 : largeGraph.current ? LARGE_DEBOUNCE_MS : DEBOUNCE_MS,
     );
-  }, [props.namespace, props.tick]);
+  }, [props.namespace, props.tick, retick]);
   useEffect(() => () => clearTimeout(pending.current), []);
 
   return (

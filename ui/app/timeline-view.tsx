@@ -7,7 +7,7 @@
 // "hide" (Leases, by default: every node renews one every 10 s) are left out.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Change } from '../../shared/api/history-types.ts';
-import { renderChangeTimeline, timeAtX, type TimelineWindow } from '../timeline/timeline-svg.ts';
+import { describeChange, renderChangeTimeline, timeAtX, type TimelineWindow } from '../timeline/timeline-svg.ts';
 import type { Selection } from './app.tsx';
 
 const LABEL_WIDTH = 200;
@@ -47,7 +47,7 @@ export function TimelineView(props: { changes: readonly Change[]; selected?: str
 
   const all = useMemo(() => fitAll(changes), [changes]);
   const range = zoom ?? all;
-  const win: TimelineWindow = { ...range, width, labelWidth: LABEL_WIDTH, selected: props.selected };
+  const win: TimelineWindow = { ...range, width, labelWidth: LABEL_WIDTH, selected: props.selected, titles: false };
   const svg = useMemo(() => renderChangeTimeline(changes, win), [changes, range.from, range.to, width, props.selected]);
   const span = range.to - range.from;
 
@@ -71,6 +71,18 @@ export function TimelineView(props: { changes: readonly Change[]; selected?: str
     const a = timeAtX(win, Math.min(drag.x0, drag.x1));
     const b = timeAtX(win, Math.max(drag.x0, drag.x1));
     setZoom({ from: a, to: Math.max(b, a + MIN_SPAN) });
+  };
+  // Each mark's hover text is added when the pointer first reaches it (the SVG carries none: see `titles`).
+  const byRevision = useMemo(() => new Map(changes.map((c) => [c.revision, c])), [changes]);
+  const onOver = (ev: MouseEvent) => {
+    const mark = (ev.target as Element).closest<SVGElement>('.mark');
+    if (!mark || mark.querySelector('title')) return;
+    const c = byRevision.get(mark.dataset.revision ?? '');
+    if (!c) return;
+    const count = Number(mark.dataset.count ?? 1);
+    const title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
+    title.textContent = describeChange(c) + (count > 1 ? ` (and ${count - 1} more writes of this lane here)` : '');
+    mark.appendChild(title);
   };
   const onClick = (ev: MouseEvent) => {
     const mark = (ev.target as Element).closest<SVGElement>('.mark');
@@ -116,7 +128,16 @@ export function TimelineView(props: { changes: readonly Change[]; selected?: str
         </label>
         <span class="span">{(span / 1000).toFixed(span < 10_000 ? 1 : 0)} s shown · drag across the plot to zoom</span>
       </div>
-      <div class="plot" ref={box} onMouseDown={onDown} onMouseMove={onMove} onMouseUp={onUp} onMouseLeave={onUp} onClick={onClick}>
+      <div
+        class="plot"
+        ref={box}
+        onMouseDown={onDown}
+        onMouseMove={onMove}
+        onMouseUp={onUp}
+        onMouseLeave={onUp}
+        onMouseOver={onOver}
+        onClick={onClick}
+      >
         <div dangerouslySetInnerHTML={{ __html: svg }} />
         {drag && <div class="drag" style={{ left: Math.min(drag.x0, drag.x1), width: Math.abs(drag.x1 - drag.x0) }} />}
       </div>

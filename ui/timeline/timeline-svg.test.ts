@@ -123,3 +123,16 @@ test('no element repeats an attribute (the SVG stands alone, as in a report)', (
     assert.equal(new Set(names).size, names.length, tag);
   }
 });
+
+test('writes of one lane a pixel apart share one mark that counts them; the selected one keeps its own', () => {
+  const kubelet: Writer = { user: 'system:node:node-1', verb: 'patch', subresource: 'status' };
+  const burst = Array.from({ length: 500 }, (_, i) => change(String(100 + i), 5000 + i / 100, kubelet, `p${i}`));
+  const svg = renderChangeTimeline(burst, win);
+  const drawn = marks(svg);
+  assert.equal(drawn.length, 1, 'one mark for the burst');
+  assert.equal(drawn[0][0], '599', 'the newest');
+  assert.match(svg, /data-count="500"/);
+  assert.match(svg, /and 499 more writes of this lane here/);
+  const selected = marks(renderChangeTimeline(burst, { ...win, selected: '300' }));
+  assert.deepEqual(selected.map((m) => m[0]).sort(), ['300', '599']);
+});

@@ -22,6 +22,12 @@ export interface TimelineWindow {
   laneHeight?: number;
   /** The revision to draw as selected. */
   selected?: string;
+  /**
+   * Hover text in each mark (`<title>`, the default: the SVG stands alone, as
+   * in a report). A page that adds the text when the pointer reaches a mark
+   * passes false: ten thousand titles are half of a rollout's SVG.
+   */
+  titles?: boolean;
 }
 
 const COLORS: Record<LaneKind, string> = {
@@ -58,6 +64,9 @@ export function describeChange(c: Change): string {
   }
   return s;
 }
+
+/** Writes of one lane closer than this many pixels share a mark. */
+const CELL_PX = 3;
 
 function axisLabel(t: number, step: number): string {
   const iso = new Date(t).toISOString();
@@ -102,21 +111,38 @@ export function renderChangeTimeline(changes: readonly Change[], win: TimelineWi
   });
   if (!lanes.length) out.push(`<text x="${labelWidth}" y="${AXIS + 15}" fill="#6b7280">no writes in this window</text>`);
 
-  const at = new Map<string, { x: number; y: number }>();
-  const marks: string[] = [];
+  // Writes of one lane that fall on the same couple of pixels would be drawn on top of one
+  // another: one mark stands for them all (the newest; its title counts the others), and one
+  // line for the links between two such marks. A rollout's ten thousand writes stay a page
+  // the browser can draw several times a second.
+  const at = new Map<string, { x: number; y: number; cell: string }>();
+  const cells = new Map<string, { newest: Change; x: number; y: number; count: number }>();
   for (const c of visible) {
     const lane = laneOf(c);
     const x = xOf(Date.parse(c.time));
     const y = AXIS + laneIndex.get(lane.label)! * laneHeight + laneHeight / 2;
-    at.set(c.revision, { x, y });
+    const cell = `${lane.label}\u0000${Math.round(x / CELL_PX)}\u0000${c.type}`;
+    at.set(c.revision, { x, y, cell });
+    const had = cells.get(cell);
+    // The selected write always keeps its own mark.
+    if (had && c.revision !== win.selected && had.newest.revision !== win.selected) {
+      had.newest = c;
+      had.x = x;
+      had.count++;
+    } else cells.set(had ? `${cell}\u0000${c.revision}` : cell, { newest: c, x, y, count: 1 });
+  }
+  const marks: string[] = [];
+  for (const { newest: c, x, y, count } of cells.values()) {
+    const lane = laneOf(c);
     const color = COLORS[lane.kind];
     const o = c.object;
     const data =
       `class="mark${c.revision === win.selected ? ' selected' : ''}" data-revision="${escapeXml(c.revision)}" data-lane="${escapeXml(lane.label)}"` +
       ` data-group="${escapeXml(o.group)}" data-resource="${escapeXml(o.resource)}" data-kind="${escapeXml(o.kind ?? '')}"` +
-      ` data-namespace="${escapeXml(o.namespace ?? '')}" data-name="${escapeXml(o.name)}"`;
+      ` data-namespace="${escapeXml(o.namespace ?? '')}" data-name="${escapeXml(o.name)}"${count > 1 ? ` data-count="${count}"` : ''}`;
     const selected = c.revision === win.selected;
-    const title = `<title>${escapeXml(describeChange(c))}</title>`;
+    const more = count > 1 ? ` (and ${count - 1} more writes of this lane here)` : '';
+    const title = win.titles === false ? '' : `<title>${escapeXml(describeChange(c) + more)}</title>`;
     if (c.type === 'DELETED')
       marks.push(
         `<rect ${data} x="${n(x - 4)}" y="${n(y - 4)}" width="8" height="8" fill="#dc2626"${selected ? ' stroke="#111827" stroke-width="2"' : ''}>${title}</rect>`,
@@ -126,13 +152,17 @@ export function renderChangeTimeline(changes: readonly Change[], win: TimelineWi
         `<circle ${data} cx="${n(x)}" cy="${n(y)}" r="${selected ? 6 : 4.5}" fill="${c.type === 'ADDED' ? color : '#fff'}" stroke="${selected ? '#111827' : color}" stroke-width="2">${title}</circle>`,
       );
   }
+  const linked = new Set<string>();
   for (const c of visible) {
     const to = at.get(c.revision)!;
     for (const trigger of c.writer?.cause?.triggers ?? []) {
       const from = at.get(trigger);
       if (!from || trigger === c.revision) continue;
+      const pair = `${from.cell}\u0001${to.cell}`;
+      if (linked.has(pair)) continue;
+      linked.add(pair);
       out.push(
-        `<line class="link" data-from="${escapeXml(trigger)}" data-to="${escapeXml(c.revision)}" x1="${n(from.x)}" y1="${n(from.y)}" x2="${n(to.x)}" y2="${n(to.y)}" stroke="#9ca3af" stroke-width="1"><title>revision ${escapeXml(c.revision)} was caused by revision ${escapeXml(trigger)}</title></line>`,
+        `<line class="link" data-from="${escapeXml(trigger)}" data-to="${escapeXml(c.revision)}" x1="${n(from.x)}" y1="${n(from.y)}" x2="${n(to.x)}" y2="${n(to.y)}" stroke="#9ca3af" stroke-width="1"/>`,
       );
     }
   }
