@@ -30,7 +30,8 @@ function deployment(name: string, replicas: number, image: string): Deployment {
   };
 }
 
-async function waitAvailable(
+/** Polls until `name` has observed `generation` and all `replicas` are updated and available; false after `timeoutMs`. */
+export async function waitAvailable(
   client: KubeClient,
   name: string,
   replicas: number,

@@ -18,6 +18,7 @@ import type { ChangeList } from '../shared/api/history-types.ts';
 import type { KubeClient } from '../shared/client/kube-client.ts';
 import { freePort, ksimNodeArgs, spawnTracked, type Apiserver } from '../test/helpers/index.ts';
 import { withCluster } from './components.ts';
+import { waitAvailable } from './deployment.ts';
 import { withApiserver } from './server.ts';
 import { KubeClient as Client } from '../shared/client/kube-client.ts';
 import type { BenchContext, Benchmark } from './report.ts';
@@ -39,21 +40,6 @@ function deployment(replicas: number): Deployment {
       template: { metadata: { labels: { app: 'big' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
     },
   };
-}
-
-async function untilAvailable(client: KubeClient, replicas: number, ctx: BenchContext): Promise<boolean> {
-  const end = performance.now() + 240_000;
-  let last = 0;
-  while (performance.now() < end) {
-    const s = (await client.get<Deployment>(deployments, 'default', 'big')).status ?? {};
-    if (s.availableReplicas === replicas && s.updatedReplicas === replicas) return true;
-    if (performance.now() - last > 5000) {
-      ctx.progress(`${s.availableReplicas ?? 0} of ${replicas} available`);
-      last = performance.now();
-    }
-    await sleep(100);
-  }
-  return false;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -171,7 +157,7 @@ async function rollout(
       const stop = withUi ? await watchInBrowser(server, ctx) : undefined;
       const t0 = performance.now();
       await client.create(deployments, 'default', deployment(replicas));
-      const ok = await untilAvailable(client, replicas, ctx);
+      const ok = await waitAvailable(client, 'big', replicas, 1, 240_000, ctx);
       out = { ms: ok ? Math.round(performance.now() - t0) : 'timed out' };
       if (feed) out.feedLag = await feed();
       if (stop) {

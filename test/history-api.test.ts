@@ -44,7 +44,7 @@ before(async () => {
     {
       'content-type': 'application/merge-patch+json',
       'user-agent': 'kube-controller-manager/v1.35.0',
-      'x-ksim-cause': encodeCause({ controller: 'colorcheck', key: 'hist/colors', triggers: [revs[1]] }),
+      'x-ksim-cause': encodeCause({ controller: 'colorcheck', key: 'hist/colors', triggers: [revs[1]] })!,
     },
   );
   assert.equal(caused.status, 200);

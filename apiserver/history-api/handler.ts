@@ -26,7 +26,7 @@ import type { ChangeInfo, History, RevisionInfo } from '../storage/history.ts';
 import type { Store } from '../storage/store.ts';
 import type { Authorizer } from '../auth/authorizer-types.ts';
 import type { UserInfo } from '../auth/user-info.ts';
-import { historyApiGroup, historyResourceList } from './discovery.ts';
+import { historyDiscovery } from './discovery.ts';
 import { blame, fieldChanges } from './field-changes.ts';
 import { HISTORY_VIEWS, keyOfRef, refOfKey, resourceOfSegment } from './object-ref.ts';
 import { rfc3339, traceOf } from './trace.ts';
@@ -267,10 +267,10 @@ export async function serveHistory(store: Store, req: IncomingMessage, url: Requ
     .filter(Boolean)
     .map((s) => decodeSegment(s));
   // parts[0..1] are "apis", "history.ksim.io".
-  if (parts.length === 2) return JSON.stringify(historyApiGroup());
+  if (parts.length === 2) return JSON.stringify(historyDiscovery.apiGroup());
   if (parts[2] !== HISTORY_VERSION) throw notFoundPath();
   const rest = parts.slice(3);
-  if (rest.length === 0) return JSON.stringify(historyResourceList());
+  if (rest.length === 0) return JSON.stringify(historyDiscovery.resourceList());
   const resource = rest.length === 1 ? rest[0] : (rest[rest[0] === 'namespaces' ? 2 : 0] ?? '');
   if (req.method !== 'GET' && req.method !== 'HEAD')
     throw methodNotAllowed((req.method ?? '').toLowerCase(), { group: HISTORY_GROUP, resource });

@@ -19,7 +19,7 @@ import { decodeSegment, notFoundPath } from '../http/path-segments.ts';
 import type { RequestUrl } from '../http/request-url.ts';
 import { formatQuantity } from '../registry/kinds/quantity.ts';
 import type { Store } from '../storage/store.ts';
-import { METRICS_GROUP, METRICS_VERSION, metricsApiGroup, metricsResourceList } from './discovery.ts';
+import { METRICS_GROUP, METRICS_VERSION, metricsDiscovery } from './discovery.ts';
 import { MetricsStorage, type PodUsage, type Usage } from './metrics-storage.ts';
 import { kubeletFetcher, scrapeNodes, storedNodes, type FetchMetrics } from './scraper.ts';
 
@@ -238,10 +238,10 @@ export async function answerMetrics(
     .filter(Boolean)
     .map((s) => decodeSegment(s));
   // parts[0..1] are "apis", "metrics.k8s.io".
-  if (parts.length === 2) return { json: metricsApiGroup() };
+  if (parts.length === 2) return { json: metricsDiscovery.apiGroup() };
   if (parts[2] !== METRICS_VERSION) throw notFoundPath();
   let rest = parts.slice(3);
-  if (rest.length === 0) return { json: metricsResourceList() };
+  if (rest.length === 0) return { json: metricsDiscovery.resourceList() };
   let namespace = '';
   if (rest[0] === 'namespaces' && rest.length >= 3) {
     namespace = rest[1];

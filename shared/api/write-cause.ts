@@ -25,14 +25,30 @@ export interface WriteCause {
   detail?: string;
 }
 
-/** The header value for `cause`; texts are cut to their limits and the triggers to the newest MAX_TRIGGERS. */
-export function encodeCause(cause: WriteCause): string {
+const REVISION = /^[1-9]\d{0,15}$/;
+
+/** JSON with non-ASCII escaped, so the value is always a valid header. */
+const asciiJson = (c: WriteCause) =>
+  JSON.stringify(c).replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * The header value for `cause`, always one decodeCause accepts (a header the
+ * apiserver refuses fails the write with a 400): texts are cut to their
+ * limits, triggers that are not revisions are left out and the newest
+ * MAX_TRIGGERS kept, and a value too long once escaped loses its detail,
+ * then its key. Undefined when even that is too long, or there is no controller.
+ */
+export function encodeCause(cause: WriteCause): string | undefined {
+  if (!cause.controller) return undefined;
   const c: WriteCause = { controller: cause.controller.slice(0, MAX_TEXT) };
   if (cause.key) c.key = cause.key.slice(0, MAX_TEXT);
-  if (cause.triggers?.length) c.triggers = cause.triggers.slice(-MAX_TRIGGERS);
+  const triggers = cause.triggers?.filter((rv) => REVISION.test(rv)).slice(-MAX_TRIGGERS);
+  if (triggers?.length) c.triggers = triggers;
   if (cause.detail) c.detail = cause.detail.slice(0, MAX_TEXT);
-  // Non-ASCII is escaped, so the value is always a valid header.
-  return JSON.stringify(c).replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  let value = asciiJson(c);
+  if (value.length > MAX_HEADER_BYTES) value = asciiJson({ ...c, detail: undefined });
+  if (value.length > MAX_HEADER_BYTES) value = asciiJson({ ...c, detail: undefined, key: undefined });
+  return value.length > MAX_HEADER_BYTES ? undefined : value;
 }
 
 /** Thrown for a header that is not a cause: the message names what is wrong. */
@@ -60,7 +76,7 @@ export function decodeCause(header: string): WriteCause {
   }
   if (o.triggers !== undefined) {
     const t = o.triggers;
-    if (!Array.isArray(t) || t.length > MAX_TRIGGERS || !t.every((rv) => typeof rv === 'string' && /^[1-9]\d{0,15}$/.test(rv)))
+    if (!Array.isArray(t) || t.length > MAX_TRIGGERS || !t.every((rv) => typeof rv === 'string' && REVISION.test(rv)))
       throw new InvalidCause(`X-Ksim-Cause: triggers: must be at most ${MAX_TRIGGERS} resourceVersions`);
     cause.triggers = t as string[];
   }

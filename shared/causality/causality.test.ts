@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { decodeCause } from '../api/write-cause.ts';
-import { causalityEnabled, causeHeader, currentCause, currentCauseHeader, withCause } from './cause-context.ts';
+import { decodeCause, encodeCause } from '../api/write-cause.ts';
+import { causalityEnabled, currentCause, currentCauseHeader, withCause } from './cause-context.ts';
 import { currentEventRV, dispatching } from './event-context.ts';
 
 test('dispatching marks the event for the call only, nested or thrown out of', () => {
@@ -46,15 +46,15 @@ test('withCause follows the work across awaits and timers; the inner cause wins'
 });
 
 test('the header is always one the apiserver accepts: bad triggers left out, an escaped detail too long dropped', () => {
-  assert.deepEqual(decodeCause(causeHeader({ controller: 'x', triggers: ['0', '12', 'abc', '13'] })!), {
+  assert.deepEqual(decodeCause(encodeCause({ controller: 'x', triggers: ['0', '12', 'abc', '13'] })!), {
     controller: 'x',
     triggers: ['12', '13'],
   });
   const long = { controller: 'kubelet', key: 'ns/p', triggers: ['5'], detail: 'é'.repeat(200) };
-  assert.deepEqual(decodeCause(causeHeader(long)!), { controller: 'kubelet', key: 'ns/p', triggers: ['5'] });
+  assert.deepEqual(decodeCause(encodeCause(long)!), { controller: 'kubelet', key: 'ns/p', triggers: ['5'] });
   const huge = { controller: 'ü'.repeat(200), key: 'ü'.repeat(200) };
-  assert.equal(causeHeader(huge), undefined);
-  assert.equal(causeHeader({ controller: '' }), undefined);
+  assert.equal(encodeCause(huge), undefined);
+  assert.equal(encodeCause({ controller: '' }), undefined);
 });
 
 test('KSIM_CAUSALITY=off turns recording off; anything else leaves it on', () => {

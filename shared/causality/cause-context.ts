@@ -38,23 +38,5 @@ export function currentCauseHeader(): string | undefined {
   if (!CAUSALITY) return undefined;
   const frame = storage.getStore();
   if (!frame) return undefined;
-  return (frame.encoded ??= causeHeader(frame.cause));
-}
-
-const REVISION = /^[1-9]\d{0,15}$/;
-/** decodeCause's limit on the whole header. */
-const MAX_HEADER_BYTES = 1024;
-
-/**
- * The header value for `cause`, always one the apiserver accepts: a header it
- * refuses fails the write with a 400, so triggers that are not revisions are
- * left out, and a value too long once escaped loses its detail, then its key.
- */
-export function causeHeader(cause: WriteCause): string | undefined {
-  if (!cause.controller) return undefined;
-  const triggers = cause.triggers?.filter((rv) => REVISION.test(rv));
-  let value = encodeCause({ ...cause, triggers });
-  if (value.length > MAX_HEADER_BYTES) value = encodeCause({ controller: cause.controller, key: cause.key, triggers });
-  if (value.length > MAX_HEADER_BYTES) value = encodeCause({ controller: cause.controller, triggers });
-  return value.length > MAX_HEADER_BYTES ? undefined : value;
+  return (frame.encoded ??= encodeCause(frame.cause));
 }
