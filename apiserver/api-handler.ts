@@ -142,10 +142,12 @@ export function createApiHandler(
         return;
       }
       if (isHistoryApiPath(url.pathname)) {
-        negotiated = { format: 'json', view: 'object' };
+        // JSON only; a Table when asked for (kubectl get changes), as kube answers lists.
+        const view = negotiate(req.headers.accept).view === 'Table' ? 'Table' : 'object';
+        negotiated = { format: 'json', view };
         resource = 'history.ksim.io';
         const mayRead = mayReadAs(ctx.authorizer, who?.user ?? ANONYMOUS);
-        sendJson(res, 200, await serveHistory(ctx.store, req, url, mayRead), format);
+        sendJson(res, 200, await serveHistory(ctx.store, req, url, mayRead, view), format);
         finish(200);
         return;
       }

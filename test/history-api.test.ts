@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeCause } from '../shared/api/write-cause.ts';
-import { api, startApiserver, type Apiserver, type ApiClient } from './helpers/index.ts';
+import { api, kubectl, startApiserver, type Apiserver, type ApiClient } from './helpers/index.ts';
 
 let server: Apiserver;
 let c: ApiClient;
@@ -179,6 +179,17 @@ describe('the whole cluster', () => {
       list.body.resources.map((r: any) => r.name),
       ['changes'],
     );
+    // The kind of one item, as kube's APIResource names it: kubectl maps `changes` to it.
+    assert.equal(list.body.resources[0].kind, 'Change');
+  });
+
+  test('the real kubectl lists changes as a table', async () => {
+    const res = await kubectl(['get', 'changes'], { kubeconfig: server.kubeconfig });
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stdout, /^REVISION\s+TIME\s+TYPE\s+OBJECT\s+WRITER\s+VERB\n/);
+    assert.match(res.stdout, /\s+ADDED\s+configmaps\/hist\/colors\s+kubernetes-admin\s+create\n/);
+    const wide = await kubectl(['get', 'changes', '-o', 'wide'], { kubeconfig: server.kubeconfig });
+    assert.match(wide.stdout, /MODIFIED\s+configmaps\/hist\/colors\s+kubernetes-admin\s+patch\s+colorcheck hist\/colors\n/);
   });
 });
 

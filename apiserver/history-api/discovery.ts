@@ -7,5 +7,5 @@ import { servedGroup } from '../served-group-discovery.ts';
 
 /** The group's discovery documents. */
 export const historyDiscovery = servedGroup(HISTORY_GROUP, HISTORY_VERSION, [
-  { name: 'changes', kind: 'ChangeList', namespaced: false, verbs: ['list'] },
+  { name: 'changes', kind: 'Change', namespaced: false, verbs: ['list'] },
 ]);

@@ -260,8 +260,47 @@ async function changes(store: Store, query: URLSearchParams, mayRead: MayRead): 
   return { kind: 'ChangeList', apiVersion: HISTORY_API_VERSION, metadata, items };
 }
 
+/** A ChangeList as a meta.k8s.io/v1 Table: what `kubectl get changes` prints. */
+export function changesTable(list: ChangeList): object {
+  const col = (name: string, description: string, priority = 0) => ({ name, type: 'string', format: '', description, priority });
+  const objectText = (c: Change) =>
+    `${c.object.group ? `${c.object.resource}.${c.object.group}` : c.object.resource}/${c.object.namespace ? `${c.object.namespace}/` : ''}${c.object.name}`;
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: list.metadata,
+    columnDefinitions: [
+      col('Revision', 'The resourceVersion the write produced.'),
+      col('Time', 'When the apiserver stored it.'),
+      col('Type', 'ADDED, MODIFIED or DELETED.'),
+      col('Object', 'RESOURCE.GROUP/NAMESPACE/NAME.'),
+      col('Writer', 'The user who made the write.'),
+      col('Verb', 'The request verb and subresource.'),
+      col('Cause', 'The controller and key a component wrote for.', 1),
+    ],
+    rows: list.items.map((c) => ({
+      cells: [
+        c.revision,
+        c.time,
+        c.type,
+        objectText(c),
+        c.writer?.user ?? '',
+        [c.writer?.verb, c.writer?.subresource].filter(Boolean).join(' '),
+        c.writer?.cause ? `${c.writer.cause.controller}${c.writer.cause.key ? ` ${c.writer.cause.key}` : ''}` : '',
+      ],
+      object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: {} },
+    })),
+  };
+}
+
 /** Answers one history API request (already authorized): the JSON body; throws kube's Status errors. */
-export async function serveHistory(store: Store, req: IncomingMessage, url: RequestUrl, mayRead: MayRead): Promise<string> {
+export async function serveHistory(
+  store: Store,
+  req: IncomingMessage,
+  url: RequestUrl,
+  mayRead: MayRead,
+  view: 'object' | 'Table' = 'object',
+): Promise<string> {
   const parts = url.pathname
     .split('/')
     .filter(Boolean)
@@ -275,6 +314,9 @@ export async function serveHistory(store: Store, req: IncomingMessage, url: Requ
   if (req.method !== 'GET' && req.method !== 'HEAD')
     throw methodNotAllowed((req.method ?? '').toLowerCase(), { group: HISTORY_GROUP, resource });
   if (queryFlag(url.searchParams, 'watch')) throw methodNotAllowed('watch', { group: HISTORY_GROUP, resource });
-  if (rest.length === 1 && rest[0] === 'changes') return JSON.stringify(await changes(store, url.searchParams, mayRead));
+  if (rest.length === 1 && rest[0] === 'changes') {
+    const list = await changes(store, url.searchParams, mayRead);
+    return JSON.stringify(view === 'Table' ? changesTable(list) : list);
+  }
   return JSON.stringify(await objectView(store.history, parseObjectPath(rest), url.searchParams));
 }
