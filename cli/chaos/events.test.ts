@@ -5,6 +5,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CAUSE_HEADER, decodeCause } from '../../shared/api/write-cause.ts';
 import { KubeClient } from '../../shared/client/kube-client.ts';
 import { involvedObjectOf, recordChaosEvent } from './events.ts';
 
@@ -12,6 +13,7 @@ interface Seen {
   method: string;
   url: string;
   body: any;
+  cause?: string;
 }
 const seen: Seen[] = [];
 const server = http.createServer((req, res) => {
@@ -19,7 +21,7 @@ const server = http.createServer((req, res) => {
   req.on('data', (d) => (text += d));
   req.on('end', () => {
     const body = text ? JSON.parse(text) : undefined;
-    seen.push({ method: req.method!, url: req.url!, body });
+    seen.push({ method: req.method!, url: req.url!, body, cause: req.headers[CAUSE_HEADER.toLowerCase()] as string | undefined });
     res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body ?? {}));
   });
@@ -108,5 +110,17 @@ test('which object a fault is about', () => {
     apiVersion: 'v1',
     kind: 'Namespace',
     name: 'kube-system',
+  });
+});
+
+test('a fault Event carries its cause (ksim-chaos and the fault), so the history and the web UI can tell it from other writes', async () => {
+  seen.length = 0;
+  const node = { apiVersion: 'v1', kind: 'Node', name: 'node-3' };
+  await recordChaosEvent(client, { reason: 'ChaosInjected', message: 'partitioned node-3 from the apiserver', involvedObject: node });
+  assert.equal(seen.length, 1);
+  assert.ok(seen[0].cause, 'the write sent no cause header');
+  assert.deepEqual(decodeCause(seen[0].cause), {
+    controller: 'ksim-chaos',
+    detail: 'ChaosInjected: partitioned node-3 from the apiserver',
   });
 });

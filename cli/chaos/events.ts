@@ -4,13 +4,15 @@
 // shared EventRecorder (kube's naming, <object>.<hex nanoseconds>, and its
 // correlator: a repeated event bumps the count) in the object's namespace,
 // `default` for a cluster-scoped object as kube does. One recorder per
-// client, so repeated faults on one object correlate. Never fatal: an event
+// client, so repeated faults on one object correlate. Each write's cause
+// (X-Ksim-Cause) is ksim-chaos with the fault as its detail. Never fatal: an event
 // the apiserver cannot take (it may be the one that was killed) is logged.
 import type { ObjectReference } from 'kubernetes-types/core/v1.js';
 import type { Logger } from 'pino';
 import type { ChaosRequest } from '../../shared/chaos/protocol.ts';
 import type { KubeClient } from '../../shared/client/kube-client.ts';
 import type { Clock } from '../../shared/clock/clock.ts';
+import { withCause } from '../../shared/causality/cause-context.ts';
 import { EventRecorder } from '../../shared/events/event-recorder.ts';
 
 /** The source and reporting component of every chaos Event. */
@@ -38,16 +40,20 @@ function recorderFor(client: KubeClient, opts: { log?: Logger; clock?: Clock }):
 export async function recordChaosEvent(client: KubeClient, e: ChaosEvent, opts: { log?: Logger; clock?: Clock } = {}): Promise<void> {
   const o = e.involvedObject;
   const recorder = recorderFor(client, opts);
-  recorder.event(
-    {
-      apiVersion: o.apiVersion,
-      kind: o.kind,
-      metadata: { name: o.name, namespace: o.namespace, uid: o.uid, resourceVersion: o.resourceVersion },
-    },
-    e.reason === 'ChaosInjected' ? 'Warning' : 'Normal',
-    e.reason,
-    e.message,
-    o.fieldPath,
+  // The write's cause names the fault: the history (and the web UI's timeline) tell a fault from the system's reaction.
+  const cause = { controller: CHAOS_COMPONENT, detail: `${e.reason}: ${e.message}` };
+  withCause(cause, () =>
+    recorder.event(
+      {
+        apiVersion: o.apiVersion,
+        kind: o.kind,
+        metadata: { name: o.name, namespace: o.namespace, uid: o.uid, resourceVersion: o.resourceVersion },
+      },
+      e.reason === 'ChaosInjected' ? 'Warning' : 'Normal',
+      e.reason,
+      e.message,
+      o.fieldPath,
+    ),
   );
   await recorder.flush();
 }
