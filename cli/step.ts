@@ -1,16 +1,15 @@
-// `ksim step`: step-through of the controller-manager's reconciliation,
-// through the step-through endpoints on its own port
-// (shared/controller/stepper-routes.ts), found in the cluster's DIR/cluster.json:
+// `ksim step`: step-through of the controller-manager's reconciliation and
+// the scheduler's attempts, through the step-through endpoints on each
+// one's own port (shared/controller/stepper-routes.ts; found by step-client.ts):
 //   ksim step show [CONTROLLER]      each controller: paused?, the items held, the last items with their notes
 //   ksim step pause CONTROLLER|all   hold every later work item
 //   ksim step next CONTROLLER        let the oldest held item through; print what it saw and decided
 //   ksim step resume CONTROLLER|all  let everything through and stop holding
-// With several controller-manager replicas, the one that runs controllers
-// (the leader) is used.
+// With several replicas, the one that runs controllers (the leader) is used.
 import path from 'node:path';
 import type { ControllerSteps, ItemRecord } from '../shared/controller/stepper.ts';
 import { splitArgs } from '../shared/cli/split-args.ts';
-import { readClusterState } from './cluster-state.ts';
+import { stepAction, stepEndpoints, type StepAction } from './step-client.ts';
 
 export const STEP_USAGE = `Usage:
   ksim step show [CONTROLLER]       each controller: paused?, the items held, the last items with their notes
@@ -18,36 +17,13 @@ export const STEP_USAGE = `Usage:
   ksim step next CONTROLLER         let the oldest held item through; print what it saw and decided
   ksim step resume CONTROLLER|all   let everything through and stop holding
 
-Controllers are the controller-manager's (deployment, replicaset, job, ...).
+Controllers are the controller-manager's (deployment, replicaset, job, ...) and the scheduler.
 Flags: --data-dir DIR (else $KSIM_DATA_DIR, else .ksim), -o json.
 `;
 
 class UsageError extends Error {}
 
 const FLAGS = { 'data-dir': { value: true }, output: { value: true, short: 'o' }, help: { value: false, short: 'h' } } as const;
-
-interface Endpoint {
-  name: string;
-  url: string;
-}
-
-async function call(url: string, method: 'GET' | 'POST'): Promise<{ status: number; body: any }> {
-  const res = await fetch(url, { method });
-  return { status: res.status, body: await res.json().catch(() => ({})) };
-}
-
-/** The controller-manager endpoint whose process runs controllers (the leader's). */
-async function leaderEndpoint(dataDir: string): Promise<Endpoint> {
-  const state = readClusterState(dataDir);
-  if (!state) throw new Error(`no cluster in ${dataDir} (start one with ksim up, or name it with --data-dir)`);
-  const cms = state.components.filter((c) => /^controller-manager(-\d+)?$/.test(c.name) && c.state === 'running');
-  if (cms.length === 0) throw new Error('no controller-manager is running');
-  for (const c of cms) {
-    const r = await call(`${c.endpoint}/debug/reconcile`, 'GET').catch(() => undefined);
-    if (r?.status === 200 && (r.body.controllers as ControllerSteps[]).length > 0) return { name: c.name, url: c.endpoint };
-  }
-  throw new Error(`no controller-manager runs controllers yet (${cms.map((c) => c.name).join(', ')}: none leads)`);
-}
 
 const clock = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString().slice(11, 23));
 
@@ -86,12 +62,7 @@ export async function stepMain(argv: string[]): Promise<void> {
     const json = args.flags.get('output') === 'json';
     if (args.flags.has('output') && !json) throw new UsageError(`flag --output: "${args.flags.get('output')}" is not json`);
     const dataDir = path.resolve(args.flags.get('data-dir') || process.env.KSIM_DATA_DIR || '.ksim');
-    const cm = await leaderEndpoint(dataDir);
-    const q = controller ? `?controller=${encodeURIComponent(controller)}` : '';
-    const r = await call(
-      `${cm.url}/debug/reconcile${action === 'show' ? '' : `/${action === 'next' ? 'step' : action}`}${q}`,
-      action === 'show' ? 'GET' : 'POST',
-    );
+    const r = await stepAction(await stepEndpoints(dataDir), action as StepAction, controller);
     if (r.status !== 200) throw new Error(String(r.body.error ?? `HTTP ${r.status}`));
     if (json) return void process.stdout.write(`${JSON.stringify(r.body, null, 2)}\n`);
     if (action === 'next') process.stdout.write(itemText(r.body.item as ItemRecord));

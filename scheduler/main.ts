@@ -2,13 +2,16 @@
 // (and optionally a KubeSchedulerConfiguration), serves /healthz, /readyz
 // and /metrics, takes part in leader election on the kube-system/
 // kube-scheduler Lease (unless --leader-elect=false), schedules while it
-// leads, and exits 0 after a clean shutdown on SIGTERM or SIGINT.
+// leads (each attempt passes the step-through gate served on the same
+// port), and exits 0 after a clean shutdown on SIGTERM or SIGINT.
 import os from 'node:os';
 import { parseCommandFlags, type FlagSpec } from '../shared/cli/flags.ts';
 import { handleShutdown } from '../shared/cli/shutdown.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
 import { LeaderElector } from '../shared/leader/leader-election.ts';
 import { registerInfo, serveControl } from '../shared/chaos/component-control.ts';
+import { stepper } from '../shared/controller/stepper.ts';
+import { stepperRoutes } from '../shared/controller/stepper-routes.ts';
 import { createLogger } from '../shared/log/logger.ts';
 import { startHealthServer } from '../shared/metrics/health-server.ts';
 import { createMetricsRegistry } from '../shared/metrics/registry.ts';
@@ -75,7 +78,14 @@ export async function schedulerMain(argv: string[]): Promise<void> {
         },
       })
     : undefined;
-  const health = await startHealthServer({ host: flags['bind-address'], port: flags.port, registry, ready: () => scheduler.hasSynced() });
+  const health = await startHealthServer({
+    host: flags['bind-address'],
+    port: flags.port,
+    registry,
+    ready: () => scheduler.hasSynced(),
+    // Step-through of the scheduling attempts (`ksim step pause scheduler`).
+    routes: stepperRoutes(stepper),
+  });
   log.info({ port: health.port, profiles: config.profiles.map((p) => p.schedulerName) }, 'scheduler serving health and metrics');
 
   const stop = handleShutdown(log, async () => {

@@ -16,6 +16,7 @@ import { StatusError } from '../shared/api/errors.ts';
 import { findResource } from '../shared/api/resources.ts';
 import { realClock, type Clock } from '../shared/clock/clock.ts';
 import { withCause, type KubeClient, type WriteCause } from '../shared/client/kube-client.ts';
+import { itemOf, stepper, type ReconcileItem } from '../shared/controller/stepper.ts';
 import { EventRecorder } from '../shared/events/event-recorder.ts';
 import { keyOf } from '../shared/informer/cache.ts';
 import { Informer } from '../shared/informer/informer.ts';
@@ -184,6 +185,7 @@ export class Scheduler {
     await Promise.all(this.informers.map((i) => i.waitForSync()));
     if (this.running) return;
     this.running = true;
+    stepper.register(STEP_NAME);
     this.queue.run();
     this.log.info({ profiles: [...this.profiles.keys()], nodes: this.cache.nodeList().length }, 'caches synced; scheduling');
     this.loopDone = this.loop();
@@ -193,6 +195,8 @@ export class Scheduler {
   async stop(): Promise<void> {
     this.running = false;
     this.queue.close();
+    // An attempt held at a paused gate must not hold the shutdown.
+    stepper.resume(STEP_NAME);
     for (const w of this.bindWaiters.splice(0)) w();
     await this.loopDone;
     await Promise.allSettled([...this.pendingBinds]);
@@ -321,27 +325,35 @@ export class Scheduler {
       if (this.inFlightBinds >= this.maxInFlight) await new Promise<void>((r) => this.bindWaiters.push(r));
       const q = await this.queue.pop();
       if (!q || !this.running) return;
+      // A paused scheduler holds the attempt here until it is stepped (shared/controller/stepper.ts).
+      const rv = q.pod.metadata?.resourceVersion;
+      const record = await stepper.admit(STEP_NAME, q.key, rv ? [rv] : []);
+      if (!this.running) return stepper.finish(record, { error: 'scheduler stopped' });
       try {
-        this.scheduleOne(q);
+        this.scheduleOne(q, itemOf(record));
+        stepper.finish(record);
       } catch (err) {
         this.log.error({ err, pod: q.key }, 'scheduling attempt failed');
         this.queue.requeueAfterFailure(q, new Set(), true);
+        stepper.finish(record, { error: (err as Error).message });
       }
       // Let watch events and binding responses in between attempts.
       await new Promise((r) => setImmediate(r));
     }
   }
 
-  /** One scheduling cycle for `q`. */
-  scheduleOne(q: QueuedPod): void {
+  /** One scheduling cycle for `q`; what it decided goes to `item`'s notes (the filter and score table of explain.ts). */
+  scheduleOne(q: QueuedPod, item?: ReconcileItem): void {
     const pod = q.pod;
     const key = q.key;
     if (pod.metadata?.deletionTimestamp || this.cache.nodeOf(key) !== undefined) {
+      item?.note({ skipped: pod.metadata?.deletionTimestamp ? 'the Pod is being deleted' : `already on ${this.cache.nodeOf(key)}` });
       this.queue.done(key);
       return;
     }
     const profile = this.profiles.get(pod.spec?.schedulerName ?? 'default-scheduler');
     if (!profile) {
+      item?.note({ skipped: `no profile for schedulerName ${pod.spec?.schedulerName}` });
       this.queue.done(key);
       return;
     }
@@ -351,6 +363,7 @@ export class Scheduler {
     if (result.node) {
       this.cache.assume(pod, result.node);
       this.queue.done(key);
+      item?.note({ ...decisionOf(profile.name, result, result.node) });
       this.startBind(q, profile, result, started, t0);
       return;
     }
@@ -380,6 +393,7 @@ export class Scheduler {
     this.metrics?.attempts.inc({ result: 'unschedulable', profile: profile.name });
     this.metrics?.attemptDuration.observe({ result: 'unschedulable', profile: profile.name }, seconds);
     const decision = decisionOf(profile.name, result, undefined, postFilterMsg);
+    item?.note({ ...decision, message });
     this.log.info({ pod: key, profile: profile.name, attempts: q.attempts, decision }, 'unable to schedule pod; waiting');
     this.recorder.event(pod, 'Warning', 'FailedScheduling', message);
     const nominated = this.nominations.get(key)?.node;
@@ -492,6 +506,9 @@ export class Scheduler {
     }
   }
 }
+
+/** The scheduler's name at the step-through gate (`ksim step pause scheduler`). */
+export const STEP_NAME = 'scheduler';
 
 /** The cause of a write the scheduler makes about `pod`: its key, the resourceVersion scheduled, and `detail`. */
 function schedulerCause(pod: Pod, detail: string): WriteCause {

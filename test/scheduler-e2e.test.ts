@@ -9,6 +9,7 @@ import { findResource } from '../shared/api/resources.ts';
 import { KubeClient } from '../shared/client/kube-client.ts';
 import { resolveConfig } from '../scheduler/config.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
+import { stepper } from '../shared/controller/stepper.ts';
 import { makeNode, makePod } from '../scheduler/testing/fixtures.ts';
 import { startApiserver, type Apiserver } from './helpers/index.ts';
 
@@ -182,4 +183,31 @@ test('Pods spread over equal nodes; toleration, anti-affinity and a second profi
   }
   const packed = await Promise.all([0, 1, 2].map((i) => boundNode(`packed-${i}`)));
   assert.equal(new Set(packed).size, 1, `packed onto ${packed.join(',')}`);
+});
+
+test('a paused scheduler holds each attempt at its gate; a step lets one through and notes the filter and score table', async () => {
+  stepper.pause('scheduler');
+  try {
+    await client.create(pods, 'default', makePod('held-1', { cpu: '100m' }));
+    const held = await until(() => stepper.snapshot('scheduler')[0].waiting.find((w) => w.key === 'default/held-1'), 'held-1 at the gate');
+    assert.ok(held.triggers.length === 1 && /^\d+$/.test(held.triggers[0]), 'the attempt names the Pod revision it schedules');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await client.get(pods, 'default', 'held-1')).spec?.nodeName, undefined, 'a held Pod is not bound');
+    const item = await stepper.step('scheduler')!;
+    assert.equal(item.state, 'done');
+    const decision = item.notes[0] as {
+      result: string;
+      node: string;
+      feasible: number;
+      rejected: Record<string, string>;
+      scores: unknown[];
+    };
+    assert.equal(decision.result, 'Scheduled');
+    assert.ok(decision.feasible >= 1);
+    assert.match(decision.rejected['node-b'], /^TaintToleration: /);
+    assert.ok(decision.scores.length >= 1);
+    assert.equal(await boundNode('held-1'), decision.node, 'bound where the noted decision says');
+  } finally {
+    stepper.resume('scheduler');
+  }
 });
