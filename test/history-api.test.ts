@@ -158,6 +158,20 @@ describe('the whole cluster', () => {
     assert.ok(page.body.metadata.continue);
   });
 
+  test('changes of the resources named by resource=, and a 400 naming the parameter for one not served', async () => {
+    await c.request('POST', '/api/v1/namespaces/hist/secrets', { metadata: { name: 'not-a-configmap' } });
+    const res = await c.request('GET', `${H}/changes?from=${Number(revs[0]) - 1}&resource=configmaps`);
+    assert.equal(res.status, 200);
+    assert.ok(res.body.items.length >= 3);
+    assert.deepEqual([...new Set(res.body.items.map((i: any) => i.object.resource))], ['configmaps']);
+    const both = await c.request('GET', `${H}/changes?from=${Number(revs[0]) - 1}&resource=configmaps,secrets`);
+    assert.ok(both.body.items.some((i: any) => i.object.name === 'not-a-configmap'));
+    const bad = await c.request('GET', `${H}/changes?resource=nosuch.example.com`);
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.kind, 'Status');
+    assert.match(bad.body.message, /^resource: "nosuch.example.com" is not a served resource/);
+  });
+
   test('a reader waits for the next change with timeoutSeconds', async () => {
     const now = (await c.request('GET', `${H}/changes?limit=1`)).body.metadata.resourceVersion;
     const waiting = c.request('GET', `${H}/changes?from=${now}&timeoutSeconds=10`);

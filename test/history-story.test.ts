@@ -141,7 +141,7 @@ test('ksim step pauses the deployment controller and shows one reconcile at a ti
   await settle();
   const usage = await cluster.ksim(['step', 'next', 'nosuch']);
   assert.equal(usage.code, 1);
-  assert.match(usage.stderr, /no controller "nosuch" runs here/);
+  assert.match(usage.stderr, /no component runs a controller "nosuch"/);
 });
 
 test('the web UI shows the same story', { timeout: 60_000 }, async (t) => {

@@ -233,6 +233,26 @@ export function mayReadAs(authorizer: Authorizer, user: UserInfo): MayRead {
   };
 }
 
+/**
+ * `resource=pods,deployments.apps`: the storage prefixes of the resources
+ * named (each "RESOURCE[.GROUP]" as in the history paths); undefined when
+ * absent. Two APIs for one storage (core and events.k8s.io Events) share a prefix.
+ */
+function resourcePrefixesParam(query: URLSearchParams): string[] | undefined {
+  const v = query.get('resource');
+  if (v === null || v === '') return undefined;
+  const prefixes = new Set<string>();
+  for (const segment of v.split(',')) {
+    const rt = resourceOfSegment(segment.trim());
+    if (!rt)
+      throw badRequest(
+        `resource: ${JSON.stringify(segment)} is not a served resource (RESOURCE or RESOURCE.GROUP, e.g. pods or deployments.apps)`,
+      );
+    prefixes.add(`${rt.storagePrefix}/`);
+  }
+  return [...prefixes];
+}
+
 async function changes(store: Store, query: URLSearchParams, mayRead: MayRead): Promise<ChangeList> {
   // from=0: from the beginning.
   const from = query.get('from') === '0' ? 0 : (revisionParam(query, 'from') ?? 0);
@@ -248,6 +268,7 @@ async function changes(store: Store, query: URLSearchParams, mayRead: MayRead): 
     limit: limitParam(query),
     continue: query.get('continue') ?? undefined,
     objects,
+    keyPrefixes: resourcePrefixesParam(query),
   });
   const items = page.items.map((c) => {
     const item: Change = { ...revisionOf(c), object: refOfKey(c.key) ?? { group: '', resource: '', name: c.key } };

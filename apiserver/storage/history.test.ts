@@ -276,3 +276,28 @@ test('reading one object’s 1,000 revisions from LevelDB takes under 100 ms', a
     await store.close();
   });
 });
+
+test('changesBetween with keyPrefixes keeps only those keys, in full pages, across scan batches', async () => {
+  await onEachBackend(async (backend) => {
+    const store = await Store.open(backend);
+    // 2,500 writes, one in ten to "keep-…": the filter spans several of the store's scan batches.
+    for (let i = 1; i <= 2500; i++) await put(store, i % 10 === 0 ? `keep-${i}` : `skip-${i % 7}`, `${i}`);
+    const seen: number[] = [];
+    let token: string | undefined;
+    let pages = 0;
+    do {
+      const page = await store.history.changesBetween(0, store.revision, { limit: 100, continue: token, keyPrefixes: [keyOf('keep-')] });
+      for (const c of page.items) assert.ok(c.key.startsWith(keyOf('keep-')), c.key);
+      if (page.continue) assert.equal(page.items.length, 100);
+      seen.push(...page.items.map((c) => c.rev));
+      token = page.continue;
+      pages++;
+    } while (token);
+    assert.equal(seen.length, 250);
+    assert.deepEqual(
+      seen,
+      [...seen].sort((a, b) => a - b),
+    );
+    assert.ok(pages <= 4, `${pages} pages`);
+  });
+});

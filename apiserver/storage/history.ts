@@ -5,7 +5,7 @@
 // revisions under one key prefix and all revisions in revision order, so
 // each read is one ordered range scan.
 import { badRequest, gone } from '../../shared/api/errors.ts';
-import type { Entry, EventType, PersistenceBackend, RevisionRecord, WriteRecord } from './types.ts';
+import type { Entry, EventType, HistoryRecord, PersistenceBackend, RevisionRecord, WriteRecord } from './types.ts';
 
 /** One revision of one object, without its body. */
 export interface RevisionInfo {
@@ -54,6 +54,9 @@ export interface HistorySource {
 }
 
 const MAX_LIMIT = 10_000;
+/** A filtered changes read scans the revision log this many records at a time, and at most SCAN_PER_PAGE per page. */
+const SCAN_BATCH = 1_000;
+const SCAN_PER_PAGE = 100_000;
 
 function pageLimit(limit: number | undefined): number {
   return limit !== undefined && limit > 0 ? Math.min(limit, MAX_LIMIT) : MAX_LIMIT;
@@ -70,6 +73,12 @@ function infoOf(r: RevisionRecord): RevisionInfo {
   const info: RevisionInfo = { rev: r.rev, type: r.type, at: r.at };
   if (r.writer) info.writer = r.writer;
   return info;
+}
+
+function changeOf(r: HistoryRecord, withObject: boolean | undefined): ChangeInfo {
+  const c: ChangeInfo = { ...infoOf(r), key: r.key };
+  if (withObject) c.json = r.json;
+  return c;
 }
 
 /** See the file comment. Only committed revisions are ever returned. */
@@ -120,20 +129,40 @@ export class History {
     return records.filter((r) => r.key === key).map((r) => ({ ...infoOf(r), key: r.key, json: r.json }));
   }
 
-  /** Every kept change in (fromRev, toRev] across the cluster, in revision order; `objects` includes each object's JSON. */
+  /**
+   * Every kept change in (fromRev, toRev] across the cluster, in revision
+   * order; `objects` includes each object's JSON, `keyPrefixes` keeps only
+   * the changes to keys under one of them (for example one resource's
+   * storage prefix). A filtered page may hold fewer than `limit` items and
+   * still name a continue token: one page scans at most SCAN_PER_PAGE
+   * revisions, so a filter that matches little cannot make a read unbounded.
+   */
   async changesBetween(
     fromRev: number,
     toRev: number,
-    opts: HistoryPageOptions & { objects?: boolean } = {},
+    opts: HistoryPageOptions & { objects?: boolean; keyPrefixes?: readonly string[] } = {},
   ): Promise<HistoryPage<ChangeInfo>> {
     const limit = pageLimit(opts.limit);
     const to = Math.min(toRev, this.source.revision());
-    const records = await this.source.backend.historyBetween(afterRevOf(opts.continue, fromRev), to, limit + 1);
-    const items = records.slice(0, limit).map((r) => {
-      const c: ChangeInfo = { ...infoOf(r), key: r.key };
-      if (opts.objects) c.json = r.json;
-      return c;
-    });
-    return records.length > limit ? { items, continue: String(items[items.length - 1].rev) } : { items };
+    const prefixes = opts.keyPrefixes;
+    const wanted = prefixes ? (key: string) => prefixes.some((p) => key.startsWith(p)) : () => true;
+    const kept: HistoryRecord[] = [];
+    let after = afterRevOf(opts.continue, fromRev);
+    let scanned = 0;
+    // One more than asked for says whether another page follows.
+    while (kept.length <= limit) {
+      const batchSize = prefixes ? SCAN_BATCH : limit + 1;
+      const batch = await this.source.backend.historyBetween(after, to, batchSize);
+      for (const r of batch) if (kept.length <= limit && wanted(r.key)) kept.push(r);
+      scanned += batch.length;
+      if (batch.length < batchSize) break;
+      after = batch[batch.length - 1].rev;
+      if (scanned >= SCAN_PER_PAGE && kept.length <= limit) {
+        // The scan stopped short of `to`: the next page goes on from here.
+        return { items: kept.map((r) => changeOf(r, opts.objects)), continue: String(after) };
+      }
+    }
+    const items = kept.slice(0, limit).map((r) => changeOf(r, opts.objects));
+    return kept.length > limit ? { items, continue: String(items[items.length - 1].rev) } : { items };
   }
 }
