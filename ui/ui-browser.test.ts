@@ -18,7 +18,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { WebSocket } from 'ws';
+import express from 'express';
 import type { Change, ChangeList, Writer } from '../shared/api/history-types.ts';
+import { ReconcileStepper } from '../shared/controller/stepper.ts';
+import { stepperRoutes } from '../shared/controller/stepper-routes.ts';
+import { DECISION_ANNOTATION, type Decision } from '../scheduler/explain.ts';
+
+const HISTORY_PATH = '/apis/history.ksim.io/v1alpha1';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -83,6 +89,57 @@ const pushed: Change = {
   },
 };
 
+/** The scheduler's decision for web-abc-1, as the scheduler stores it on the Pod. */
+const DECISION: Decision = {
+  profile: 'default-scheduler',
+  result: 'Scheduled',
+  node: 'node-1',
+  nodes: 3,
+  evaluated: 3,
+  feasible: 2,
+  rejected: { 'node-3': 'TaintToleration: node(s) had untolerated taint {dedicated: gpu}' },
+  reasons: { 'node(s) had untolerated taint {dedicated: gpu}': 1 },
+  scores: [
+    { node: 'node-2', total: 150, plugins: { NodeResourcesFit: 50, ImageLocality: 100 } },
+    { node: 'node-1', total: 180, plugins: { NodeResourcesFit: 80, ImageLocality: 100 } },
+  ],
+};
+const POD_HISTORY = `${HISTORY_PATH}/namespaces/default/pods/web-abc-1`;
+const podAt = (revision: string) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: {
+    name: 'web-abc-1',
+    namespace: 'default',
+    resourceVersion: revision,
+    annotations: { [DECISION_ANNOTATION]: JSON.stringify(DECISION) },
+  },
+  spec: { nodeName: 'node-1' },
+});
+const event = (revision: string, type: Change['type'], name: string, reason: string, message: string): Change => ({
+  revision,
+  type,
+  time: at(Number(revision) - 100),
+  object: ref('', 'events', 'Event', name),
+  body: {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name, namespace: 'default' },
+    involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-abc-1' },
+    reason,
+    message,
+    type: reason === 'FailedScheduling' ? 'Warning' : 'Normal',
+    source: { component: 'default-scheduler' },
+    count: 1,
+  },
+});
+/** Event changes: the first Event has since expired (its TTL deleted it), and is still shown. */
+const EVENTS: Change[] = [
+  event('102', 'ADDED', 'web-abc-1.a', 'FailedScheduling', '0/3 nodes are available'),
+  event('103', 'ADDED', 'web-abc-1.b', 'Scheduled', 'Successfully assigned default/web-abc-1 to node-1'),
+  event('104', 'DELETED', 'web-abc-1.a', 'FailedScheduling', '0/3 nodes are available'),
+];
+
 const meta = (name: string, extra: Record<string, unknown> = {}) => ({ name, namespace: 'default', uid: `uid-${name}`, ...extra });
 const owner = (kind: string, name: string) => ({
   ownerReferences: [{ apiVersion: 'apps/v1', kind, name, uid: `uid-${name}`, controller: true }],
@@ -93,7 +150,7 @@ const LISTS: Record<string, unknown[]> = {
   '/api/v1/namespaces/default/pods': [{ metadata: meta('web-abc-1', owner('ReplicaSet', 'web-abc')), spec: { nodeName: 'node-1' } }],
   '/api/v1/nodes': [{ metadata: { name: 'node-1', uid: 'uid-node-1' } }],
 };
-const HISTORY = '/apis/history.ksim.io/v1alpha1';
+const HISTORY = HISTORY_PATH;
 const WEB = `${HISTORY}/namespaces/default/deployments.apps/web`;
 const IMAGE = '.spec.template.spec.containers[0].image';
 
@@ -117,6 +174,10 @@ function fakeApiserver() {
       if (url.searchParams.get('from') === '0')
         return json(res, 400, { kind: 'Status', code: 400, message: 'from: must be a resourceVersion' });
       const from = BigInt(url.searchParams.get('from') ?? '0');
+      if (url.searchParams.get('resource') === 'events,events.events.k8s.io') {
+        const items = EVENTS.filter((c) => BigInt(c.revision) > from);
+        return json(res, 200, { kind: 'ChangeList', apiVersion: 'history.ksim.io/v1alpha1', metadata: { resourceVersion: '105' }, items });
+      }
       const limit = Number(url.searchParams.get('limit') ?? 500);
       const answer = () => {
         const items = log.filter((c) => BigInt(c.revision) > from).slice(0, limit);
@@ -150,6 +211,15 @@ function fakeApiserver() {
         object: deployment,
         items: changes.filter((c) => c.object === deployment).map(({ object: _o, ...r }) => r),
       });
+    if (p === POD_HISTORY)
+      return json(res, 200, {
+        kind: 'RevisionList',
+        apiVersion: 'history.ksim.io/v1alpha1',
+        metadata: {},
+        object: ref('', 'pods', 'Pod', 'web-abc-1'),
+        items: changes.filter((c) => c.object.name === 'web-abc-1').map(({ object: _o, ...r }) => r),
+      });
+    if (p === `${POD_HISTORY}/object`) return json(res, 200, podAt(url.searchParams.get('revision') ?? '103'));
     if (p === `${WEB}/diff`)
       return json(res, 200, {
         kind: 'RevisionDiff',
@@ -179,8 +249,8 @@ function fakeApiserver() {
 }
 
 /** Starts the UI server and resolves with its port once it logs that it serves. */
-function startUi(kubeconfig: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'ui/server/main.ts', '--kubeconfig', kubeconfig, '--port', '0'], {
+function startUi(kubeconfig: string, extra: string[] = []): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'ui/server/main.ts', '--kubeconfig', kubeconfig, '--port', '0', ...extra], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -200,6 +270,23 @@ function startUi(kubeconfig: string): Promise<{ child: ChildProcess; port: numbe
   });
 }
 
+/** A kubeconfig in `dir` for the fake apiserver at `apiUrl`. */
+async function writeKubeconfig(dir: string, apiUrl: string): Promise<string> {
+  const kubeconfig = join(dir, 'kubeconfig');
+  await writeFile(
+    kubeconfig,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      'current-context': 'fake',
+      clusters: [{ name: 'fake', cluster: { server: apiUrl } }],
+      users: [{ name: 'ui', user: { token: TOKEN } }],
+      contexts: [{ name: 'fake', context: { cluster: 'fake', user: 'ui' } }],
+    }),
+  );
+  return kubeconfig;
+}
+
 const laneOf = (page: Page, revision: string) => page.getAttribute(`.plot .mark[data-revision="${revision}"]`, 'data-lane');
 
 test('the UI shows the timeline, the live changes, the graph and an object history', { timeout: 30_000 }, async (t) => {
@@ -213,18 +300,7 @@ test('the UI shows the timeline, the live changes, the graph and an object histo
   const api = fakeApiserver();
   await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
   const apiUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
-  const kubeconfig = join(dir, 'kubeconfig');
-  await writeFile(
-    kubeconfig,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      'current-context': 'fake',
-      clusters: [{ name: 'fake', cluster: { server: apiUrl } }],
-      users: [{ name: 'ui', user: { token: TOKEN } }],
-      contexts: [{ name: 'fake', context: { cluster: 'fake', user: 'ui' } }],
-    }),
-  );
+  const kubeconfig = await writeKubeconfig(dir, apiUrl);
   let ui: { child: ChildProcess; port: number } | undefined;
   let browser: Browser | undefined;
   let page: Page | undefined;
@@ -315,3 +391,117 @@ test('the UI shows the timeline, the live changes, the graph and an object histo
     if (ok) await rm(dir, { recursive: true, force: true });
   }
 });
+
+test(
+  "the UI steps the scheduler one Pod at a time, keeps expired Events, and shows a Pod's scheduler decision",
+  { timeout: 30_000 },
+  async (t) => {
+    if (!existsSync(CHROMIUM)) {
+      assert.ok(!process.env.CI, `${CHROMIUM} is not installed: .ci/run should have installed the chromium package`);
+      t.skip(`${CHROMIUM} is not installed (apt-get install chromium)`);
+      return;
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'ksim-ui-panels-'));
+    const api = fakeApiserver();
+    await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
+    const kubeconfig = await writeKubeconfig(dir, `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`);
+    // A real step-through gate, as the scheduler serves it, found through DIR/cluster.json as ksim up writes it.
+    const stepper = new ReconcileStepper();
+    stepper.register('scheduler');
+    const gate = express().use(stepperRoutes(stepper)).listen(0, '127.0.0.1');
+    await new Promise((resolve) => gate.once('listening', resolve));
+    const gateUrl = `http://127.0.0.1:${(gate.address() as AddressInfo).port}`;
+    await writeFile(
+      join(dir, 'cluster.json'),
+      JSON.stringify({
+        supervisorPid: process.pid,
+        server: 'https://127.0.0.1:1',
+        components: [{ name: 'scheduler', pid: process.pid, state: 'running', endpoint: gateUrl, log: '' }],
+      }),
+    );
+    let ui: { child: ChildProcess; port: number } | undefined;
+    let browser: Browser | undefined;
+    let page: Page | undefined;
+    let ok = false;
+    try {
+      ui = await startUi(kubeconfig, ['--data-dir', dir]);
+      const base = `http://127.0.0.1:${ui.port}`;
+      // Another site's page may not drive the controllers.
+      const foreign = await fetch(`${base}/api/step/pause?controller=scheduler`, {
+        method: 'POST',
+        headers: { Origin: 'http://evil.example' },
+      });
+      assert.equal(foreign.status, 403);
+      assert.equal(stepper.snapshot('scheduler')[0].paused, false);
+      const bad = await fetch(`${base}/api/step/pause?controller=Not_A_Name`, { method: 'POST' });
+      assert.equal(bad.status, 400);
+      assert.match(((await bad.json()) as { message: string }).message, /^controller: /);
+
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+      page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+      await page.goto(`${base}/`);
+
+      // Step-through: pause the scheduler from the page; a Pod that arrives is held until "next".
+      await page.click('.tabs button[data-panel="step"]');
+      await page.waitForSelector('.steps tr[data-controller="scheduler"]', { timeout: 10_000 });
+      await page.click('.steps tr[data-controller="scheduler"] button[data-action="pause"]');
+      await waitFor(() => stepper.snapshot('scheduler')[0].paused, 'the scheduler paused');
+      let scheduled = false;
+      const attempt = stepper.admit('scheduler', 'default/web-abc-1', ['102']).then((record) => {
+        record.notes.push(DECISION as unknown as Record<string, unknown>);
+        scheduled = true;
+        stepper.finish(record);
+      });
+      await page.waitForSelector('.steps tr[data-controller="scheduler"] td.held:text("1")', { timeout: 5000 });
+      assert.equal(scheduled, false, 'held at the gate while paused');
+      await page.click('.steps tr[data-controller="scheduler"] button[data-action="next"]');
+      await attempt;
+      // The stepped item with its decision: the chosen node first, with each plugin's score, and the rejected node.
+      const card = await page.waitForSelector('.steps .item[data-key="default/web-abc-1"] .decision', { timeout: 5000 });
+      assert.match((await card.textContent()) ?? '', /Scheduled on node-1: 2 of 3 nodes feasible/);
+      assert.equal(
+        await page.textContent('.steps .item[data-key="default/web-abc-1"] table.scores tbody tr:first-child td:first-child'),
+        'node-1',
+      );
+      assert.match((await card.textContent()) ?? '', /TaintToleration/);
+      await page.click('.steps tr[data-controller="scheduler"] button[data-action="resume"]');
+      await waitFor(() => !stepper.snapshot('scheduler')[0].paused, 'the scheduler resumed');
+
+      // Events, the expired one kept and marked.
+      await page.click('.tabs button[data-panel="events"]');
+      await page.waitForSelector('.event-table tr[data-reason="Scheduled"]', { timeout: 5000 });
+      const expired = await page.waitForSelector('.event-table tr[data-reason="FailedScheduling"]', { timeout: 5000 });
+      assert.match((await expired.getAttribute('class')) ?? '', /expired/);
+      assert.match((await expired.textContent()) ?? '', /0\/3 nodes are available/);
+
+      // A Pod's object view shows the scheduler's decision stored on it.
+      await page.waitForSelector('.plot .mark[data-revision="103"]', { timeout: 10_000 });
+      await page.click('.plot .mark[data-revision="103"]');
+      const decision = await page.waitForSelector('.object .decision', { timeout: 5000 });
+      assert.match((await decision.textContent()) ?? '', /Scheduled on node-1/);
+      ok = true;
+    } finally {
+      if (!ok && page) {
+        const shot = join(dir, 'failure.png');
+        await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
+        process.stderr.write(`ui-browser test: screenshot at ${shot}\n`);
+      }
+      await browser?.close();
+      ui?.child.kill('SIGTERM');
+      stepper.resume('all');
+      gate.closeAllConnections();
+      gate.close();
+      api.server.closeAllConnections();
+      api.server.close();
+      if (ok) await rm(dir, { recursive: true, force: true });
+    }
+  },
+);
+
+async function waitFor(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -65,8 +65,8 @@ export const COMPONENT_ARGS: Record<string, (c: ClusterSettings) => string[]> = 
       : []),
   ],
   scheduler: (c) => ['--kubeconfig', kubeconfigOf(c, 'scheduler'), '--speed', String(c.speed)],
-  // The web UI: its page, API and health endpoints are all on its --port.
-  ui: (c) => ['--kubeconfig', kubeconfigOf(c, 'ui')],
+  // The web UI: its page, API and health endpoints are all on its --port; the data dir names the step-through gates.
+  ui: (c) => ['--kubeconfig', kubeconfigOf(c, 'ui'), '--data-dir', c.dataDir],
   'kubelet-sim': (c) => [
     '--kubeconfig',
     kubeconfigOf(c, 'kubeletSim'),

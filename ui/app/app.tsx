@@ -1,13 +1,16 @@
 /** @jsxImportSource preact */
-// The page: a header, the timeline across the top, and below it the graph and
-// the object view side by side. It holds what the views share: the changes
-// from /live, the namespace the graph shows, and the selected object.
+// The page: a header, the timeline across the top, and below it the graph and,
+// beside it, one of the panels (the selected object, the step-through of the
+// controllers and scheduler, the Events). It holds what the views share: the
+// changes from /live, the namespace the graph shows, and the selected object.
 import { useEffect, useState } from 'preact/hooks';
 import type { Change, ObjectRef } from '../../shared/api/history-types.ts';
 import { mergeChanges } from './changes.ts';
 import { GraphView } from './graph-view.tsx';
 import { connectLive, type LiveState } from './live.ts';
+import { EventsView } from './events-view.tsx';
 import { ObjectView } from './object-view.tsx';
+import { StepView } from './step-view.tsx';
 import { TimelineView } from './timeline-view.tsx';
 
 /** How long a write waits in the page before it is drawn: at least FLUSH_MS, at most MAX_FLUSH_MS (see the flush below). */
@@ -20,12 +23,22 @@ export interface Selection {
   revision?: string;
 }
 
+/** The panels beside the graph, by the name on their tab. */
+const PANELS = { object: 'Object', step: 'Step-through', events: 'Events' } as const;
+type Panel = keyof typeof PANELS;
+
 /** See the file comment. */
 export function App() {
+  const [panel, setPanel] = useState<Panel>('object');
   const [changes, setChanges] = useState<readonly Change[]>([]);
   const [state, setState] = useState<LiveState>('connecting');
   const [namespace, setNamespace] = useState('default');
-  const [selection, setSelection] = useState<Selection | undefined>();
+  const [selection, setSelectionState] = useState<Selection | undefined>();
+  // Choosing an object shows it.
+  const setSelection = (s: Selection) => {
+    setSelectionState(s);
+    setPanel('object');
+  };
   const [tick, setTick] = useState(0);
 
   useEffect(() => {
@@ -81,11 +94,21 @@ export function App() {
           <GraphView namespace={namespace} tick={tick} onSelect={(ref) => setSelection({ ref })} />
         </section>
         <section class="object-pane">
-          {selection ? (
-            <ObjectView selection={selection} />
-          ) : (
-            <p class="hint">Click a mark on the timeline or a node of the graph to see its history.</p>
-          )}
+          <nav class="tabs">
+            {(Object.keys(PANELS) as Panel[]).map((p) => (
+              <button key={p} class={p === panel ? 'on' : ''} data-panel={p} onClick={() => setPanel(p)}>
+                {PANELS[p]}
+              </button>
+            ))}
+          </nav>
+          {panel === 'object' &&
+            (selection ? (
+              <ObjectView selection={selection} />
+            ) : (
+              <p class="hint">Click a mark on the timeline or a node of the graph to see its history.</p>
+            ))}
+          {panel === 'step' && <StepView />}
+          {panel === 'events' && <EventsView />}
         </section>
       </div>
     </div>

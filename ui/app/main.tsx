@@ -3,5 +3,6 @@
 import { render } from 'preact';
 import { App } from './app.tsx';
 import './style.css';
+import './panels.css';
 
 render(<App />, document.getElementById('app')!);

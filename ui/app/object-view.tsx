@@ -1,12 +1,17 @@
 /** @jsxImportSource preact */
 // One object's history: its revisions (who wrote each, with what verb and
 // why), a diff between any two of them (pick "from" and "to" in the list),
-// the field blame as of "to", and the object itself at "to" on demand.
+// the field blame as of "to", and the object itself at "to" on demand. For a
+// Pod, the scheduler's decision as of "to": the filter and score table it
+// stored in the ksim.io/scheduling-decision annotation.
 import { useEffect, useState } from 'preact/hooks';
+import type { Decision } from '../../scheduler/explain.ts';
+import { DECISION_ANNOTATION } from '../../scheduler/explain.ts';
 import type { FieldBlame, Revision, RevisionDiff, RevisionList } from '../../shared/api/history-types.ts';
 import { fetchBlame, fetchDiff, fetchObjectAt, fetchRevisions } from './api.ts';
 import type { Selection } from './app.tsx';
 import { BlameTable } from './blame-table.tsx';
+import { DecisionTable, isDecision } from './decision-table.tsx';
 import { DiffTable } from './diff-table.tsx';
 import { writerText, writerTitle } from './format.ts';
 
@@ -21,6 +26,7 @@ export function ObjectView(props: { selection: Selection }) {
   const [blame, setBlame] = useState<FieldBlame | undefined>();
   const [object, setObject] = useState<unknown>();
   const [showObject, setShowObject] = useState(false);
+  const [decision, setDecision] = useState<Decision | undefined>();
   const key = `${ref.group}/${ref.resource}/${ref.namespace ?? ''}/${ref.name}`;
 
   useEffect(() => {
@@ -68,6 +74,19 @@ export function ObjectView(props: { selection: Selection }) {
       live = false;
     };
   }, [key, from, to, showObject]);
+
+  useEffect(() => {
+    setDecision(undefined);
+    if (!to || ref.group !== '' || ref.resource !== 'pods') return;
+    let live = true;
+    fetchObjectAt(ref, to).then(
+      (o) => live && setDecision(decisionOf(o)),
+      () => live && setDecision(undefined),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, to]);
 
   const title = `${ref.kind ?? ref.resource} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
   return (
@@ -125,6 +144,12 @@ export function ObjectView(props: { selection: Selection }) {
           {diff ? <DiffTable diff={diff} /> : <p class="hint">loading…</p>}
         </div>
       )}
+      {decision && (
+        <details class="scheduling" open>
+          <summary>Scheduler decision</summary>
+          <DecisionTable decision={decision} />
+        </details>
+      )}
       {blame && (
         <details class="blame" open>
           <summary>Field blame at {blame.revision}</summary>
@@ -137,4 +162,16 @@ export function ObjectView(props: { selection: Selection }) {
       </details>
     </div>
   );
+}
+
+/** The scheduler's decision stored on a Pod, when it has a readable one. */
+function decisionOf(pod: unknown): Decision | undefined {
+  const text = (pod as { metadata?: { annotations?: Record<string, string> } } | undefined)?.metadata?.annotations?.[DECISION_ANNOTATION];
+  if (!text) return undefined;
+  try {
+    const d: unknown = JSON.parse(text);
+    return isDecision(d) ? d : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -16,6 +16,7 @@ const FLAGS = {
   kubeconfig: { type: 'string', default: '', help: 'kubeconfig of the UI identity' },
   port: { type: 'number', default: 8090, help: 'port of the page, its API and /healthz, /readyz, /metrics (0 picks a free one)' },
   'bind-address': { type: 'string', default: '127.0.0.1', help: 'address to serve on' },
+  'data-dir': { type: 'string', default: '', help: "the cluster's data dir, for the step-through of its controllers and scheduler" },
   dev: { type: 'boolean', default: false, help: 'bundle the app unminified, with a source map' },
   help: { type: 'boolean', help: 'print this help' },
 } satisfies FlagSpec;
@@ -39,7 +40,15 @@ export async function uiMain(argv: string[]): Promise<void> {
       log.info({ ms: Date.now() - started, jsBytes: b.js.length }, 'app built');
       return b;
     })());
-  const server = await startUiServer({ client, log, registry, bundle, host: flags['bind-address'], port: flags.port });
+  const server = await startUiServer({
+    client,
+    log,
+    registry,
+    bundle,
+    host: flags['bind-address'],
+    port: flags.port,
+    dataDir: flags['data-dir'] || undefined,
+  });
   const host = flags['bind-address'].includes(':') ? `[${flags['bind-address']}]` : flags['bind-address'];
   log.info({ port: server.port, url: `http://${host}:${server.port}/` }, 'ui serving');
   handleShutdown(log, async () => {

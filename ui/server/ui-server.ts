@@ -1,5 +1,5 @@
 // The UI server: one HTTP port for the page, the app bundle, the JSON API
-// (api-routes.ts), the /live WebSocket (live-feed.ts) and the usual
+// (api-routes.ts), the step-through (step-routes.ts), the /live WebSocket (live-feed.ts) and the usual
 // /healthz, /readyz and /metrics of every ksim process.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +12,8 @@ import { apiRouter } from './api-routes.ts';
 import type { AppBundle } from './bundle.ts';
 import { LiveFeed } from './live-feed.ts';
 import { pageHtml } from './page.ts';
+import { sameOrigin } from './same-origin.ts';
+import { stepRouter } from './step-routes.ts';
 
 /** A running UI server. */
 export interface UiServer {
@@ -29,21 +31,8 @@ export interface UiServerOptions {
   bundle: () => Promise<AppBundle>;
   host?: string;
   port: number;
-}
-
-/**
- * A WebSocket from another site's page would read the cluster with this
- * server's identity: only the page's own origin (or a client that sends no
- * Origin, which is not a browser) may connect.
- */
-function sameOrigin(req: http.IncomingMessage): boolean {
-  const origin = req.headers.origin;
-  if (!origin) return true;
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
-  }
+  /** The cluster's data dir, where the step-through gates are found (undefined: no step-through). */
+  dataDir?: string;
 }
 
 /** Starts serving on host:port (port 0 picks a free one) and starts the live feed. */
@@ -76,6 +65,7 @@ export async function startUiServer(opts: UiServerOptions): Promise<UiServer> {
   app.get('/metrics', async (_req, res) => {
     res.type(registry.contentType).send(await registry.metrics());
   });
+  app.use('/api/step', stepRouter(opts.dataDir));
   app.use('/api', apiRouter(client, log));
 
   const server = http.createServer(app);

@@ -382,6 +382,8 @@ const CLUSTER_ROLES: ClusterRole[] = [
     rule(['get', 'list', 'watch'], [''], ['pods', 'nodes', 'services', 'configmaps', 'persistentvolumeclaims']),
     rule(['get', 'list', 'watch'], ['apps'], ['deployments', 'replicasets']),
     rule(['get', 'list', 'watch'], ['discovery.k8s.io'], ['endpointslices']),
+    // The Events view: every Event's revisions with their bodies, also after they expired.
+    rule(['get', 'list', 'watch'], ['', 'events.k8s.io'], ['events']),
   ]),
 ];
 
