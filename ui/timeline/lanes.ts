@@ -2,10 +2,12 @@
 // writes, named from the writer's identity and its cause. A person's writes
 // go in "user NAME"; the controller-manager's are split by the controller
 // that made them; the scheduler has one lane; each node's kubelet has its own.
+// The faults a chaos experiment injects (their Events, whose cause is
+// ksim-chaos) have a lane of their own, at the top.
 import type { Change } from '../../shared/api/history-types.ts';
 
 /** The kinds of lane, top to bottom. */
-export type LaneKind = 'user' | 'apiserver' | 'controller' | 'scheduler' | 'kubelet' | 'other';
+export type LaneKind = 'chaos' | 'user' | 'apiserver' | 'controller' | 'scheduler' | 'kubelet' | 'other';
 
 /** One lane: its label (unique) and its kind (for ordering and colour). */
 export interface Lane {
@@ -13,13 +15,16 @@ export interface Lane {
   kind: LaneKind;
 }
 
-const ORDER: LaneKind[] = ['user', 'apiserver', 'controller', 'scheduler', 'kubelet', 'other'];
+const ORDER: LaneKind[] = ['chaos', 'user', 'apiserver', 'controller', 'scheduler', 'kubelet', 'other'];
 const CONTROLLER_SA = 'system:serviceaccount:kube-system:';
+/** The cause every chaos fault's Event carries (cli/chaos/events.ts). */
+export const CHAOS_CONTROLLER = 'ksim-chaos';
 
 /** The lane of one write. */
 export function laneOf(change: Pick<Change, 'writer'>): Lane {
   const w = change.writer;
   if (!w) return { label: 'apiserver', kind: 'apiserver' };
+  if (w.cause?.controller === CHAOS_CONTROLLER) return { label: 'chaos', kind: 'chaos' };
   const user = w.user;
   // Without a cause, the controller-manager's own writes (its leader Lease) go in a lane of their own.
   if (user === 'system:kube-controller-manager')

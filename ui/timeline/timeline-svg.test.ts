@@ -136,3 +136,39 @@ test('writes of one lane a pixel apart share one mark that counts them; the sele
   const selected = marks(renderChangeTimeline(burst, { ...win, selected: '300' }));
   assert.deepEqual(selected.map((m) => m[0]).sort(), ['300', '599']);
 });
+
+test('chaos faults get their own lane at the top: red when injected, green when recovered, a band while they last', () => {
+  const chaos = (revision: string, ms: number, reason: string, eventName: string): Change => ({
+    revision,
+    type: 'ADDED',
+    time: at(ms),
+    writer: { user: 'kubernetes-admin', verb: 'create', cause: { controller: 'ksim-chaos', detail: `${reason}: partition node-1` } },
+    object: { group: '', resource: 'events', kind: 'Event', name: eventName },
+  });
+  const all = [
+    ...changes,
+    chaos('20', 1000, 'ChaosInjected', 'node-1.17f3a2b4c5d6e7f8'),
+    chaos('21', 3000, 'ChaosRecovered', 'node-1.17f3a2b4c5d6e7f9'),
+    chaos('22', 4000, 'ChaosInjected', 'node-2.17f3a2b4c5d6e7fa'),
+  ];
+  assert.deepEqual(laneOf(all[all.length - 1]), { label: 'chaos', kind: 'chaos' });
+  const svg = renderChangeTimeline(all, { from: T0, to: T0 + 5000, width: 1200 });
+  // The first lane label is chaos.
+  assert.match(svg, /^.*?<text class="lane" data-lane="chaos"/);
+  assert.match(svg, /<circle class="mark" data-revision="20" data-lane="chaos"[^>]* fill="#dc2626"/);
+  assert.match(svg, /<circle class="mark" data-revision="21" data-lane="chaos"[^>]* fill="#16a34a"/);
+  const bands = [
+    ...svg.matchAll(
+      /<rect class="fault" data-revision="(\d+)" data-target="([^"]*)"( data-ongoing="true")? x="([\d.]+)"[^>]* width="([\d.]+)"/g,
+    ),
+  ];
+  assert.deepEqual(
+    bands.map((b) => [b[1], b[2], Boolean(b[3])]),
+    [
+      ['20', '/node-1', false],
+      ['22', '/node-2', true],
+    ],
+  );
+  // The recovered fault's band spans 1 s to 3 s: 2/5 of the plot (1200 - 200 labels - 12 right).
+  assert.ok(Math.abs(Number(bands[0][5]) - (2 / 5) * 988) < 1, bands[0][5]);
+});

@@ -5,10 +5,12 @@
 // (time, verb, object, writer, cause); a line joins a write to the write that
 // caused it (its cause's trigger revision) when both are in the window.
 // Marks carry data-* attributes naming the object and revision, for a page
-// that wants to open the object when one is clicked.
+// that wants to open the object when one is clicked. Chaos faults (the
+// ksim-chaos Events) are red marks when injected and green when recovered,
+// with a red band in the chaos lane while a fault lasts.
 import type { Change } from '../../shared/api/history-types.ts';
 import { escapeXml, tickStep } from '../../shared/timeline/svg.ts';
-import { laneOf, lanesOf, type LaneKind } from './lanes.ts';
+import { CHAOS_CONTROLLER, laneOf, lanesOf, type LaneKind } from './lanes.ts';
 
 /** The window to draw and how. Times are milliseconds since the epoch. */
 export interface TimelineWindow {
@@ -31,6 +33,7 @@ export interface TimelineWindow {
 }
 
 const COLORS: Record<LaneKind, string> = {
+  chaos: '#dc2626',
   user: '#2563eb',
   apiserver: '#6b7280',
   controller: '#d97706',
@@ -63,6 +66,46 @@ export function describeChange(c: Change): string {
     if (cause.detail) s += `; ${cause.detail}`;
   }
   return s;
+}
+
+const RECOVERED = '#16a34a';
+
+/** A fault's Event: ChaosInjected or ChaosRecovered, from the write's cause detail ("REASON: message"). */
+const faultReason = (c: Change): string | undefined =>
+  c.writer?.cause?.controller === CHAOS_CONTROLLER ? c.writer.cause.detail?.split(':', 1)[0] : undefined;
+
+/** The object a chaos Event is about: its name without the recorder's ".<hex>" suffix. */
+const faultTarget = (c: Change): string => `${c.object.namespace ?? ''}/${c.object.name.replace(/\.[0-9a-f]+$/, '')}`;
+
+/** One fault as it lasted: from its injection to its recovery (undefined: still on). */
+export interface FaultSpan {
+  target: string;
+  from: number;
+  to?: number;
+  revision: string;
+  detail: string;
+}
+
+/** The faults of `changes` (in revision order): each injection paired with the next recovery of the same object. */
+export function faultSpans(changes: readonly Change[]): FaultSpan[] {
+  const spans: FaultSpan[] = [];
+  const open = new Map<string, FaultSpan>();
+  for (const c of changes) {
+    const reason = faultReason(c);
+    if (!reason || c.type === 'DELETED') continue;
+    const target = faultTarget(c);
+    const t = Date.parse(c.time);
+    if (reason === 'ChaosInjected' && !open.has(target)) {
+      const span: FaultSpan = { target, from: t, revision: c.revision, detail: c.writer!.cause!.detail ?? '' };
+      open.set(target, span);
+      spans.push(span);
+    } else if (reason === 'ChaosRecovered') {
+      const span = open.get(target);
+      if (span) span.to = t;
+      open.delete(target);
+    }
+  }
+  return spans;
 }
 
 /** Writes of one lane closer than this many pixels share a mark. */
@@ -109,6 +152,16 @@ export function renderChangeTimeline(changes: readonly Change[], win: TimelineWi
       `<text class="lane" data-lane="${escapeXml(lane.label)}" x="6" y="${y + laneHeight / 2 + 4}" fill="#1f2933"><title>${escapeXml(lane.label)}</title>${escapeXml(label)}</text>`,
     );
   });
+  const chaosLane = laneIndex.get('chaos');
+  if (chaosLane !== undefined)
+    for (const f of faultSpans(changes)) {
+      if (f.from > win.to || (f.to ?? win.to) < win.from) continue;
+      const x1 = xOf(Math.max(f.from, win.from));
+      const x2 = xOf(Math.min(f.to ?? win.to, win.to));
+      out.push(
+        `<rect class="fault" data-revision="${escapeXml(f.revision)}" data-target="${escapeXml(f.target)}"${f.to === undefined ? ' data-ongoing="true"' : ''} x="${n(x1)}" y="${AXIS + chaosLane * laneHeight + 3}" width="${n(Math.max(x2 - x1, 2))}" height="${laneHeight - 6}" fill="#dc2626" fill-opacity="0.15"><title>${escapeXml(`${f.detail}${f.to === undefined ? ' (not recovered yet)' : ` (${f.to - f.from} ms)`}`)}</title></rect>`,
+      );
+    }
   if (!lanes.length) out.push(`<text x="${labelWidth}" y="${AXIS + 15}" fill="#6b7280">no writes in this window</text>`);
 
   // Writes of one lane that fall on the same couple of pixels would be drawn on top of one
@@ -134,7 +187,7 @@ export function renderChangeTimeline(changes: readonly Change[], win: TimelineWi
   const marks: string[] = [];
   for (const { newest: c, x, y, count } of cells.values()) {
     const lane = laneOf(c);
-    const color = COLORS[lane.kind];
+    const color = lane.kind === 'chaos' && faultReason(c) === 'ChaosRecovered' ? RECOVERED : COLORS[lane.kind];
     const o = c.object;
     const data =
       `class="mark${c.revision === win.selected ? ' selected' : ''}" data-revision="${escapeXml(c.revision)}" data-lane="${escapeXml(lane.label)}"` +
