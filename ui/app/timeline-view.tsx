@@ -5,24 +5,49 @@
 // (the window spans every write and moves with new ones). A click on a mark
 // selects its object at that revision. Writes to the resources named in
 // "hide" (Leases, by default: every node renews one every 10 s) are left out.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+//
+// Keeping up with a rollout: while the window stays put, new writes are
+// appended to the drawing (appendToTimeline) instead of drawing it anew, so
+// a batch costs what it adds, not what is on screen. "follow" therefore
+// moves in steps: its window ends well after the newest write, and only a
+// write past its end (or a new lane, a zoom, a resize, a selection) draws
+// the whole timeline again.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Change } from '../../shared/api/history-types.ts';
-import { describeChange, renderChangeTimeline, timeAtX, type TimelineWindow } from '../timeline/timeline-svg.ts';
+import { appendToTimeline, describeChange, drawChangeTimeline, timeAtX, type TimelineWindow } from '../timeline/timeline-svg.ts';
 import type { Selection } from './app.tsx';
 
 const LABEL_WIDTH = 200;
 const MIN_SPAN = 1000;
 
-/** The window that shows every write, with a little room at both ends. */
-function fitAll(changes: readonly Change[]): { from: number; to: number } {
+/** How much room "follow" leaves after the newest write, as a share of the span of the writes. */
+const FOLLOW_HEADROOM = 0.5;
+
+type Range = { from: number; to: number };
+
+/**
+ * The window that shows every write: `prev` while every write still fits in
+ * it, else a new one with room before the first write and FOLLOW_HEADROOM
+ * after the last (so the window is redrawn O(log n) times as writes come).
+ */
+export function followWindow(changes: readonly Change[], prev: Range | undefined): Range {
   if (!changes.length) {
     const now = Date.now();
-    return { from: now - 60_000, to: now };
+    return prev ?? { from: now - 60_000, to: now };
   }
   const first = Date.parse(changes[0].time);
   const last = Date.parse(changes[changes.length - 1].time);
+  if (prev && first >= prev.from && last <= prev.to) return prev;
   const span = Math.max(last - first, 10_000);
-  return { from: last - span * 1.03, to: last + span * 0.03 };
+  return { from: first - span * 0.03, to: last + span * FOLLOW_HEADROOM };
+}
+
+/** What is on screen: for which window, lanes and writes (the first `count` of the list, ending with `last`). */
+interface Drawn {
+  key: string;
+  lanes: string[];
+  count: number;
+  last?: Change;
 }
 
 /** See the file comment. */
@@ -45,11 +70,37 @@ export function TimelineView(props: { changes: readonly Change[]; selected?: str
     return () => ro.disconnect();
   }, []);
 
-  const all = useMemo(() => fitAll(changes), [changes]);
+  const follow = useRef<Range | undefined>(undefined);
+  const all = useMemo(() => (follow.current = followWindow(changes, follow.current)), [changes]);
   const range = zoom ?? all;
   const win: TimelineWindow = { ...range, width, labelWidth: LABEL_WIDTH, selected: props.selected, titles: false };
-  const svg = useMemo(() => renderChangeTimeline(changes, win), [changes, range.from, range.to, width, props.selected]);
   const span = range.to - range.from;
+  const byRevision = useMemo(() => new Map(changes.map((c) => [c.revision, c])), [changes]);
+
+  // Drawn here, not by Preact: most batches only append (see the file comment).
+  const canvas = useRef<HTMLDivElement>(null);
+  const drawn = useRef<Drawn | undefined>(undefined);
+  useLayoutEffect(() => {
+    const el = canvas.current;
+    if (!el) return;
+    const key = `${win.from}|${win.to}|${win.width}|${win.selected ?? ''}|${hide}`;
+    const d = drawn.current;
+    if (d && d.key === key && d.count <= changes.length && (d.count === 0 ? !d.last : changes[d.count - 1] === d.last)) {
+      const fresh = changes.slice(d.count);
+      const grown = fresh.length ? appendToTimeline(fresh, win, d.lanes, (r) => byRevision.get(r)) : { marks: '', links: '' };
+      const marks = el.querySelector('g.marks');
+      const links = el.querySelector('g.links');
+      if (grown && marks && links && d.lanes.length) {
+        if (grown.links) links.insertAdjacentHTML('beforeend', grown.links);
+        if (grown.marks) marks.insertAdjacentHTML('beforeend', grown.marks);
+        drawn.current = { ...d, count: changes.length, last: changes[changes.length - 1] };
+        return;
+      }
+    }
+    const r = drawChangeTimeline(changes, win);
+    el.innerHTML = r.svg;
+    drawn.current = { key, lanes: r.lanes, count: changes.length, last: changes[changes.length - 1] };
+  }, [changes, win.from, win.to, win.width, win.selected, hide]);
 
   const zoomBy = (factor: number) => {
     const mid = (range.from + range.to) / 2;
@@ -73,7 +124,6 @@ export function TimelineView(props: { changes: readonly Change[]; selected?: str
     setZoom({ from: a, to: Math.max(b, a + MIN_SPAN) });
   };
   // Each mark's hover text is added when the pointer first reaches it (the SVG carries none: see `titles`).
-  const byRevision = useMemo(() => new Map(changes.map((c) => [c.revision, c])), [changes]);
   const onOver = (ev: MouseEvent) => {
     const mark = (ev.target as Element).closest<SVGElement>('.mark');
     if (!mark || mark.querySelector('title')) return;
@@ -138,7 +188,7 @@ export function TimelineView(props: { changes: readonly Change[]; selected?: str
         onMouseOver={onOver}
         onClick={onClick}
       >
-        <div dangerouslySetInnerHTML={{ __html: svg }} />
+        <div ref={canvas} />
         {drag && <div class="drag" style={{ left: Math.min(drag.x0, drag.x1), width: Math.abs(drag.x1 - drag.x0) }} />}
       </div>
     </div>

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Change, Writer } from '../../shared/api/history-types.ts';
 import { laneOf } from './lanes.ts';
-import { renderChangeTimeline } from './timeline-svg.ts';
+import { appendToTimeline, drawChangeTimeline, renderChangeTimeline } from './timeline-svg.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
@@ -171,4 +171,28 @@ test('chaos faults get their own lane at the top: red when injected, green when 
   );
   // The recovered fault's band spans 1 s to 3 s: 2/5 of the plot (1200 - 200 labels - 12 right).
   assert.ok(Math.abs(Number(bands[0][5]) - (2 / 5) * 988) < 1, bands[0][5]);
+});
+
+test('appendToTimeline draws later writes onto a drawing, or says it must be drawn anew', () => {
+  const win = { from: T0, to: T0 + 10_000, width: 1200 };
+  const drawn = drawChangeTimeline(changes, win);
+  assert.match(drawn.svg, /<g class="links">.*<\/g><g class="marks">.*<\/g><\/svg>$/s);
+  const byRev = new Map(changes.map((c) => [c.revision, c]));
+  const later = change('30', 6000, kcm('replicaset', ['11']));
+  const grown = appendToTimeline([later], win, drawn.lanes, (r) => byRev.get(r));
+  assert.ok(grown);
+  assert.match(grown.marks, /^<circle class="mark" data-revision="30" data-lane="controller replicaset"/);
+  assert.match(grown.links, /^<line class="link" data-from="11" data-to="30"/);
+  // The same write drawn in full is at the same place.
+  const cx = (svg: string) => svg.match(/data-revision="30"[^>]* cx="([\d.]+)" cy="([\d.]+)"/)?.slice(1);
+  assert.deepEqual(cx(grown.marks), cx(drawChangeTimeline([...changes, later], win).svg));
+  // Past the window's end, or in a lane not drawn: draw anew.
+  assert.equal(
+    appendToTimeline([change('31', 11_000, kcm('replicaset'))], win, drawn.lanes, () => undefined),
+    undefined,
+  );
+  assert.equal(
+    appendToTimeline([change('32', 7000, { user: 'carol', verb: 'patch' })], win, drawn.lanes, () => undefined),
+    undefined,
+  );
 });

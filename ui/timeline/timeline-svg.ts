@@ -116,21 +116,79 @@ function axisLabel(t: number, step: number): string {
   return step < 1000 ? iso.slice(11, 23) : iso.slice(11, 19);
 }
 
-/** The timeline SVG of the `changes` whose time is in [from, to]. */
-export function renderChangeTimeline(changes: readonly Change[], win: TimelineWindow): string {
+/** Where a timeline drawn with `win` puts things: the plot's x of a time, the y of a lane. */
+interface Layout {
+  labelWidth: number;
+  laneHeight: number;
+  width: number;
+  height: number;
+  xOf: (t: number) => number;
+  laneIndex: Map<string, number>;
+}
+
+function layoutOf(win: TimelineWindow, laneLabels: readonly string[]): Layout {
   const labelWidth = win.labelWidth ?? 200;
   const laneHeight = win.laneHeight ?? 22;
   const width = Math.max(win.width, labelWidth + 100);
   const plotWidth = width - labelWidth - RIGHT;
   const span = Math.max(win.to - win.from, 1);
+  return {
+    labelWidth,
+    laneHeight,
+    width,
+    height: AXIS + Math.max(laneLabels.length, 1) * laneHeight + 8,
+    xOf: (t) => labelWidth + ((t - win.from) / span) * plotWidth,
+    laneIndex: new Map(laneLabels.map((l, i) => [l, i])),
+  };
+}
+
+/** One mark: a circle (a red square for a delete) with the data-* attributes a page reads. */
+function markSvg(c: Change, x: number, y: number, count: number, win: TimelineWindow): string {
+  const lane = laneOf(c);
+  const color = lane.kind === 'chaos' && faultReason(c) === 'ChaosRecovered' ? RECOVERED : COLORS[lane.kind];
+  const o = c.object;
+  const data =
+    `class="mark${c.revision === win.selected ? ' selected' : ''}" data-revision="${escapeXml(c.revision)}" data-lane="${escapeXml(lane.label)}"` +
+    ` data-group="${escapeXml(o.group)}" data-resource="${escapeXml(o.resource)}" data-kind="${escapeXml(o.kind ?? '')}"` +
+    ` data-namespace="${escapeXml(o.namespace ?? '')}" data-name="${escapeXml(o.name)}"${count > 1 ? ` data-count="${count}"` : ''}`;
+  const selected = c.revision === win.selected;
+  const more = count > 1 ? ` (and ${count - 1} more writes of this lane here)` : '';
+  const title = win.titles === false ? '' : `<title>${escapeXml(describeChange(c) + more)}</title>`;
+  if (c.type === 'DELETED')
+    return `<rect ${data} x="${n(x - 4)}" y="${n(y - 4)}" width="8" height="8" fill="#dc2626"${selected ? ' stroke="#111827" stroke-width="2"' : ''}>${title}</rect>`;
+  return `<circle ${data} cx="${n(x)}" cy="${n(y)}" r="${selected ? 6 : 4.5}" fill="${c.type === 'ADDED' ? color : '#fff'}" stroke="${selected ? '#111827' : color}" stroke-width="2">${title}</circle>`;
+}
+
+const linkSvg = (from: string, to: string, a: { x: number; y: number }, b: { x: number; y: number }): string =>
+  `<line class="link" data-from="${escapeXml(from)}" data-to="${escapeXml(to)}" x1="${n(a.x)}" y1="${n(a.y)}" x2="${n(b.x)}" y2="${n(b.y)}" stroke="#9ca3af" stroke-width="1"/>`;
+
+/** A drawn timeline: the SVG, and the lanes it has (in order), which an append must keep. */
+export interface DrawnTimeline {
+  svg: string;
+  lanes: string[];
+}
+
+/** The timeline SVG of the `changes` whose time is in [from, to]. */
+export function renderChangeTimeline(changes: readonly Change[], win: TimelineWindow): string {
+  return drawChangeTimeline(changes, win).svg;
+}
+
+/**
+ * renderChangeTimeline, with the lanes drawn. The marks are in `<g
+ * class="marks">` and the links in `<g class="links">` (beneath), so that a
+ * page can append later writes to them (appendToTimeline).
+ */
+export function drawChangeTimeline(changes: readonly Change[], win: TimelineWindow): DrawnTimeline {
   const visible = changes.filter((c) => {
     const t = Date.parse(c.time);
     return t >= win.from && t <= win.to;
   });
   const lanes = lanesOf(visible);
-  const laneIndex = new Map(lanes.map((l, i) => [l.label, i]));
-  const height = AXIS + Math.max(lanes.length, 1) * laneHeight + 8;
-  const xOf = (t: number): number => labelWidth + ((t - win.from) / span) * plotWidth;
+  const L = layoutOf(
+    win,
+    lanes.map((l) => l.label),
+  );
+  const { labelWidth, laneHeight, width, height, xOf, laneIndex } = L;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" class="ksim-timeline" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="11">`,
   ];
@@ -139,6 +197,7 @@ export function renderChangeTimeline(changes: readonly Change[], win: TimelineWi
     const y = AXIS + i * laneHeight;
     if (i % 2 === 0) out.push(`<rect x="0" y="${y}" width="${width}" height="${laneHeight}" fill="#f9fafb"/>`);
   });
+  const span = Math.max(win.to - win.from, 1);
   const step = tickStep(span);
   for (let t = Math.ceil(win.from / step) * step; t <= win.to; t += step) {
     const x = n(xOf(t));
@@ -185,27 +244,9 @@ export function renderChangeTimeline(changes: readonly Change[], win: TimelineWi
     } else cells.set(had ? `${cell}\u0000${c.revision}` : cell, { newest: c, x, y, count: 1 });
   }
   const marks: string[] = [];
-  for (const { newest: c, x, y, count } of cells.values()) {
-    const lane = laneOf(c);
-    const color = lane.kind === 'chaos' && faultReason(c) === 'ChaosRecovered' ? RECOVERED : COLORS[lane.kind];
-    const o = c.object;
-    const data =
-      `class="mark${c.revision === win.selected ? ' selected' : ''}" data-revision="${escapeXml(c.revision)}" data-lane="${escapeXml(lane.label)}"` +
-      ` data-group="${escapeXml(o.group)}" data-resource="${escapeXml(o.resource)}" data-kind="${escapeXml(o.kind ?? '')}"` +
-      ` data-namespace="${escapeXml(o.namespace ?? '')}" data-name="${escapeXml(o.name)}"${count > 1 ? ` data-count="${count}"` : ''}`;
-    const selected = c.revision === win.selected;
-    const more = count > 1 ? ` (and ${count - 1} more writes of this lane here)` : '';
-    const title = win.titles === false ? '' : `<title>${escapeXml(describeChange(c) + more)}</title>`;
-    if (c.type === 'DELETED')
-      marks.push(
-        `<rect ${data} x="${n(x - 4)}" y="${n(y - 4)}" width="8" height="8" fill="#dc2626"${selected ? ' stroke="#111827" stroke-width="2"' : ''}>${title}</rect>`,
-      );
-    else
-      marks.push(
-        `<circle ${data} cx="${n(x)}" cy="${n(y)}" r="${selected ? 6 : 4.5}" fill="${c.type === 'ADDED' ? color : '#fff'}" stroke="${selected ? '#111827' : color}" stroke-width="2">${title}</circle>`,
-      );
-  }
+  for (const { newest: c, x, y, count } of cells.values()) marks.push(markSvg(c, x, y, count, win));
   const linked = new Set<string>();
+  out.push('<g class="links">');
   for (const c of visible) {
     const to = at.get(c.revision)!;
     for (const trigger of c.writer?.cause?.triggers ?? []) {
@@ -214,13 +255,47 @@ export function renderChangeTimeline(changes: readonly Change[], win: TimelineWi
       const pair = `${from.cell}\u0001${to.cell}`;
       if (linked.has(pair)) continue;
       linked.add(pair);
-      out.push(
-        `<line class="link" data-from="${escapeXml(trigger)}" data-to="${escapeXml(c.revision)}" x1="${n(from.x)}" y1="${n(from.y)}" x2="${n(to.x)}" y2="${n(to.y)}" stroke="#9ca3af" stroke-width="1"/>`,
-      );
+      out.push(linkSvg(trigger, c.revision, from, to));
     }
   }
-  out.push(...marks, '</svg>');
-  return out.join('');
+  out.push('</g><g class="marks">', ...marks, '</g></svg>');
+  return { svg: out.join(''), lanes: lanes.map((l) => l.label) };
+}
+
+/**
+ * The marks and links of `fresh` writes (newer than every write already
+ * drawn) for a timeline drawn with `win` and `lanes`: one mark per write, and
+ * a link to each trigger that `earlier` finds in the window. Undefined when
+ * the drawing cannot simply grow: a write outside the window, a lane not
+ * drawn, or a chaos write (its band would change). Then the page draws anew.
+ */
+export function appendToTimeline(
+  fresh: readonly Change[],
+  win: TimelineWindow,
+  lanes: readonly string[],
+  earlier: (revision: string) => Change | undefined,
+): { marks: string; links: string } | undefined {
+  const L = layoutOf(win, lanes);
+  const pos = (c: Change) => {
+    const t = Date.parse(c.time);
+    const i = L.laneIndex.get(laneOf(c).label);
+    if (t < win.from || t > win.to || i === undefined) return undefined;
+    return { x: L.xOf(t), y: AXIS + i * L.laneHeight + L.laneHeight / 2 };
+  };
+  const byRevision = new Map(fresh.map((c) => [c.revision, c]));
+  const marks: string[] = [];
+  const links: string[] = [];
+  for (const c of fresh) {
+    const p = pos(c);
+    if (!p || faultReason(c)) return undefined;
+    marks.push(markSvg(c, p.x, p.y, 1, win));
+    for (const trigger of c.writer?.cause?.triggers ?? []) {
+      const cause = byRevision.get(trigger) ?? earlier(trigger);
+      const from = cause && trigger !== c.revision ? pos(cause) : undefined;
+      if (from) links.push(linkSvg(trigger, c.revision, from, p));
+    }
+  }
+  return { marks: marks.join(''), links: links.join('') };
 }
 
 /** The time at horizontal position `x` of a timeline drawn with `win` (for a page turning a drag into a window). */
