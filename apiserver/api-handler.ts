@@ -47,6 +47,8 @@ import type { RequestIdentity } from './auth/request-path.ts';
 import { withCustomResources } from './crd/dispatch.ts';
 import { apiserverFaults } from './chaos/fault-table.ts';
 import { injectRequestFaults, requestTarget } from './chaos/request-faults.ts';
+import type { RequestTraces } from './request-trace/ring.ts';
+import { isRequestTraceRoute, serveRequestTraces, traceFailure } from './request-trace/routes.ts';
 
 /** Custom resources and CRDs take their extra steps (crd/dispatch.ts) around the same verb handlers. */
 const dispatch = (ctx: ApiContext, r: ApiRequest) => withCustomResources(ctx, r, dispatchResource);
@@ -123,6 +125,7 @@ function discovery(path: ReturnType<typeof parseRequest> & { kind: 'discovery' }
 export function createApiHandler(
   ctx: ApiContext,
   metrics: RequestMetrics,
+  traces?: RequestTraces,
 ): (req: IncomingMessage, res: ServerResponse, url: RequestUrl, who?: RequestIdentity) => void {
   return (req, res, url, who) => {
     const started = process.hrtime.bigint();
@@ -138,6 +141,13 @@ export function createApiHandler(
         format = negotiated.format;
         resource = 'metrics.k8s.io';
         sendJson(res, 200, await serveMetrics(ctx, req, url, negotiated.view), format);
+        finish(200);
+        return;
+      }
+      if (traces && isRequestTraceRoute(url.pathname)) {
+        resource = 'history.ksim.io';
+        const view = negotiate(req.headers.accept).view === 'Table' ? 'Table' : 'object';
+        sendJson(res, 200, serveRequestTraces(traces, req.method ?? 'GET', url, ctx.authorizer, who?.user ?? ANONYMOUS, view), format);
         finish(200);
         return;
       }
@@ -218,6 +228,7 @@ export function createApiHandler(
     run().catch((err) => {
       // Drain what the client sent so the connection stays usable after an early error.
       if (!req.complete) req.resume();
+      if (who?.trace) traceFailure(who.trace, err);
       // The audit event of an error answer carries its Status (the close handler's completion then changes nothing).
       if (who?.audit && err instanceof StatusError)
         who.audit.complete(err.code, { status: 'Failure', message: err.message, reason: err.reason });

@@ -50,6 +50,8 @@ import type { Authenticated } from './auth/authenticator-types.ts';
 import { apiserverFaults } from './chaos/fault-table.ts';
 import { registerChaosMetrics } from './chaos/metrics.ts';
 import { attributesTarget, injectRequestFaults } from './chaos/request-faults.ts';
+import { DEFAULT_TRACE_CAPACITY, RequestTraces } from './request-trace/ring.ts';
+import { traceStoreWrites } from './request-trace/store-hook.ts';
 
 /** How to run an apiserver. */
 export interface ApiserverOptions {
@@ -80,6 +82,8 @@ export interface ApiserverOptions {
   disabledAdmissionPlugins?: string[];
   /** Token authenticators' settings (ServiceAccount issuer, static tokens, OIDC). */
   authn?: Pick<AuthnOptions, 'serviceAccountIssuer' | 'apiAudiences' | 'tokenAuthFile' | 'oidc'>;
+  /** How many recent requests' traces are kept (history.ksim.io requests; default 2,000; 0: none). */
+  requestTraces?: number;
 }
 
 /** The user of every request on --insecure-http, as kube's old insecure port had it. */
@@ -137,11 +141,15 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const alwaysAllow = opts.insecureHttp || modes.includes('AlwaysAllow');
   const rbac = alwaysAllow ? undefined : createAuthorizer(store, { modes: modes.filter((m) => m !== 'AlwaysAllow') });
   const authorizer = rbac ?? ALWAYS_ALLOW;
+  const traceCapacity = opts.requestTraces ?? DEFAULT_TRACE_CAPACITY;
+  const traces = traceCapacity > 0 ? new RequestTraces(traceCapacity) : undefined;
+  if (traces) traceStoreWrites(store, traces);
   // RBAC's escalation check is admission of Role and binding writes; with AlwaysAllow there is nothing to escalate past.
   const admission = buildAdmissionChain(store, {
     extra: rbac ? [rbacEscalationPlugin(rbac)] : [],
     disabled: new Set(opts.disabledAdmissionPlugins),
     authorizer,
+    traces,
   });
   // Also on --insecure-http: TokenRequest still signs ServiceAccount tokens, which a TokenReview can check.
   const authentication = await createAuthentication({
@@ -166,6 +174,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       ? (req) => authentication.authenticate(req)
       : (): Promise<Authenticated> => Promise.resolve({ user: UNSECURED, authenticator: 'insecure-http' }),
     authorizer,
+    traces,
   });
   const ctx: ApiContext = {
     store,
@@ -186,7 +195,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
 
   const registry = createMetricsRegistry('apiserver');
   registerChaosMetrics(registry);
-  const apiHandler = createApiHandler(ctx, createApiMetrics(registry, store, createWorkers));
+  const apiHandler = createApiHandler(ctx, createApiMetrics(registry, store, createWorkers), traces);
   let ready = false;
   const app = express();
   app.disable('x-powered-by');
@@ -231,6 +240,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     requestPath.admit(req, url, req.method, auditID).then(
       (who) => {
         auditAnswer(res, who);
+        if (who.trace) res.once('close', () => who.trace!.finish(res.statusCode));
         route(req, res, url, who);
       },
       (err: unknown) => {

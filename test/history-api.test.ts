@@ -191,10 +191,22 @@ describe('the whole cluster', () => {
     const list = await c.request('GET', H);
     assert.deepEqual(
       list.body.resources.map((r: any) => r.name),
-      ['changes'],
+      ['changes', 'requests'],
     );
     // The kind of one item, as kube's APIResource names it: kubectl maps `changes` to it.
     assert.equal(list.body.resources[0].kind, 'Change');
+  });
+
+  test('the real kubectl lists the request traces', async () => {
+    const res = await kubectl(['get', 'requests.history.ksim.io'], { kubeconfig: server.kubeconfig });
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stdout, /^AUDIT ID\s+TIME\s+VERB\s+OBJECT\s+USER\s+CODE\n/);
+    // The create of the test's ConfigMap, by the admin, answered 201.
+    assert.match(res.stdout, /\s+create\s+configmaps\/hist\s+kubernetes-admin\s+201\n/);
+    const wide = await kubectl(['get', 'requests.history.ksim.io', '-o', 'wide'], { kubeconfig: server.kubeconfig });
+    assert.equal(wide.code, 0, wide.stderr);
+    assert.match(wide.stdout, /AUTHORIZATION\s+REVISION\n/);
+    assert.match(wide.stdout, /\s+201\s+allow: [^\n]*\s+\d+\n/);
   });
 
   test('the real kubectl lists changes as a table', async () => {

@@ -23,6 +23,7 @@ import type { Change, ChangeList, Writer } from '../shared/api/history-types.ts'
 import { ReconcileStepper } from '../shared/controller/stepper.ts';
 import { stepperRoutes } from '../shared/controller/stepper-routes.ts';
 import { DECISION_ANNOTATION, type Decision } from '../scheduler/explain.ts';
+import type { RequestTrace } from '../shared/api/request-trace-types.ts';
 
 const HISTORY_PATH = '/apis/history.ksim.io/v1alpha1';
 
@@ -140,6 +141,29 @@ const EVENTS: Change[] = [
   event('104', 'DELETED', 'web-abc-1.a', 'FailedScheduling', '0/3 nodes are available'),
 ];
 
+/** One request's path, as the apiserver's request trace keeps it. */
+const TRACE: RequestTrace = {
+  kind: 'RequestTrace',
+  apiVersion: 'history.ksim.io/v1alpha1',
+  auditID: 'audit-1',
+  time: at(8),
+  verb: 'patch',
+  path: '/apis/apps/v1/namespaces/default/deployments/web',
+  resource: 'deployments',
+  apiGroup: 'apps',
+  namespace: 'default',
+  name: 'web',
+  user: 'admin',
+  code: 200,
+  steps: [
+    { stage: 'authentication', outcome: 'ok', detail: 'x509: admin (groups system:masters)', ms: 0.2 },
+    { stage: 'authorization', outcome: 'allow', detail: 'RBAC: allowed by ClusterRoleBinding "cluster-admin"', ms: 0.1 },
+    { stage: 'admission', phase: 'validating', plugin: 'ResourceQuota', outcome: 'allowed', ms: 0.05 },
+    { stage: 'storage', outcome: 'ok', revision: '104', detail: 'MODIFIED at revision 104', ms: 2.5 },
+    { stage: 'response', outcome: '200' },
+  ],
+};
+
 const meta = (name: string, extra: Record<string, unknown> = {}) => ({ name, namespace: 'default', uid: `uid-${name}`, ...extra });
 const owner = (kind: string, name: string) => ({
   ownerReferences: [{ apiVersion: 'apps/v1', kind, name, uid: `uid-${name}`, controller: true }],
@@ -211,6 +235,9 @@ function fakeApiserver() {
         object: deployment,
         items: changes.filter((c) => c.object === deployment).map(({ object: _o, ...r }) => r),
       });
+    if (p === `${HISTORY}/requests`)
+      return json(res, 200, { kind: 'RequestTraceList', apiVersion: 'history.ksim.io/v1alpha1', metadata: {}, items: [TRACE] });
+    if (p === `${HISTORY}/requests/audit-1`) return json(res, 200, TRACE);
     if (p === POD_HISTORY)
       return json(res, 200, {
         kind: 'RevisionList',
@@ -393,7 +420,7 @@ test('the UI shows the timeline, the live changes, the graph and an object histo
 });
 
 test(
-  "the UI steps the scheduler one Pod at a time, keeps expired Events, and shows a Pod's scheduler decision",
+  "the UI steps the scheduler one Pod at a time, keeps expired Events, shows a request's path and a Pod's scheduler decision",
   { timeout: 30_000 },
   async (t) => {
     if (!existsSync(CHROMIUM)) {
@@ -473,6 +500,19 @@ test(
       const expired = await page.waitForSelector('.event-table tr[data-reason="FailedScheduling"]', { timeout: 5000 });
       assert.match((await expired.getAttribute('class')) ?? '', /expired/);
       assert.match((await expired.textContent()) ?? '', /0\/3 nodes are available/);
+
+      // A request's path: pick it from the recent requests.
+      await page.click('.tabs button[data-panel="requests"]');
+      await page.click('.recent-requests li[data-audit-id="audit-1"] a', { timeout: 5000 });
+      await page.waitForSelector('.request-view[data-audit-id="audit-1"]', { timeout: 5000 });
+      assert.deepEqual(await page.$$eval('.request-steps li', (els) => els.map((e) => e.getAttribute('data-stage'))), [
+        'authentication',
+        'authorization',
+        'admission',
+        'storage',
+        'response',
+      ]);
+      assert.match((await page.textContent('.request-steps li[data-stage="authorization"]')) ?? '', /cluster-admin/);
 
       // A Pod's object view shows the scheduler's decision stored on it.
       await page.waitForSelector('.plot .mark[data-revision="103"]', { timeout: 10_000 });

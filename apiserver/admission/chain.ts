@@ -27,6 +27,8 @@ import { DEFAULT_SERVICE_RANGES, serviceAllocation } from './service-allocation.
 import type { ServiceAccountView } from './service-account.ts';
 import { AdmissionChain, type AdmissionPlugin } from './types.ts';
 import { validatingAdmissionPolicy } from './validating-admission-policy/plugin.ts';
+import type { RequestTraces } from '../request-trace/ring.ts';
+import { tracedPlugin } from '../request-trace/admission.ts';
 
 export const SERVICE_ACCOUNTS_BUCKET = '/registry/core/serviceaccounts';
 
@@ -68,6 +70,8 @@ export interface AdmissionChainOptions {
   disabled?: ReadonlySet<string>;
   /** The apiserver's authorizer, for ValidatingAdmissionPolicy's `authorizer` variable (default: Node,RBAC over the store). */
   authorizer?: Authorizer;
+  /** The request traces: each plugin's hooks add steps to a traced request's trace. */
+  traces?: RequestTraces;
 }
 
 /** The chain, seeded with what the store already holds. */
@@ -95,5 +99,7 @@ export function buildAdmissionChain(store: Store, opts: AdmissionChainOptions = 
     validatingAdmissionPolicy(store, { authorizer: opts.authorizer }),
     resourceQuota(store),
   ];
-  return new AdmissionChain(plugins.filter((p) => !disabled.has(p.name)));
+  const enabled = plugins.filter((p) => !disabled.has(p.name));
+  const traces = opts.traces;
+  return new AdmissionChain(traces ? enabled.map((p) => tracedPlugin(p, traces)) : enabled);
 }

@@ -23,6 +23,8 @@ export interface AdmissionAttributes {
   name: string;
   subresource: string;
   dryRun: boolean;
+  /** The request's audit ID: its trace (request-trace/) while kept. */
+  requestID?: string;
   /** Called by the chain with each plugin that changed or refused the object, for the audit log. */
   record?: (plugin: string, verdict: 'mutated' | 'refused', detail?: string) => void;
   /** Collects warnings for the client (sent as Warning headers). */

@@ -16,6 +16,7 @@ import { requestAttributes } from './request-attributes.ts';
 import { ANONYMOUS_USER, type UserInfo } from './user-info.ts';
 import type { AuditRecord, Auditor } from '../audit/auditor.ts';
 import type { AuditObjectRef } from '../audit/types.ts';
+import { elapsed, type ActiveTrace, type RequestTraces } from '../request-trace/ring.ts';
 
 /**
  * The paths anonymous requests may reach (kube's AuthenticationConfiguration
@@ -43,6 +44,8 @@ export interface RequestIdentity {
   reason: string;
   /** The request's audit record (undefined when the policy says None): the handler completes it. */
   audit?: AuditRecord;
+  /** The request's trace (request-trace/): the handler and storage add their steps, the answer finishes it. */
+  trace?: ActiveTrace;
 }
 
 /** What the request path needs. */
@@ -52,6 +55,8 @@ export interface RequestPathDeps {
   authorizer: Authorizer;
   /** The audit backend: every request gets a record from authentication on. */
   auditor?: Auditor;
+  /** The recent requests' traces (a request with an audit ID is traced). */
+  traces?: RequestTraces;
 }
 
 /** kube's answer to missing or refused credentials. */
@@ -74,10 +79,16 @@ export class RequestPath {
   async admit(req: IncomingMessage, url: RequestUrl, method = req.method ?? 'GET', auditID?: string): Promise<RequestIdentity> {
     const receivedAt = this.deps.auditor?.now();
     const requested = requestAttributes(method, url);
+    const trace = auditID === undefined ? undefined : this.deps.traces?.begin(traceStart(req, url, requested, auditID));
     let who: Authenticated;
+    let t0 = performance.now();
     try {
       who = await this.authenticate(req, url);
     } catch (err) {
+      if (trace) {
+        trace.step({ stage: 'authentication', outcome: 'error', detail: authnFailure(err), ms: elapsed(t0) });
+        trace.finish(statusCode(err));
+      }
       // kube's failed-authentication audit: an event with no user, answered 401.
       this.deps.auditor
         ?.begin(req, { verb: requested.verb, objectRef: objectRefOf(requested), receivedAt, auditID })
@@ -91,17 +102,39 @@ export class RequestPath {
       receivedAt,
       auditID,
     });
+    trace?.step({ stage: 'authentication', outcome: 'ok', detail: `${who.authenticator}: ${describeUser(who.user)}`, ms: elapsed(t0) });
+    let stage: 'impersonation' | 'authorization' = 'impersonation';
     try {
+      t0 = performance.now();
       const impersonated = impersonatedUser(req.headers, who.user, this.deps.authorizer);
+      if (impersonated) trace?.step({ stage, outcome: 'ok', detail: `as ${describeUser(impersonated)}`, ms: elapsed(t0) });
+      stage = 'authorization';
+      t0 = performance.now();
       const user = impersonated ?? who.user;
       if (impersonated) audit?.setUser(who.user, impersonated);
+      if (trace) trace.trace.user = user.username;
       const attrs: AuthzAttributes = { user, ...requested };
       const { decision, reason } = this.deps.authorizer.authorize(attrs);
       audit?.setDecision(decision === 'allow' ? 'allow' : 'forbid', reason);
+      trace?.step({ stage, outcome: decision === 'allow' ? 'allow' : 'deny', detail: reason, ms: elapsed(t0) });
       if (decision !== 'allow') throw forbidden(attrs, reason);
-      return { user, authenticatedUser: impersonated ? who.user : undefined, authenticator: who.authenticator, attrs, reason, audit };
+      return {
+        user,
+        authenticatedUser: impersonated ? who.user : undefined,
+        authenticator: who.authenticator,
+        attrs,
+        reason,
+        audit,
+        trace,
+      };
     } catch (err) {
       audit?.complete(statusCode(err), statusOf(err));
+      if (trace) {
+        // An impersonation refused, or an authorizer that failed: the decision step above is there for a plain deny.
+        if (!trace.has('authorization'))
+          trace.step({ stage, outcome: 'deny', detail: err instanceof StatusError ? err.message : 'error', ms: elapsed(t0) });
+        trace.finish(statusCode(err));
+      }
       throw err;
     }
   }
@@ -124,6 +157,23 @@ export class RequestPath {
     if (who.user.username === ANONYMOUS_USER && !ANONYMOUS_PATHS.has(url.pathname)) throw unauthorized();
     return who;
   }
+}
+
+/** What a trace starts with, from the request's attributes. */
+function traceStart(req: IncomingMessage, url: RequestUrl, a: Omit<AuthzAttributes, 'user'>, auditID: string) {
+  const base = { auditID, verb: a.verb, path: url.pathname, userAgent: req.headers['user-agent'] };
+  if (!a.resourceRequest) return { ...base, resourceRequest: false };
+  const { resource, apiGroup, namespace, name, subresource } = a;
+  return { ...base, resourceRequest: true, resource, apiGroup, namespace, name, subresource };
+}
+
+function describeUser(u: UserInfo): string {
+  return u.groups.length ? `${u.username} (groups ${u.groups.join(', ')})` : u.username;
+}
+
+function authnFailure(err: unknown): string {
+  const why = (err as { authenticationFailure?: unknown }).authenticationFailure;
+  return typeof why === 'string' ? why : err instanceof StatusError ? err.message : 'error';
 }
 
 function statusCode(err: unknown): number {

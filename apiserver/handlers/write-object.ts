@@ -8,6 +8,7 @@ import { applyScale, toScale } from '../registry/scale.ts';
 import { strategyFor } from '../registry/strategy.ts';
 import type { AdmissionAttributes, AdmissionChain, Operation } from '../admission/types.ts';
 import type { ApiRequest } from './context.ts';
+import { requestIDOf } from './write-record.ts';
 import type { Scale } from 'kubernetes-types/autoscaling/v1.js';
 import type { Mutate, StoredObject } from '../storage/types.ts';
 import { MANAGED_FIELDS_ENABLED, trackUpdate } from '../fieldmanager/index.ts';
@@ -53,6 +54,7 @@ export function admissionAttributes(r: ApiRequest, operation: Operation, dryRun:
     name: r.info.name,
     subresource: r.info.subresource,
     dryRun,
+    requestID: requestIDOf(r),
     warn: (m) => {
       if (!warnings.includes(m)) warnings.push(m);
     },

@@ -41,6 +41,14 @@ export interface WriteOptions {
   writer?: WriteRecord;
 }
 
+/**
+ * Told of a write the moment it starts (txn was called): returns what to call
+ * with its outcome (the committed result, or why it was refused), or
+ * undefined for a write it does not follow. The request trace follows the
+ * writes of traced requests.
+ */
+export type WriteObserver = (key: string, opts: WriteOptions) => ((outcome: { result?: TxnResult; error?: unknown }) => void) | undefined;
+
 /** How long the change log is kept. */
 export interface CompactionPolicy {
   /** Every interval, compact to the revision seen one interval ago (kube-apiserver's etcd-compaction-interval, 5 min). */
@@ -140,6 +148,7 @@ export class Store {
   private compactionTimer?: NodeJS.Timeout;
   private lastTickRev = 0;
   private closed = false;
+  private readonly writeObservers: WriteObserver[] = [];
   /** Keys written since the last history trim (only tracked when history is kept by count). */
   private readonly trimKeys = new Set<string>();
   private trimming?: Promise<void>;
@@ -285,6 +294,23 @@ export class Store {
    * `opts.writer` is recorded with the revision in history.
    */
   txn(key: string, mutate: Mutate, opts: WriteOptions = {}): Promise<TxnResult> {
+    if (this.writeObservers.length === 0) return this.write(key, mutate, opts);
+    const told = this.writeObservers.map((o) => o(key, opts)).filter((f) => f !== undefined);
+    const done = this.write(key, mutate, opts);
+    if (told.length)
+      done.then(
+        (result) => told.forEach((f) => f({ result })),
+        (error: unknown) => told.forEach((f) => f({ error })),
+      );
+    return done;
+  }
+
+  /** Follows every later write (see WriteObserver). */
+  observeWrites(observer: WriteObserver): void {
+    this.writeObservers.push(observer);
+  }
+
+  private write(key: string, mutate: Mutate, opts: WriteOptions): Promise<TxnResult> {
     if (this.closed) return Promise.reject(new Error('store is closed'));
     let resolve!: (r: TxnResult) => void;
     let reject!: (e: unknown) => void;

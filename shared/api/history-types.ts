@@ -29,6 +29,8 @@ export interface Writer {
   subresource?: string;
   fieldManager?: string;
   cause?: WriteCause;
+  /** The audit ID of the request that made the write (its Audit-Id header; the trace at .../requests/ID while kept). */
+  requestID?: string;
 }
 
 /** Which object. */

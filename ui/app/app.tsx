@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 // The page: a header, the timeline across the top, and below it the graph and,
 // beside it, one of the panels (the selected object, the step-through of the
-// controllers and scheduler, the Events). It holds what the views share: the
+// controllers and scheduler, the Events, the recent requests' paths). It holds what the views share: the
 // changes from /live, the namespace the graph shows, and the selected object.
 import { useEffect, useState } from 'preact/hooks';
 import type { Change, ObjectRef } from '../../shared/api/history-types.ts';
@@ -10,6 +10,7 @@ import { GraphView } from './graph-view.tsx';
 import { connectLive, type LiveState } from './live.ts';
 import { EventsView } from './events-view.tsx';
 import { ObjectView } from './object-view.tsx';
+import { RecentRequests, RequestView } from './request-view.tsx';
 import { StepView } from './step-view.tsx';
 import { TimelineView } from './timeline-view.tsx';
 
@@ -24,12 +25,13 @@ export interface Selection {
 }
 
 /** The panels beside the graph, by the name on their tab. */
-const PANELS = { object: 'Object', step: 'Step-through', events: 'Events' } as const;
+const PANELS = { object: 'Object', step: 'Step-through', events: 'Events', requests: 'Requests' } as const;
 type Panel = keyof typeof PANELS;
 
 /** See the file comment. */
 export function App() {
   const [panel, setPanel] = useState<Panel>('object');
+  const [request, setRequest] = useState<string | undefined>();
   const [changes, setChanges] = useState<readonly Change[]>([]);
   const [state, setState] = useState<LiveState>('connecting');
   const [namespace, setNamespace] = useState('default');
@@ -109,6 +111,12 @@ export function App() {
             ))}
           {panel === 'step' && <StepView />}
           {panel === 'events' && <EventsView />}
+          {panel === 'requests' && (
+            <div class="requests">
+              <RecentRequests onPick={setRequest} />
+              {request && <RequestView auditID={request} />}
+            </div>
+          )}
         </section>
       </div>
     </div>

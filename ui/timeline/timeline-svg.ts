@@ -59,6 +59,7 @@ export function describeChange(c: Change): string {
   const verb = w ? `${w.verb}${w.subresource ? `/${w.subresource}` : ''}` : c.type.toLowerCase();
   let s = `${c.time} ${verb} ${objectLabel(c)} (revision ${c.revision}, ${c.type})`;
   if (w) s += `\nby ${w.user}${w.fieldManager ? ` as ${w.fieldManager}` : ''}${w.userAgent ? ` (${w.userAgent})` : ''}`;
+  if (w?.requestID) s += `\nrequest ${w.requestID}`;
   const cause = w?.cause;
   if (cause) {
     s += `\ncause: ${cause.controller}${cause.key ? ` reconciling ${cause.key}` : ''}`;

@@ -12,8 +12,10 @@ import { keyOf } from '../../../shared/informer/cache.ts';
 import { WorkQueue } from '../../../shared/workqueue/work-queue.ts';
 import { queueMetrics } from '../../../shared/workqueue/queue-metrics.ts';
 import type { ControllerContext, ControllerParts } from '../../context.ts';
+import type { ReconcileItem } from '../../../shared/controller/stepper.ts';
 import { ClusterTime } from './cluster-time.ts';
 import { creationSkew } from './metrics.ts';
+import { cronJobNotes, nextNote } from './notes.ts';
 import { jobsBeyondHistory, planSchedule } from './plan.ts';
 import {
   deleteFromActiveList,
@@ -153,7 +155,11 @@ export function cronJobController(ctx: ControllerContext): ControllerParts {
   }
 
   /** syncCronJob: returns the real requeue delay (if any), whether status changed, and the error to retry on. */
-  async function syncCronJob(cj: CronJob, children: Job[]): Promise<{ cj: CronJob; requeueMs?: number; changed: boolean; error?: Error }> {
+  async function syncCronJob(
+    cj: CronJob,
+    children: Job[],
+    item?: ReconcileItem,
+  ): Promise<{ cj: CronJob; requeueMs?: number; changed: boolean; error?: Error }> {
     let changed = false;
     try {
       const r = await reconcileActive(cj, children);
@@ -162,6 +168,7 @@ export function cronJobController(ctx: ControllerContext): ControllerParts {
       const ct = clusterTime(cj);
       const now = ct.cluster(ctx.clock.now());
       const plan = planSchedule(cj, now, ct);
+      item?.note(cronJobNotes(cj, plan, now, ct));
       for (const e of plan.events) record(cj, e);
       const toReal = (ms: number) => Math.max(0, Math.ceil(ct.realDuration(ms)));
       if (!plan.create) return { cj, changed, requeueMs: plan.requeueAfter === undefined ? undefined : toReal(plan.requeueAfter) };
@@ -202,20 +209,22 @@ export function cronJobController(ctx: ControllerContext): ControllerParts {
         lastScheduleTime: ct.stamp(plan.create.scheduled),
       };
       changed = true;
-      return { cj, changed, requeueMs: toReal(nextScheduleTimeDuration(cj, now, plan.create.schedule, ct)) };
+      const next = nextScheduleTimeDuration(cj, now, plan.create.schedule, ct);
+      item?.note({ next: nextNote(now, next, ct) });
+      return { cj, changed, requeueMs: toReal(next) };
     } catch (err) {
       return { cj, changed, error: err as Error };
     }
   }
 
-  async function reconcile(key: string) {
+  async function reconcile(key: string, item?: ReconcileItem) {
     const cached = cjInformer.cache.get(key);
     if (!cached) return;
     let cj = structuredClone(cached);
     const children = jobsOf(cj);
     let changed = false;
     for (const job of jobsBeyondHistory(cj, children)) if (await deleteJob(cj, job)) changed = true;
-    const synced = await syncCronJob(cj, children);
+    const synced = await syncCronJob(cj, children, item);
     cj = synced.cj;
     if (synced.error) log.debug({ key, err: synced.error.message }, 'error reconciling cronjob');
     if (changed || synced.changed) {

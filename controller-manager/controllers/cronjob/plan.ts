@@ -28,6 +28,10 @@ export interface SchedulePlan {
   requeueAfter?: number;
   /** A Job to create now, after deleting the `replace` Jobs (concurrencyPolicy Replace). */
   create?: { job: Job; scheduled: number; replace: ObjectReference[]; schedule: Schedule };
+  /** The most recent scheduled time not yet run (cluster ms), when there is one. */
+  scheduled?: number;
+  /** The decision in words, for step-through notes (notes.ts). */
+  why?: string;
 }
 
 const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -50,7 +54,7 @@ export function planSchedule(cj: CronJob, now: number, ct: ClusterTime): Schedul
   const tz = cj.spec?.timeZone;
   if (tz !== undefined && tz !== null && !validTimeZone(tz))
     return { events: [warning('UnknownTimeZone', `invalid timeZone: ${JSON.stringify(tz)}: unknown time zone ${tz}`)] };
-  if (cj.spec?.suspend === true) return { events: [] };
+  if (cj.spec?.suspend === true) return { events: [], why: 'suspended: no new Jobs' };
 
   const schedule = cj.spec?.schedule ?? '';
   const formatted = formatSchedule(cj);
@@ -58,7 +62,7 @@ export function planSchedule(cj: CronJob, now: number, ct: ClusterTime): Schedul
   const parsed = parseSchedule(formatted.spec);
   if (!parsed.schedule) {
     events.push(warning('UnparseableSchedule', `unparseable schedule: ${JSON.stringify(schedule)} : ${parsed.error}`));
-    return { events };
+    return { events, why: 'unparseable schedule: wait for a change to the CronJob' };
   }
   const sched = parsed.schedule;
   const next = nextScheduleTime(cj, now, sched, ct);
@@ -69,16 +73,21 @@ export function planSchedule(cj: CronJob, now: number, ct: ClusterTime): Schedul
   }
   const requeue = () => nextScheduleTimeDuration(cj, now, sched, ct);
   const scheduled = next.scheduled;
-  if (scheduled === undefined) return { events, requeueAfter: requeue() };
+  if (scheduled === undefined) return { events, requeueAfter: requeue(), why: 'no scheduled time has passed since the last run: wait' };
 
   const deadline = cj.spec?.startingDeadlineSeconds;
   if (deadline !== undefined && deadline !== null && scheduled + deadline * 1000 < now) {
     events.push(warning('MissSchedule', `Missed scheduled time to start a job: ${rfc1123z(scheduled)}`));
-    return { events, requeueAfter: requeue() };
+    return {
+      events,
+      requeueAfter: requeue(),
+      scheduled,
+      why: `missed: scheduled time + startingDeadlineSeconds ${deadline}s is before now, skip it`,
+    };
   }
   const last = cj.status?.lastScheduleTime;
   if (inActiveListByName(cj, jobName(cj, scheduled)) || (last !== undefined && Date.parse(last) === Date.parse(ct.stamp(scheduled))))
-    return { events, requeueAfter: requeue() };
+    return { events, requeueAfter: requeue(), scheduled, why: 'a Job for this scheduled time exists already' };
   const active = cj.status?.active ?? [];
   if (cj.spec?.concurrencyPolicy === 'Forbid' && active.length > 0) {
     events.push({
@@ -86,10 +95,21 @@ export function planSchedule(cj: CronJob, now: number, ct: ClusterTime): Schedul
       reason: 'JobAlreadyActive',
       message: 'Not starting job because prior execution is running and concurrency policy is Forbid',
     });
-    return { events, requeueAfter: requeue() };
+    return {
+      events,
+      requeueAfter: requeue(),
+      scheduled,
+      why: `concurrencyPolicy Forbid and ${active.length} Job(s) still active: skip this run`,
+    };
   }
   const replace = cj.spec?.concurrencyPolicy === 'Replace' ? [...active] : [];
-  return { events, create: { job: jobFromTemplate(cj, scheduled), scheduled, replace, schedule: sched } };
+  const job = jobFromTemplate(cj, scheduled);
+  const policy = cj.spec?.concurrencyPolicy ?? 'Allow';
+  const why =
+    policy === 'Replace'
+      ? `concurrencyPolicy Replace: delete ${replace.length} active Job(s), create ${job.metadata?.name}`
+      : `concurrencyPolicy ${policy} with ${active.length} Job(s) active: create ${job.metadata?.name}`;
+  return { events, create: { job, scheduled, replace, schedule: sched }, scheduled, why };
 }
 
 /** cleanupFinishedJobs: the finished Jobs beyond successfulJobsHistoryLimit and failedJobsHistoryLimit, oldest first. */

@@ -35,6 +35,8 @@ import {
   splitHistory,
   type NodePlan,
 } from './plan.ts';
+import type { ReconcileItem } from '../../../shared/controller/stepper.ts';
+import { nodesNotes, planNotes } from './notes.ts';
 import { CONTROLLER_REVISION_HASH_LABEL, createPodTemplate, nodeNameAffinity, nodeShouldRunDaemonPod, templateGeneration } from './util.ts';
 
 const daemonsets = findResource('apps', 'v1', 'daemonsets')!;
@@ -271,7 +273,7 @@ export function daemonSetController(ctx: ControllerContext): ControllerParts {
     return failures;
   }
 
-  async function reconcile(key: string) {
+  async function reconcile(key: string, item?: ReconcileItem) {
     const ds = dsInformer.cache.get(key);
     if (!ds) {
       creates.delete(key);
@@ -293,13 +295,18 @@ export function daemonSetController(ctx: ControllerContext): ControllerParts {
     let failures: string[] = [];
     let requeueAfterMs: number | undefined;
     const observe = satisfied(key);
+    item?.note(nodesNotes(ds, nodeList, byNode));
+    if (!observe) item?.note({ decision: 'wait: creates or deletes it made are not all observed yet (expectations)' });
     if (observe) {
       const plan = planManage(ds, nodeList, byNode, hash, now, backoff, ctx.speed);
+      item?.note(planNotes('manage', plan));
       requeueAfterMs = plan.requeueAfterMs;
       failures = await syncNodes(ds, key, plan, hash);
       if (satisfied(key) && (ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
         byNode = podsByNode(await claimPods(ds));
-        failures.push(...(await syncNodes(ds, key, planRollingUpdate(ds, nodeList, byNode, hash, ctx.clock.now(), ctx.speed), hash)));
+        const rolling = planRollingUpdate(ds, nodeList, byNode, hash, ctx.clock.now(), ctx.speed);
+        item?.note(planNotes('rolling update', rolling));
+        failures.push(...(await syncNodes(ds, key, rolling, hash)));
       }
       const live = podInformer.cache.byIndex('namespace', ds.metadata!.namespace!).filter((p) => controllerOf(p)?.uid === ds.metadata!.uid);
       for (const r of historyToDelete(ds, old, live)) {

@@ -135,17 +135,26 @@ export function allowsSurge(ds: DaemonSet): boolean {
  * node whose only untolerated taints are NoSchedule keeps its Pod).
  */
 export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): { shouldRun: boolean; shouldContinueRunning: boolean } {
-  const no = { shouldRun: false, shouldContinueRunning: false };
+  const { shouldRun, shouldContinueRunning } = nodeDaemonVerdict(node, ds);
+  return { shouldRun, shouldContinueRunning };
+}
+
+/** nodeShouldRunDaemonPod with the reason a node may not run the daemon, for step-through notes. */
+export function nodeDaemonVerdict(node: Node, ds: DaemonSet): { shouldRun: boolean; shouldContinueRunning: boolean; why?: string } {
+  const no = (why: string) => ({ shouldRun: false, shouldContinueRunning: false, why });
   const spec = ds.spec?.template?.spec;
   const nodeName = node.metadata!.name!;
-  if (spec?.nodeName && spec.nodeName !== nodeName) return no;
+  if (spec?.nodeName && spec.nodeName !== nodeName) return no(`the template's nodeName is ${spec.nodeName}`);
   const podSpec = withDaemonTolerations({ ...(spec ?? { containers: [] }), nodeName });
   const pod: Pod = { metadata: { ...ds.spec?.template?.metadata, namespace: ds.metadata?.namespace }, spec: podSpec };
-  if (!podMatchesNodeSelectorAndAffinity(pod, node)) return no;
+  if (!podMatchesNodeSelectorAndAffinity(pod, node)) return no("the node does not match the template's nodeSelector or node affinity");
   const taints = node.spec?.taints ?? [];
   const tolerations = podSpec.tolerations ?? [];
-  if (firstUntolerated(taints, tolerations, ['NoSchedule', 'NoExecute'])) {
-    return { shouldRun: false, shouldContinueRunning: !firstUntolerated(taints, tolerations, ['NoExecute']) };
+  const taint = firstUntolerated(taints, tolerations, ['NoSchedule', 'NoExecute']);
+  if (taint) {
+    const shown = `${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect}`;
+    const shouldContinueRunning = !firstUntolerated(taints, tolerations, ['NoExecute']);
+    return { shouldRun: false, shouldContinueRunning, why: `taint ${shown} not tolerated` };
   }
   return { shouldRun: true, shouldContinueRunning: true };
 }

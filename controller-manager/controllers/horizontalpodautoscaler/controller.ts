@@ -15,8 +15,10 @@ import { WorkQueue } from '../../../shared/workqueue/work-queue.ts';
 import type { RateLimiter } from '../../../shared/workqueue/rate-limiters.ts';
 import { queueMetrics } from '../../../shared/workqueue/queue-metrics.ts';
 import { deepEqual } from '../../../shared/util/deep-equal.ts';
+import type { ReconcileItem } from '../../../shared/controller/stepper.ts';
 import type { ControllerContext } from '../../context.ts';
 import { newMemory, type HPAMemory } from './behavior.ts';
+import { hpaNotes } from './notes.ts';
 import { planSync, rescaled, type MetricsResult, type Observed } from './plan.ts';
 import { defaultCalculatorConfig, type PodMetrics } from './replica-calculator.ts';
 
@@ -91,7 +93,7 @@ export function horizontalPodAutoscalerController(ctx: ControllerContext) {
     }
   }
 
-  async function reconcile(key: string) {
+  async function reconcile(key: string, item?: ReconcileItem) {
     const cached = hpaInformer.cache.get(key);
     if (!cached) {
       memories.delete(key);
@@ -116,6 +118,7 @@ export function horizontalPodAutoscalerController(ctx: ControllerContext) {
       config,
     };
     let plan = planSync(obs);
+    item?.note(hpaNotes(plan));
     if (plan.rescale && !('error' in target)) {
       let writeError: string | undefined;
       try {

@@ -1,72 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HorizontalPodAutoscaler } from 'kubernetes-types/autoscaling/v2.js';
-import type { Scale } from 'kubernetes-types/autoscaling/v1.js';
-import type { Pod } from 'kubernetes-types/core/v1.js';
 import { newMemory } from './behavior.ts';
-import { planSync, rescaled, type MetricsResult, type Observed } from './plan.ts';
-import type { PodMetrics } from './replica-calculator.ts';
+import { planSync, rescaled } from './plan.ts';
+import { NOW, hpa, observe, pod, scale, stamp, usage } from './test-fixtures.ts';
 
-const NOW = Date.parse('2026-11-30T12:00:00Z');
-const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const config = {
-  tolerance: 0.1,
-  cpuInitializationPeriodMs: 300_000,
-  delayOfInitialReadinessStatusMs: 30_000,
-  downscaleStabilizationMs: 300_000,
-  secondMs: 1000,
-};
-
-const hpa = (o: Partial<HorizontalPodAutoscaler['spec']> = {}, status?: HorizontalPodAutoscaler['status']): HorizontalPodAutoscaler => ({
-  apiVersion: 'autoscaling/v2',
-  kind: 'HorizontalPodAutoscaler',
-  metadata: { name: 'php-apache', namespace: 'default' },
-  spec: {
-    scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'php-apache' },
-    minReplicas: 1,
-    maxReplicas: 10,
-    metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }],
-    ...o,
-  },
-  status: status ?? { desiredReplicas: 0 },
-});
-const scale = (replicas: number, selector = 'app=php-apache'): Scale => ({
-  metadata: { name: 'php-apache', namespace: 'default' },
-  spec: { replicas },
-  status: { replicas, selector },
-});
-const pod = (name: string, labels = { app: 'php-apache' }): Pod => ({
-  metadata: { name, labels },
-  spec: { containers: [{ name: 'c', resources: { requests: { cpu: '200m' } } }] },
-  status: {
-    phase: 'Running',
-    startTime: stamp(NOW - 600_000),
-    conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: stamp(NOW - 590_000) }],
-  },
-});
-const usage = (cpu: Record<string, string>): MetricsResult => ({
-  items: Object.entries(cpu).map(([name, v]): PodMetrics => ({
-    metadata: { name },
-    timestamp: stamp(NOW - 5000),
-    window: '15s',
-    containers: [{ name: 'c', usage: { cpu: v } }],
-  })),
-});
-const observe = (
-  h: HorizontalPodAutoscaler,
-  s: Scale | { error: string },
-  pods: Pod[],
-  m: MetricsResult,
-  memory = newMemory(),
-): Observed => ({
-  hpa: h,
-  scale: s,
-  pods,
-  metrics: () => m,
-  now: NOW,
-  memory,
-  config,
-});
 const cond = (plan: { status: HorizontalPodAutoscaler['status'] }, type: string) => {
   const c = plan.status!.conditions!.find((x) => x.type === type)!;
   return `${c.status} ${c.reason}: ${c.message}`;

@@ -59,6 +59,24 @@ export interface Plan {
   rescale?: { from: number; to: number; reason: string };
   /** The sync's error (kube's reconcileAutoscaler error), for the log. */
   error?: string;
+  /** How the metric path reached its count, for step-through notes (notes.ts). */
+  explain?: HpaExplain;
+}
+
+/** The numbers behind a metric-based count: each metric's proposal, stabilization, then min/max limits. */
+export interface HpaExplain {
+  current: number;
+  metrics: { metric: string; arithmetic: string; replicas: number }[];
+  /** The highest proposal. */
+  proposed: number;
+  /** Why stabilization changed the proposal, when it did. */
+  stabilized?: string;
+  stabilizedReplicas: number;
+  /** Why the limits (min, max, scale-up rate, policies) changed it, when they did. */
+  limited?: string;
+  min: number;
+  max: number;
+  desired: number;
 }
 
 const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -102,6 +120,7 @@ interface MetricProposal {
   replicas: number;
   name: string;
   status: MetricStatus;
+  arithmetic: string;
 }
 
 /** computeStatusForResourceMetric: one Resource metric's proposal, or its condition and events on failure. */
@@ -134,6 +153,7 @@ function resourceProposal(
       return {
         replicas: r.replicas,
         name: metricName(spec),
+        arithmetic: r.arithmetic,
         status: {
           type: 'Resource',
           resource: { name: src.name, current: { averageValue: milli(r.rawUtilization), averageUtilization: r.utilization } },
@@ -147,6 +167,7 @@ function resourceProposal(
     return {
       replicas: r.replicas,
       name: metricName(spec),
+      arithmetic: r.arithmetic,
       status: { type: 'Resource', resource: { name: src.name, current: { averageValue: milli(r.utilization) } } },
     };
   } catch (err) {
@@ -219,6 +240,7 @@ export function planSync(obs: Observed): Plan {
   let metricStatuses: MetricStatus[] | undefined;
   let rescale = true;
   let retErr: string | undefined;
+  let explain: HpaExplain | undefined;
 
   if (current === 0 && minReplicas !== 0) {
     desired = 0;
@@ -269,6 +291,7 @@ export function planSync(obs: Observed): Plan {
     let firstError = '';
     let invalidCondition: [string, string] | undefined;
     metricStatuses = [];
+    const proposals: HpaExplain['metrics'] = [];
     for (const m of metrics) {
       if (m.type !== 'Resource' || !m.resource) {
         // ksim serves resource metrics only (metrics.k8s.io); the custom and external APIs are not there.
@@ -290,6 +313,7 @@ export function planSync(obs: Observed): Plan {
         continue;
       }
       metricStatuses.push(p.status);
+      proposals.push({ metric: p.name, arithmetic: p.arithmetic, replicas: p.replicas });
       if (best === 0 || p.replicas > best) {
         best = p.replicas;
         bestName = p.name;
@@ -352,12 +376,24 @@ export function planSync(obs: Observed): Plan {
       limited.message,
       now,
     );
+    explain = {
+      current,
+      metrics: proposals,
+      proposed: best,
+      stabilized: stabilized.replicas === desired ? undefined : `${stabilized.reason}: ${stabilized.message}`,
+      stabilizedReplicas: stabilized.replicas,
+      limited: limited.replicas === stabilized.replicas ? undefined : `${limited.reason}: ${limited.message}`,
+      min: minReplicas,
+      max: spec.maxReplicas,
+      desired: limited.replicas,
+    };
     desired = limited.replicas;
     rescale = desired !== current;
   }
 
-  if (!rescale) return finish(current, current, metricStatuses, retErr);
-  const plan = finish(current, desired, metricStatuses, retErr);
+  const withExplain = (plan: Plan): Plan => (explain ? { ...plan, explain } : plan);
+  if (!rescale) return withExplain(finish(current, current, metricStatuses, retErr));
+  const plan = withExplain(finish(current, desired, metricStatuses, retErr));
   plan.rescale = { from: current, to: desired, reason };
   return plan;
 }

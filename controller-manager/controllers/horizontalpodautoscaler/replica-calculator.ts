@@ -163,6 +163,8 @@ export interface ResourceReplicas {
   /** Mean usage per Pod, milli-units. */
   rawUtilization: number;
   timestamp: number;
+  /** The arithmetic behind `replicas`, as a sentence, for step-through notes. */
+  arithmetic: string;
 }
 
 /**
@@ -186,12 +188,19 @@ export function resourceReplicas(
   const requests = podRequests(pods, resource);
   if (metrics.size === 0) throw new Error('did not receive metrics for any ready pods');
   const { ratio, utilization, rawAverage } = utilizationRatio(metrics, requests, targetUtilization);
-  const result = (replicas: number): ResourceReplicas => ({ replicas, utilization, rawUtilization: rawAverage, timestamp });
+  const usage = `usage ${utilization}% / target ${targetUtilization}% = ratio ${ratio.toFixed(2)}`;
+  const result = (replicas: number, arithmetic: string): ResourceReplicas => ({
+    replicas,
+    utilization,
+    rawUtilization: rawAverage,
+    timestamp,
+    arithmetic,
+  });
 
   const rebalanceIgnored = ignored.size > 0 && ratio > 1.0;
   if (!rebalanceIgnored && missing.size === 0) {
-    if (Math.abs(1.0 - ratio) <= cfg.tolerance) return result(currentReplicas);
-    return result(Math.ceil(ratio * readyPodCount));
+    if (Math.abs(1.0 - ratio) <= cfg.tolerance) return result(currentReplicas, withinTolerance(usage, ratio, cfg, currentReplicas));
+    return result(Math.ceil(ratio * readyPodCount), ceilOf(usage, ratio, readyPodCount));
   }
   if (missing.size > 0) {
     // Scale-down: missing Pods use their whole request; scale-up: none of it.
@@ -203,10 +212,13 @@ export function resourceReplicas(
   if (rebalanceIgnored) for (const name of ignored) metrics.set(name, { value: 0, timestamp, windowMs: 0 });
 
   const next = utilizationRatio(metrics, requests, targetUtilization).ratio;
-  if (Math.abs(1.0 - next) <= cfg.tolerance || (ratio < 1.0 && next > 1.0) || (ratio > 1.0 && next < 1.0)) return result(currentReplicas);
+  const again = `${usage}; with missing or unready Pods counted, ratio ${next.toFixed(2)}`;
+  if (Math.abs(1.0 - next) <= cfg.tolerance || (ratio < 1.0 && next > 1.0) || (ratio > 1.0 && next < 1.0))
+    return result(currentReplicas, `${again}: keep ${currentReplicas}`);
   const replicas = Math.ceil(next * metrics.size);
-  if ((next < 1.0 && replicas > currentReplicas) || (next > 1.0 && replicas < currentReplicas)) return result(currentReplicas);
-  return result(replicas);
+  if ((next < 1.0 && replicas > currentReplicas) || (next > 1.0 && replicas < currentReplicas))
+    return result(currentReplicas, `${again}: keep ${currentReplicas}`);
+  return result(replicas, ceilOf(again, next, metrics.size));
 }
 
 /** GetRawResourceReplicas / calcPlainMetricReplicas, for an averageValue target (milli-units per Pod). */
@@ -219,7 +231,7 @@ export function rawResourceReplicas(
   timestamp: number,
   now: number,
   cfg: CalculatorConfig,
-): { replicas: number; utilization: number; timestamp: number } {
+): { replicas: number; utilization: number; timestamp: number; arithmetic: string } {
   if (pods.length === 0) throw new Error('no pods returned by selector while calculating replica count');
   const metrics = new Map(metricsIn);
   const { readyPodCount, ignored, missing } = groupPods(pods, metrics, resource, now, cfg);
@@ -231,15 +243,26 @@ export function rawResourceReplicas(
     return { ratio: total / (targetValue * metrics.size), utilization: Math.trunc(total / metrics.size) };
   };
   const { ratio, utilization } = plainRatio();
-  const result = (replicas: number) => ({ replicas, utilization, timestamp });
+  const usage = `usage ${utilization}m / target ${targetValue}m per Pod = ratio ${ratio.toFixed(2)}`;
+  const result = (replicas: number, arithmetic: string) => ({ replicas, utilization, timestamp, arithmetic });
   const rebalanceIgnored = ignored.size > 0 && ratio > 1.0;
   if (!rebalanceIgnored && missing.size === 0) {
-    if (Math.abs(1.0 - ratio) <= cfg.tolerance) return result(currentReplicas);
-    return result(Math.ceil(ratio * readyPodCount));
+    if (Math.abs(1.0 - ratio) <= cfg.tolerance) return result(currentReplicas, withinTolerance(usage, ratio, cfg, currentReplicas));
+    return result(Math.ceil(ratio * readyPodCount), ceilOf(usage, ratio, readyPodCount));
   }
   for (const name of missing) metrics.set(name, { value: ratio < 1.0 ? targetValue : 0, timestamp, windowMs: 0 });
   if (rebalanceIgnored) for (const name of ignored) metrics.set(name, { value: 0, timestamp, windowMs: 0 });
   const next = plainRatio().ratio;
-  if (Math.abs(1.0 - next) <= cfg.tolerance || (ratio < 1.0 && next > 1.0) || (ratio > 1.0 && next < 1.0)) return result(currentReplicas);
-  return result(Math.ceil(next * metrics.size));
+  const again = `${usage}; with missing or unready Pods counted, ratio ${next.toFixed(2)}`;
+  if (Math.abs(1.0 - next) <= cfg.tolerance || (ratio < 1.0 && next > 1.0) || (ratio > 1.0 && next < 1.0))
+    return result(currentReplicas, `${again}: keep ${currentReplicas}`);
+  return result(Math.ceil(next * metrics.size), ceilOf(again, next, metrics.size));
+}
+
+function withinTolerance(usage: string, ratio: number, cfg: CalculatorConfig, current: number): string {
+  return `${usage}; |1 - ${ratio.toFixed(2)}| <= tolerance ${cfg.tolerance}: keep ${current}`;
+}
+
+function ceilOf(usage: string, ratio: number, pods: number): string {
+  return `${usage}; ceil(${ratio.toFixed(2)} * ${pods} Pods) = ${Math.ceil(ratio * pods)}`;
 }

@@ -18,6 +18,8 @@ import { queueMetrics } from '../../../shared/workqueue/queue-metrics.ts';
 import { matchesLabels, selectorFromLabelSelector } from '../../../shared/labels/label-selector.ts';
 import { slowStartBatches } from '../replicaset/plan.ts';
 import type { ControllerContext } from '../../context.ts';
+import type { ReconcileItem } from '../../../shared/controller/stepper.ts';
+import { finishedNotes, manageNotes } from './notes.ts';
 import {
   JOB_TRACKING_FINALIZER,
   afterManage,
@@ -342,7 +344,7 @@ export function jobController(ctx: ControllerContext) {
     return { removed, err: firstErr };
   }
 
-  async function syncJob(key: string): Promise<{ requeueAfterMs?: number } | void> {
+  async function syncJob(key: string, item?: ReconcileItem): Promise<{ requeueAfterMs?: number } | void> {
     const shared = jobInformer.cache.get(key);
     if (!shared) {
       expectations.delete(key);
@@ -380,6 +382,7 @@ export function jobController(ctx: ControllerContext) {
     let conditionChanged = false;
     const events: JobEvent[] = [];
     if (sctx.finishedCondition) {
+      item?.note(finishedNotes(sctx));
       const r = await deleteActivePods(job, sctx.activePods);
       if (r.deleted !== active || !satisfied) sctx.finishedCondition = undefined;
       active -= r.deleted;
@@ -388,9 +391,11 @@ export function jobController(ctx: ControllerContext) {
       manageErr = r.err;
     } else {
       let manageCalled = false;
+      if (!satisfied) item?.note(manageNotes(sctx, undefined));
       if (satisfied && !job.metadata?.deletionTimestamp) {
         manageCalled = true;
         const action = manage(sctx);
+        item?.note(manageNotes(sctx, action));
         if (action.kind === 'delete') {
           const r = await deleteJobPods(job, key, action.pods);
           active -= r.deleted;
@@ -407,6 +412,7 @@ export function jobController(ctx: ControllerContext) {
         }
       }
       const after = afterManage(sctx, active, manageCalled);
+      if (sctx.finishedCondition) item?.note(finishedNotes(sctx));
       conditionChanged = after.changed;
       events.push(...after.events);
     }
@@ -443,11 +449,11 @@ export function jobController(ctx: ControllerContext) {
     return requeueAfterMs !== undefined ? { requeueAfterMs } : undefined;
   }
 
-  async function reconcile(key: string) {
+  async function reconcile(key: string, item?: ReconcileItem) {
     if (key.startsWith(ORPHAN)) return syncOrphan(key.slice(ORPHAN.length));
     const { namespace, name: jobName } = splitKey(key);
     if (!namespace || !jobName) return;
-    return syncJob(key);
+    return syncJob(key, item);
   }
 
   log.debug('configured');

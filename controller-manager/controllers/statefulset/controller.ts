@@ -14,6 +14,7 @@ import { keyOf } from '../../../shared/informer/cache.ts';
 import { matchesLabels, selectorFromLabelSelector } from '../../../shared/labels/label-selector.ts';
 import { queueMetrics } from '../../../shared/workqueue/queue-metrics.ts';
 import { WorkQueue } from '../../../shared/workqueue/work-queue.ts';
+import type { ReconcileItem } from '../../../shared/controller/stepper.ts';
 import type { ControllerContext, ControllerParts } from '../../context.ts';
 import {
   claimControllerRevisions,
@@ -40,6 +41,7 @@ import {
   updateStorage,
 } from './identity.ts';
 import { claimsMatchRetention, planStatefulSet, statusToWrite, type Unit } from './plan.ts';
+import { statefulSetNotes } from './notes.ts';
 import { PendingWrites } from './pending.ts';
 import { applyRevision, chooseUpdateRevision } from './revision.ts';
 
@@ -341,7 +343,7 @@ export function statefulSetController(ctx: ControllerContext): ControllerParts {
     return { current, update, collisionCount };
   }
 
-  async function reconcile(key: string) {
+  async function reconcile(key: string, item?: ReconcileItem) {
     const set = setInformer.cache.get(key);
     if (!set) return;
     try {
@@ -388,6 +390,7 @@ export function statefulSetController(ctx: ControllerContext): ControllerParts {
     });
 
     let failure: Error | undefined;
+    item?.note(statefulSetNotes(set, owned, plan, pending.satisfied(key)));
     if (pending.satisfied(key)) {
       try {
         for (const phase of plan.phases) {

@@ -64,6 +64,8 @@ export interface StatefulSetPlan {
   phases: Unit[][];
   /** OrderedReady: units run one at a time. */
   monotonic: boolean;
+  /** Why the plan stopped where it did (which ordinal it waits on), for step-through notes. */
+  wait?: string;
 }
 
 /** What the plan is made from. */
@@ -171,10 +173,10 @@ export function planStatefulSet(input: PlanInput): StatefulSetPlan {
   if (!firstUnavailable) firstUnavailable = [...condemned].reverse().find((p) => isUnavailable(p, minReadyMs, now));
 
   const phases: Unit[][] = [];
-  const finish = (adjust?: (s: StatefulSetStatus) => void): StatefulSetPlan => {
+  const finish = (adjust?: (s: StatefulSetStatus) => void, wait?: string): StatefulSetPlan => {
     const status = statusOf(input, count(input, [replicas, condemned]));
     adjust?.(status);
-    return { status, phases, monotonic };
+    return wait ? { status, phases, monotonic, wait } : { status, phases, monotonic };
   };
   if (set.metadata?.deletionTimestamp) return { status: statusOf(input, count(input, [input.pods])), phases, monotonic };
 
@@ -182,9 +184,9 @@ export function planStatefulSet(input: PlanInput): StatefulSetPlan {
   const replicaUnits: Unit[] = [];
   phases.push(replicaUnits);
   for (const pod of replicas) {
-    const { unit, blocked } = processReplica(input, pod, monotonic);
+    const { unit, blocked, why } = processReplica(input, pod, monotonic);
     if (unit.ops.length) replicaUnits.push(unit);
-    if (blocked && monotonic) return finish();
+    if (blocked && monotonic) return finish(undefined, why);
   }
 
   // 2. The condemned Pods' claims, for whenScaled.
@@ -199,11 +201,11 @@ export function planStatefulSet(input: PlanInput): StatefulSetPlan {
   phases.push(condemnedUnits);
   for (const pod of condemned) {
     if (isTerminating(pod)) {
-      if (monotonic) return finish();
+      if (monotonic) return finish(undefined, `OrderedReady waits for condemned pod ${ordinalOf(pod)} to finish terminating`);
       continue;
     }
     if (monotonic && pod !== firstUnavailable && (!isRunningAndReady(pod) || !isRunningAndAvailable(pod, minReadyMs, now))) {
-      return finish();
+      return finish(undefined, `OrderedReady waits: condemned pod ${ordinalOf(pod)} is not Ready and another Pod is unavailable`);
     }
     condemnedUnits.push({ pod, ops: ['delete'] });
     // Under OrderedReady one Pod goes at a time.
@@ -212,11 +214,13 @@ export function planStatefulSet(input: PlanInput): StatefulSetPlan {
 
   // 4. The rolling update.
   const us = set.spec?.updateStrategy;
-  if (us?.type === 'OnDelete') return finish();
+  if (us?.type === 'OnDelete')
+    return finish(undefined, 'updateStrategy OnDelete: a Pod moves to the update revision only when it is deleted');
   const updateMin = us?.rollingUpdate?.partition ?? 0;
   const maxUnavailable = maxUnavailableOf(set);
   const unavailable = replicas.filter((p) => isUnavailable(p, minReadyMs, now)).length;
-  if (unavailable > maxUnavailable) return finish();
+  if (unavailable > maxUnavailable)
+    return finish(undefined, `rolling update waits: unavailable ${unavailable} > maxUnavailable ${maxUnavailable}`);
   const updateUnits: Unit[] = [];
   phases.push(updateUnits);
   const budget = maxUnavailable - unavailable;
@@ -232,22 +236,29 @@ export function planStatefulSet(input: PlanInput): StatefulSetPlan {
 }
 
 /** kube's processReplica: the ops for one replica, and whether it blocks an OrderedReady set. */
-function processReplica(input: PlanInput, pod: Pod, monotonic: boolean): { unit: Unit; blocked: boolean } {
+function processReplica(input: PlanInput, pod: Pod, monotonic: boolean): { unit: Unit; blocked: boolean; why?: string } {
   const { set, updateSet, minReadyMs, now } = input;
   const unit: Unit = { pod, ops: [] };
+  const ord = ordinalOf(pod);
   // A finished Pod (Failed, or Succeeded after an eviction) is deleted; its successor comes once it is gone.
   if (isFailed(pod) || isSucceeded(pod)) {
     if (!isTerminating(pod)) unit.ops.push('delete');
-    return { unit, blocked: true };
+    return { unit, blocked: true, why: `pod ${ord} has ${pod.status?.phase}: delete it, its successor is created once it is gone` };
   }
   if (!isCreated(pod)) {
-    if (podClaimIsStale(set, pod, input.claim)) return { unit, blocked: true };
+    if (podClaimIsStale(set, pod, input.claim))
+      return { unit, blocked: true, why: `pod ${ord} waits: a claim of it is still being deleted` };
     unit.ops.push('create');
-    return { unit, blocked: monotonic };
+    return { unit, blocked: monotonic, why: `OrderedReady: create pod ${ord}, then wait for it to be Running and Ready` };
   }
   if (isPending(pod)) unit.ops.push('claims');
   if (monotonic && (isTerminating(pod) || !isRunningAndReady(pod) || !isRunningAndAvailable(pod, minReadyMs, now))) {
-    return { unit, blocked: true };
+    const state = isTerminating(pod)
+      ? 'to finish terminating'
+      : !isRunningAndReady(pod)
+        ? 'to be Running and Ready'
+        : 'to be available (minReadySeconds)';
+    return { unit, blocked: true, why: `OrderedReady waits for pod ${ord} ${state}` };
   }
   if (!identityMatches(set, pod) || !storageMatches(set, pod) || !claimsMatchRetention(updateSet, pod, input.claim)) {
     unit.ops.push('update');
