@@ -92,21 +92,21 @@ async function watchInBrowser(server: Apiserver, ctx: BenchContext): Promise<() 
       }
     };
     // Only the nodes each mutation added are looked at: a scan of every mark per mutation would
-    // cost the page, on its own main thread, what the page is being timed for.
-    const seen = (el: Element, now: number) => {
-      const rev = el.getAttribute('data-revision')!;
-      if (w.__seen.has(rev)) return;
-      w.__seen.add(rev);
-      const t = w.__times.get(rev);
-      if (t !== undefined) w.__lat.push(now - t);
-    };
+    // cost the page, on its own main thread, what the page is being timed for. (No named
+    // functions in here: tsx would wrap them in a helper the page does not have.)
     new MutationObserver((records) => {
       const now = Date.now();
       for (const r of records)
         for (const node of r.addedNodes) {
           if (!(node instanceof Element)) continue;
-          if (node.matches('.mark[data-revision]')) seen(node, now);
-          for (const el of node.querySelectorAll('.mark[data-revision]')) seen(el, now);
+          const marks = [...(node.matches('.mark[data-revision]') ? [node] : []), ...node.querySelectorAll('.mark[data-revision]')];
+          for (const el of marks) {
+            const rev = el.getAttribute('data-revision')!;
+            if (w.__seen.has(rev)) continue;
+            w.__seen.add(rev);
+            const t = w.__times.get(rev);
+            if (t !== undefined) w.__lat.push(now - t);
+          }
         }
     }).observe(document.querySelector('.plot')!, { subtree: true, childList: true });
   }, `ws://127.0.0.1:${port}/live`);
