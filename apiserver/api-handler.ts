@@ -48,7 +48,8 @@ import { withCustomResources } from './crd/dispatch.ts';
 import { apiserverFaults } from './chaos/fault-table.ts';
 import { injectRequestFaults, requestTarget } from './chaos/request-faults.ts';
 import type { RequestTraces } from './request-trace/ring.ts';
-import { isRequestTraceRoute, serveRequestTraces, traceFailure } from './request-trace/routes.ts';
+import { isRequestTracePath } from './request-trace/ring.ts';
+import { serveRequestTraces, traceFailure } from './request-trace/routes.ts';
 
 /** Custom resources and CRDs take their extra steps (crd/dispatch.ts) around the same verb handlers. */
 const dispatch = (ctx: ApiContext, r: ApiRequest) => withCustomResources(ctx, r, dispatchResource);
@@ -144,7 +145,7 @@ export function createApiHandler(
         finish(200);
         return;
       }
-      if (traces && isRequestTraceRoute(url.pathname)) {
+      if (traces && isRequestTracePath(url.pathname)) {
         resource = 'history.ksim.io';
         const view = negotiate(req.headers.accept).view === 'Table' ? 'Table' : 'object';
         sendJson(res, 200, serveRequestTraces(traces, req.method ?? 'GET', url, ctx.authorizer, who?.user ?? ANONYMOUS, view), format);

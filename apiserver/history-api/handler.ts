@@ -28,6 +28,7 @@ import type { Authorizer } from '../auth/authorizer-types.ts';
 import type { UserInfo } from '../auth/user-info.ts';
 import { historyDiscovery } from './discovery.ts';
 import { blame, fieldChanges } from './field-changes.ts';
+import { limitParam, revisionParam } from './query-params.ts';
 import { HISTORY_VIEWS, keyOfRef, refOfKey, resourceOfSegment } from './object-ref.ts';
 import { rfc3339, traceOf } from './trace.ts';
 
@@ -38,21 +39,6 @@ const MAX_WAIT_SECONDS = 60;
 /** True for paths the history API answers. */
 export function isHistoryApiPath(pathname: string): boolean {
   return pathname === PREFIX || pathname.startsWith(`${PREFIX}/`);
-}
-
-/** A query parameter that must be a revision (a resourceVersion): undefined when absent. */
-function revisionParam(query: URLSearchParams, name: string): number | undefined {
-  const v = query.get(name);
-  if (v === null || v === '') return undefined;
-  if (!/^[1-9]\d{0,15}$/.test(v)) throw badRequest(`${name}: must be a resourceVersion (a positive integer), not ${JSON.stringify(v)}`);
-  return Number(v);
-}
-
-function limitParam(query: URLSearchParams): number | undefined {
-  const v = query.get('limit');
-  if (v === null || v === '') return undefined;
-  if (!/^\d{1,9}$/.test(v)) throw badRequest(`limit: must be a non-negative integer, not ${JSON.stringify(v)}`);
-  return Number(v) || undefined;
 }
 
 const revisionOf = (r: RevisionInfo): Revision => {

@@ -3,29 +3,18 @@
 //   GET /apis/history.ksim.io/v1alpha1/requests/AUDITID                          RequestTrace (404 once evicted)
 // A trace says who did what, and with which rights: only a caller allowed to
 // `list` `requests` in history.ksim.io reads any, one trace as the list.
-import { badRequest, methodNotAllowed, notFound, StatusError } from '../../shared/api/errors.ts';
+import { methodNotAllowed, notFound, StatusError } from '../../shared/api/errors.ts';
 import { HISTORY_API_VERSION, HISTORY_GROUP, HISTORY_VERSION } from '../../shared/api/history-types.ts';
 import type { Authorizer } from '../auth/authorizer-types.ts';
 import { forbidden } from '../auth/forbidden.ts';
 import type { UserInfo } from '../auth/user-info.ts';
 import { decodeSegment, notFoundPath } from '../http/path-segments.ts';
 import type { RequestUrl } from '../http/request-url.ts';
-import { isRequestTracePath, type ActiveTrace, type RequestTraces } from './ring.ts';
+import { limitParam } from '../history-api/query-params.ts';
+import type { ActiveTrace, RequestTraces } from './ring.ts';
 import type { RequestTrace, RequestTraceList } from '../../shared/api/request-trace-types.ts';
 
 const GR = { group: HISTORY_GROUP, resource: 'requests' };
-
-/** True for the paths serveRequestTraces answers (any version: a wrong one is a 404 there). */
-export function isRequestTraceRoute(pathname: string): boolean {
-  return isRequestTracePath(pathname);
-}
-
-function limitParam(query: URLSearchParams): number | undefined {
-  const v = query.get('limit');
-  if (v === null || v === '') return undefined;
-  if (!/^\d{1,9}$/.test(v)) throw badRequest(`limit: must be a non-negative integer, not ${JSON.stringify(v)}`);
-  return Number(v) || undefined;
-}
 
 /** Throws kube's 403 unless `user` may list requests.history.ksim.io. */
 function checkMayList(authorizer: Authorizer, user: UserInfo): void {
