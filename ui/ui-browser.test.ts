@@ -6,7 +6,7 @@
 // the graph has the Deployment -> ReplicaSet -> Pod edges, and clicking a
 // mark shows the object's revisions and a diff. A screenshot is kept on
 // failure (its path is printed).
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -316,7 +316,26 @@ async function writeKubeconfig(dir: string, apiUrl: string): Promise<string> {
 
 const laneOf = (page: Page, revision: string) => page.getAttribute(`.plot .mark[data-revision="${revision}"]`, 'data-lane');
 
-test('the UI shows the timeline, the live changes, the graph and an object history', { timeout: 30_000 }, async (t) => {
+/** What a browser test gets: the fake apiserver, the UI server's address, and a way to open the page in Chromium. */
+interface UiSession {
+  dir: string;
+  api: ReturnType<typeof fakeApiserver>;
+  port: number;
+  base: string;
+  openPage: () => Promise<Page>;
+}
+
+/**
+ * Runs `body` against the UI server started on a fake apiserver (skipped
+ * without Chromium, which CI must have). `prepare` may add to the data dir
+ * and return the UI server's extra flags and a cleanup. A screenshot is kept
+ * on failure, and everything started is stopped whatever happens.
+ */
+async function withUi(
+  t: TestContext,
+  prepare: ((dir: string) => Promise<{ uiArgs: string[]; cleanup: () => void }>) | undefined,
+  body: (s: UiSession) => Promise<void>,
+): Promise<void> {
   if (!existsSync(CHROMIUM)) {
     // CI installs it (.ci/run): there a missing browser is a failure, not a skip.
     assert.ok(!process.env.CI, `${CHROMIUM} is not installed: .ci/run should have installed the chromium package`);
@@ -326,15 +345,41 @@ test('the UI shows the timeline, the live changes, the graph and an object histo
   const dir = await mkdtemp(join(tmpdir(), 'ksim-ui-browser-'));
   const api = fakeApiserver();
   await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
-  const apiUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
-  const kubeconfig = await writeKubeconfig(dir, apiUrl);
+  const kubeconfig = await writeKubeconfig(dir, `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`);
+  let extra: { uiArgs: string[]; cleanup: () => void } | undefined;
   let ui: { child: ChildProcess; port: number } | undefined;
   let browser: Browser | undefined;
   let page: Page | undefined;
   let ok = false;
   try {
-    ui = await startUi(kubeconfig);
+    extra = await prepare?.(dir);
+    ui = await startUi(kubeconfig, extra?.uiArgs);
     const base = `http://127.0.0.1:${ui.port}`;
+    const openPage = async () => {
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+      page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+      await page.goto(`${base}/`);
+      return page;
+    };
+    await body({ dir, api, port: ui.port, base, openPage });
+    ok = true;
+  } finally {
+    if (!ok && page) {
+      const shot = join(dir, 'failure.png');
+      await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
+      process.stderr.write(`ui-browser test: screenshot at ${shot}\n`);
+    }
+    await browser?.close();
+    ui?.child.kill('SIGTERM');
+    extra?.cleanup();
+    api.server.closeAllConnections();
+    api.server.close();
+    if (ok) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('the UI shows the timeline, the live changes, the graph and an object history', { timeout: 30_000 }, async (t) => {
+  await withUi(t, undefined, async ({ api, port, base, openPage }) => {
     // The JSON API passes the apiserver's answers through and lists only what the graph draws.
     const missing = await fetch(`${base}/api/history/namespaces/default/pods/nope`);
     assert.equal(missing.status, 404);
@@ -344,7 +389,7 @@ test('the UI shows the timeline, the live changes, the graph and an object histo
     const raw = (path: string) =>
       new Promise<number>((resolve, reject) => {
         http
-          .get({ host: '127.0.0.1', port: ui!.port, path }, (res) => {
+          .get({ host: '127.0.0.1', port, path }, (res) => {
             res.resume();
             resolve(res.statusCode ?? 0);
           })
@@ -354,15 +399,13 @@ test('the UI shows the timeline, the live changes, the graph and an object histo
     assert.equal(await raw('/api/history/namespaces/default/%2e%2e/x'), 400);
     // Another site's page may not open the live feed.
     const refused = await new Promise<number>((resolve) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${ui!.port}/live`, { headers: { Origin: 'http://evil.example' } });
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/live`, { headers: { Origin: 'http://evil.example' } });
       ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
       ws.on('open', () => resolve(101));
       ws.on('error', () => {});
     });
     assert.equal(refused, 403);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
-    await page.goto(`${base}/`);
+    const page = await openPage();
 
     // The timeline: every write a mark, in its writer's lane, with what it is on hover.
     await page.waitForSelector('.plot .mark[data-revision="104"]', { timeout: 10_000 });
@@ -380,7 +423,7 @@ test('the UI shows the timeline, the live changes, the graph and an object histo
 
     // The graph: Deployment -> ReplicaSet -> Pod -> Node.
     const edge = (kind: string, source: string, target: string) =>
-      page!.waitForSelector(`.edges li[data-kind="${kind}"][data-source="${source}"][data-target="${target}"]`, {
+      page.waitForSelector(`.edges li[data-kind="${kind}"][data-source="${source}"][data-target="${target}"]`, {
         state: 'attached',
         timeout: 5000,
       });
@@ -404,55 +447,36 @@ test('the UI shows the timeline, the live changes, the graph and an object histo
     assert.equal(await (await row.$('.old'))?.textContent(), 'nginx:1.0');
     assert.equal(await (await row.$('.new'))?.textContent(), 'nginx:1.1');
     assert.match((await page.textContent('.blame-table')) ?? '', /kubectl-set/);
-    ok = true;
-  } finally {
-    if (!ok && page) {
-      const shot = join(dir, 'failure.png');
-      await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
-      process.stderr.write(`ui-browser test: screenshot at ${shot}\n`);
-    }
-    await browser?.close();
-    ui?.child.kill('SIGTERM');
-    api.server.closeAllConnections();
-    api.server.close();
-    if (ok) await rm(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test(
   "the UI steps the scheduler one Pod at a time, keeps expired Events, shows a request's path and a Pod's scheduler decision",
   { timeout: 30_000 },
   async (t) => {
-    if (!existsSync(CHROMIUM)) {
-      assert.ok(!process.env.CI, `${CHROMIUM} is not installed: .ci/run should have installed the chromium package`);
-      t.skip(`${CHROMIUM} is not installed (apt-get install chromium)`);
-      return;
-    }
-    const dir = await mkdtemp(join(tmpdir(), 'ksim-ui-panels-'));
-    const api = fakeApiserver();
-    await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
-    const kubeconfig = await writeKubeconfig(dir, `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`);
     // A real step-through gate, as the scheduler serves it, found through DIR/cluster.json as ksim up writes it.
     const stepper = new ReconcileStepper();
     stepper.register('scheduler');
-    const gate = express().use(stepperRoutes(stepper)).listen(0, '127.0.0.1');
-    await new Promise((resolve) => gate.once('listening', resolve));
-    const gateUrl = `http://127.0.0.1:${(gate.address() as AddressInfo).port}`;
-    await writeFile(
-      join(dir, 'cluster.json'),
-      JSON.stringify({
-        supervisorPid: process.pid,
-        server: 'https://127.0.0.1:1',
-        components: [{ name: 'scheduler', pid: process.pid, state: 'running', endpoint: gateUrl, log: '' }],
-      }),
-    );
-    let ui: { child: ChildProcess; port: number } | undefined;
-    let browser: Browser | undefined;
-    let page: Page | undefined;
-    let ok = false;
-    try {
-      ui = await startUi(kubeconfig, ['--data-dir', dir]);
-      const base = `http://127.0.0.1:${ui.port}`;
+    const prepare = async (dir: string) => {
+      const gate = express().use(stepperRoutes(stepper)).listen(0, '127.0.0.1');
+      await new Promise((resolve) => gate.once('listening', resolve));
+      const gateUrl = `http://127.0.0.1:${(gate.address() as AddressInfo).port}`;
+      await writeFile(
+        join(dir, 'cluster.json'),
+        JSON.stringify({
+          supervisorPid: process.pid,
+          server: 'https://127.0.0.1:1',
+          components: [{ name: 'scheduler', pid: process.pid, state: 'running', endpoint: gateUrl, log: '' }],
+        }),
+      );
+      const cleanup = () => {
+        stepper.resume('all');
+        gate.closeAllConnections();
+        gate.close();
+      };
+      return { uiArgs: ['--data-dir', dir], cleanup };
+    };
+    await withUi(t, prepare, async ({ base, openPage }) => {
       // Another site's page may not drive the controllers.
       const foreign = await fetch(`${base}/api/step/pause?controller=scheduler`, {
         method: 'POST',
@@ -464,9 +488,7 @@ test(
       assert.equal(bad.status, 400);
       assert.match(((await bad.json()) as { message: string }).message, /^controller: /);
 
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-      page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
-      await page.goto(`${base}/`);
+      const page = await openPage();
 
       // Step-through: pause the scheduler from the page; a Pod that arrives is held until "next".
       await page.click('.tabs button[data-panel="step"]');
@@ -519,22 +541,7 @@ test(
       await page.click('.plot .mark[data-revision="103"]');
       const decision = await page.waitForSelector('.object .decision', { timeout: 5000 });
       assert.match((await decision.textContent()) ?? '', /Scheduled on node-1/);
-      ok = true;
-    } finally {
-      if (!ok && page) {
-        const shot = join(dir, 'failure.png');
-        await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
-        process.stderr.write(`ui-browser test: screenshot at ${shot}\n`);
-      }
-      await browser?.close();
-      ui?.child.kill('SIGTERM');
-      stepper.resume('all');
-      gate.closeAllConnections();
-      gate.close();
-      api.server.closeAllConnections();
-      api.server.close();
-      if (ok) await rm(dir, { recursive: true, force: true });
-    }
+    });
   },
 );
 
