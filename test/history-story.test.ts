@@ -173,7 +173,17 @@ test('the web UI shows the same story', { timeout: 60_000 }, async (t) => {
     await page.waitForSelector('.edges li[data-kind="owns"][data-source="Deployment/default/web"]', { state: 'attached', timeout: 10_000 });
     await page.waitForSelector('.edges li[data-kind="runs-on"]', { state: 'attached', timeout: 10_000 });
     // The Deployment's history: every revision, a diff and the blame.
-    await page.click(`.plot .mark[data-revision="${created}"]`, { force: true });
+    // The feed may still be drawing when the mark is clicked, moving it under the pointer: click
+    // again until the mark is the selected one (a user would do the same).
+    for (let attempt = 1; ; attempt++) {
+      await page.click(`.plot .mark[data-revision="${created}"]`, { force: true });
+      const selected = await page
+        .waitForSelector(`.plot .mark.selected[data-revision="${created}"]`, { state: 'attached', timeout: 3_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (selected) break;
+      assert.ok(attempt < 3, `revision ${created}'s mark was clicked ${attempt} times and is not selected`);
+    }
     await page.waitForSelector(`.object table.revisions tr[data-revision="${created}"]`, { timeout: 10_000 });
     const rows = await page.locator('.object table.revisions tbody tr').count();
     assert.ok(rows >= revisions.length, `${rows} revisions shown, ${revisions.length} written`);
@@ -184,7 +194,12 @@ test('the web UI shows the same story', { timeout: 60_000 }, async (t) => {
     if (!passed && page) {
       const shot = join(cluster.dataDir, 'ui-failure.png');
       await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
-      process.stderr.write(`history-story test: screenshot at ${shot}\n`);
+      // CI keeps only the output: say what the panel showed (an error from the UI server, another object).
+      const pane = await page.textContent('.object-pane').catch(() => '(no object pane)');
+      const marks = await page.$$eval('.plot .mark.selected', (m) => m.map((e) => e.outerHTML)).catch(() => []);
+      process.stderr.write(
+        `history-story test: screenshot at ${shot}\nobject pane: ${pane?.slice(0, 2000)}\nselected marks: ${marks.join(' ')}\n`,
+      );
     }
     await browser?.close();
   }
