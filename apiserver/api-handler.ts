@@ -15,6 +15,8 @@ import { matchProxyPath, serveProxyRequest } from './handlers/subresources/proxy
 import { handleEphemeralContainers } from './handlers/subresources/ephemeral-containers.ts';
 import { withServedGroups } from './served-groups.ts';
 import { isHistoryApiPath, mayReadAs, serveHistory } from './history-api/handler.ts';
+import { isChangesWatch, serveChangesWatch } from './history-api/changes-watch.ts';
+import { HISTORY_GROUP } from '../shared/api/history-types.ts';
 import { isMetricsApiPath, serveMetrics } from './metrics-api/handler.ts';
 import {
   aggregatedContentType,
@@ -35,6 +37,7 @@ import { parseRequest, type RequestInfo } from './request-info.ts';
 import { toScale } from './registry/scale.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './handlers/context.ts';
 import { handleCreate } from './handlers/create.ts';
+import { requestIDOf } from './handlers/write-record.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
 import { handleGet } from './handlers/get.ts';
 import { handleList } from './handlers/list.ts';
@@ -152,6 +155,19 @@ export function createApiHandler(
         finish(200);
         return;
       }
+      // A watch of the changes streams until the client goes (history-api/changes-watch.ts).
+      if (isHistoryApiPath(url.pathname) && isChangesWatch(url)) {
+        verb = 'watch';
+        resource = 'history.ksim.io';
+        if (req.method !== 'GET') throw methodNotAllowed((req.method ?? '').toLowerCase(), { group: HISTORY_GROUP, resource: 'changes' });
+        metrics.watchOpened();
+        res.once('close', () => {
+          metrics.watchClosed();
+          finish(200);
+        });
+        await serveChangesWatch(ctx.store, req, res, url, mayReadAs(ctx.authorizer, who?.user ?? ANONYMOUS), ctx.log);
+        return;
+      }
       if (isHistoryApiPath(url.pathname)) {
         // JSON only; a Table when asked for (kubectl get changes), as kube answers lists.
         const view = negotiate(req.headers.accept).view === 'Table' ? 'Table' : 'object';
@@ -209,6 +225,8 @@ export function createApiHandler(
         req,
         res,
       };
+      const requestID = traces ? requestIDOf(r) : undefined;
+      if (requestID !== undefined) r.trace = traces!.get(requestID);
       try {
         const out = await dispatch(ctx, r);
         if (out) {

@@ -50,7 +50,8 @@ import type { Authenticated } from './auth/authenticator-types.ts';
 import { apiserverFaults } from './chaos/fault-table.ts';
 import { registerChaosMetrics } from './chaos/metrics.ts';
 import { attributesTarget, injectRequestFaults } from './chaos/request-faults.ts';
-import { DEFAULT_TRACE_CAPACITY, RequestTraces } from './request-trace/ring.ts';
+import { DEFAULT_TRACE_CAPACITY, RequestTraces, type ActiveTrace } from './request-trace/ring.ts';
+import { watchUpgradeAnswer } from './http/upgrade-answer.ts';
 import { traceStoreWrites } from './request-trace/store-hook.ts';
 
 /** How to run an apiserver. */
@@ -276,7 +277,12 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     'upgrade',
     upgradeHandler(ctx, wss, {
       admit: async (req, url, method) => {
-        const who = await requestPath.admit(req, url, method);
+        // Traced as a plain request is; the answer (a 101, or a refusal's Status) names the audit ID.
+        const auditID = requestAuditID(req);
+        const traced: { trace?: ActiveTrace } = {};
+        watchUpgradeAnswer(req.socket, auditID, (code) => traced.trace?.finish(code));
+        const who = await requestPath.admit(req, url, method, auditID);
+        traced.trace = who.trace;
         // A stream's audit event is complete when its connection ends.
         if (who.audit) req.socket.once('close', () => who.audit!.complete(101));
         if (apiserverFaults.requestFaults && who.attrs.resourceRequest) await injectRequestFaults(attributesTarget(who.attrs, req));

@@ -14,7 +14,7 @@ import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import { chromium } from 'playwright-core';
 import { findResource } from '../shared/api/resources.ts';
-import type { ChangeList } from '../shared/api/history-types.ts';
+import type { Change, ChangeList } from '../shared/api/history-types.ts';
 import type { KubeClient } from '../shared/client/kube-client.ts';
 import { freePort, ksimNodeArgs, spawnTracked, type Apiserver } from '../test/helpers/index.ts';
 import { withCluster } from './components.ts';
@@ -127,21 +127,26 @@ async function watchInBrowser(server: Apiserver, ctx: BenchContext): Promise<() 
 
 type Mode = 'off' | 'on' | 'ui';
 
-/** Reads `changes` as the UI server's feed does, from now on; the stop returns each write's delay from commit to read. */
+/** Watches `changes` as the UI server's feed does, from now on; the stop returns each write's delay from its sequencing to its arrival. */
 function followChanges(client: KubeClient): () => Promise<number[]> {
   const lags: number[] = [];
   let running = true;
+  let stopWatch: (() => void) | undefined;
   const loop = (async () => {
     let from = (await client.request<ChangeList>('GET', CHANGES, { query: { limit: 1 } })).metadata.resourceVersion;
     while (running) {
-      const page = await client.request<ChangeList>('GET', CHANGES, { query: { from, limit: 500, timeoutSeconds: 1 } });
-      const now = Date.now();
-      for (const c of page.items) lags.push(now - Date.parse(c.time));
-      if (page.items.length) from = page.items[page.items.length - 1].revision;
+      const handle = client.watchPath<{ type: string; object: Change }>(CHANGES, { from }, (ev) => {
+        const now = Date.now();
+        lags.push(now - Date.parse(ev.object.time));
+        from = ev.object.revision;
+      });
+      stopWatch = () => handle.stop();
+      await handle.done;
     }
   })();
   return async () => {
     running = false;
+    stopWatch?.();
     await loop.catch(() => {});
     return lags;
   };

@@ -150,3 +150,35 @@ test('a PriorityClass is seen by the very next Pod, and a missing one is refused
   await both('/apis/scheduling.k8s.io/v1/priorityclasses', def);
   assert.equal((await both(PODS, pod('defaulted'))).body.spec.priority, 7);
 });
+
+/** The admission steps of the request that got `res`, from its trace, as comparable text sorted (a worker runs its plugins first). */
+async function admissionSteps(c: ApiClient, res: { headers: Record<string, string> }): Promise<string[]> {
+  const trace = await c.request('GET', `/apis/history.ksim.io/v1alpha1/requests/${res.headers['audit-id']}`);
+  assert.equal(trace.status, 200, JSON.stringify(trace.body));
+  return (trace.body.steps as { stage: string; phase?: string; plugin?: string; outcome: string; changed?: boolean; detail?: string }[])
+    .filter((s) => s.stage === 'admission')
+    .map((s) => `${s.phase} ${s.plugin} ${s.outcome}${s.changed ? ' changed' : ''}${s.detail ? `: ${s.detail}` : ''}`)
+    .sort();
+}
+
+test("a create's trace lists the same admission steps on a worker as on the main thread, and a worker plugin's denial", async () => {
+  const before = await metric(withWorker, 'ksim_create_workers_prepared_total');
+  const [onWorker, here] = await Promise.all([w.request('POST', PODS, pod('traced')), m.request('POST', PODS, pod('traced'))]);
+  assert.equal(onWorker.status, 201, JSON.stringify(onWorker.body));
+  // The worker runs the plugins that read only the object; the main thread also calls those that would
+  // have read the store (they find nothing to do), which a worker's create is chosen for not needing.
+  const steps = await admissionSteps(w, onWorker);
+  const mainSteps = await admissionSteps(m, here);
+  assert.deepEqual(steps, [
+    'mutating DefaultTolerationSeconds allowed',
+    'mutating Priority allowed',
+    'mutating ServiceAccount allowed changed',
+  ]);
+  for (const s of steps) assert.ok(mainSteps.includes(s), `${s} in ${JSON.stringify(mainSteps)}`);
+
+  const refused = await both(PODS, pod('no-class', { priorityClassName: 'nosuch' }));
+  assert.equal(refused.status, 403, JSON.stringify(refused.body));
+  const denied = (await admissionSteps(w, refused)).filter((s) => / denied: /.test(s));
+  assert.deepEqual(denied, [`mutating Priority denied: ${refused.body.message}`]);
+  assert.ok((await metric(withWorker, 'ksim_create_workers_prepared_total')) >= before + 2, 'the worker prepared both');
+});

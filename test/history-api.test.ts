@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeCause } from '../shared/api/write-cause.ts';
-import { api, kubectl, startApiserver, type Apiserver, type ApiClient } from './helpers/index.ts';
+import { api, connectRaw, kubectl, startApiserver, type Apiserver, type ApiClient } from './helpers/index.ts';
 
 let server: Apiserver;
 let c: ApiClient;
@@ -185,6 +185,94 @@ describe('the whole cluster', () => {
     );
   });
 
+  test('a watch of changes: those after from, then each commit as it happens, with the resource filter', async () => {
+    const from = (await c.request('GET', `${H}/changes?limit=1`)).body.metadata.resourceVersion;
+    const made = await c.request('POST', CM, { metadata: { name: 'watched-1' } });
+    assert.equal(made.status, 201);
+    const all = c.watch(`${H}/changes?from=${from}`);
+    const onlySecrets = c.watch(`${H}/changes?from=${from}&resource=secrets`);
+    assert.equal((await all.ready).status, 200);
+    // The one made before the watch, from the kept history.
+    const first = await all.next();
+    assert.equal(first?.type, 'ADDED');
+    assert.equal(first?.object.kind, undefined);
+    assert.equal(first?.object.object.name, 'watched-1');
+    assert.equal(first?.object.revision, made.body.metadata.resourceVersion);
+    assert.equal(first?.object.writer.user, 'kubernetes-admin');
+    // Then the live ones, in order, each once.
+    await c.request('POST', CM, { metadata: { name: 'watched-2' } });
+    await c.request('POST', '/api/v1/namespaces/hist/secrets', { metadata: { name: 'watched-3' } });
+    const second = await all.next();
+    const third = await all.next();
+    assert.deepEqual([second?.object.object.name, third?.object.object.name], ['watched-2', 'watched-3']);
+    assert.ok(Number(second?.object.revision) < Number(third?.object.revision));
+    const secret = await onlySecrets.next();
+    assert.equal(secret?.object.object.name, 'watched-3', 'the filtered watch skips the ConfigMaps');
+    assert.equal(secret?.object.body, undefined, 'no body unless asked for');
+    all.close();
+    onlySecrets.close();
+    // A resumed watch starts after the last change it got.
+    const resumed = c.watch(`${H}/changes?from=${second?.object.revision}&objects=true`);
+    const next = await resumed.next();
+    assert.equal(next?.object.object.name, 'watched-3');
+    assert.equal(next?.object.body.metadata.name, 'watched-3', 'the body, for a caller who may read it');
+    resumed.close();
+    // Bad parameters are 400 Statuses naming them.
+    for (const [query, field] of [
+      ['from=abc', 'from'],
+      ['timeoutSeconds=x', 'timeoutSeconds'],
+      ['resource=nosuch', 'resource'],
+    ]) {
+      const bad = await c.request('GET', `${H}/changes?watch=true&${query}`);
+      assert.equal(bad.status, 400, query);
+      assert.match(bad.body.message, new RegExp(`^${field}: `));
+    }
+  });
+
+  test('a watch of changes ends after timeoutSeconds', async () => {
+    const w = c.watch(`${H}/changes?timeoutSeconds=1`);
+    assert.equal((await w.ready).status, 200);
+    const started = Date.now();
+    let ev = await w.next(5000);
+    while (ev) ev = await w.next(5000);
+    assert.ok(Date.now() - started < 4000, 'ended by the server');
+  });
+
+  test('a watch of changes whose client stops reading is ended once its unsent bytes pass the limit', async () => {
+    const from = (await c.request('GET', `${H}/changes?limit=1`)).body.metadata.resourceVersion;
+    const socket = await connectRaw(server);
+    try {
+      socket.pause();
+      const host = new URL(server.url).host;
+      socket.write(`GET ${H}/changes?watch=true&objects=true&from=${from} HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+      // 40 ConfigMaps of 400 KB each: 16 MB of changes with their bodies, far past the 4 MiB limit and the socket buffers.
+      const big = 'x'.repeat(400_000);
+      for (let i = 0; i < 40; i++)
+        assert.equal((await c.request('POST', CM, { metadata: { name: `big-${i}` }, data: { big } })).status, 201);
+      // Reading now: what was sent, then the end of the response (the stream was ended, not the connection cut).
+      let text = '';
+      socket.setEncoding('latin1');
+      socket.resume();
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the stream did not end: ${text.length} bytes read`)), 20_000);
+        socket.on('data', (d: string) => {
+          text += d;
+          if (text.endsWith('\r\n0\r\n\r\n')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      assert.match(text, /^HTTP\/1\.1 200 /);
+      const got = (text.match(/\{"type":"ADDED"/g) ?? []).length;
+      assert.ok(got > 0 && got < 40, `the stream ended early (${got} of 40 changes sent)`);
+    } finally {
+      socket.destroy();
+    }
+    // The apiserver serves on.
+    assert.equal((await c.request('GET', `${H}/changes?limit=1`)).status, 200);
+  });
+
   test('discovery lists the group', async () => {
     const groups = await c.request('GET', '/apis');
     assert.ok(groups.body.groups.some((g: any) => g.name === 'history.ksim.io'));
@@ -193,6 +281,7 @@ describe('the whole cluster', () => {
       list.body.resources.map((r: any) => r.name),
       ['changes', 'requests'],
     );
+    assert.deepEqual(list.body.resources[0].verbs, ['list', 'watch']);
     // The kind of one item, as kube's APIResource names it: kubectl maps `changes` to it.
     assert.equal(list.body.resources[0].kind, 'Change');
   });
@@ -205,8 +294,9 @@ describe('the whole cluster', () => {
     assert.match(res.stdout, /\s+create\s+configmaps\/hist\s+kubernetes-admin\s+201\n/);
     const wide = await kubectl(['get', 'requests.history.ksim.io', '-o', 'wide'], { kubeconfig: server.kubeconfig });
     assert.equal(wide.code, 0, wide.stderr);
-    assert.match(wide.stdout, /AUTHORIZATION\s+REVISION\n/);
-    assert.match(wide.stdout, /\s+201\s+allow: [^\n]*\s+\d+\n/);
+    assert.match(wide.stdout, /AUTHORIZATION\s+REVISION\s+WATCHERS\n/);
+    // The create's revision, and how many watches it was handed to (0 or more).
+    assert.match(wide.stdout, /\s+201\s+allow: [^\n]*\s+\d+\s+\d+\n/);
   });
 
   test('the real kubectl lists changes as a table', async () => {

@@ -5,7 +5,8 @@
 // reads them.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, startApiserver, type Apiserver, type ApiClient, type ApiResponse } from './helpers/index.ts';
+import { WebSocket } from 'ws';
+import { api, startApiserver, tlsFor, type Apiserver, type ApiClient, type ApiResponse } from './helpers/index.ts';
 
 let server: Apiserver;
 let c: ApiClient;
@@ -26,6 +27,7 @@ interface Step {
   plugin?: string;
   phase?: string;
   revision?: string;
+  watchers?: number;
   ms?: number;
 }
 
@@ -72,15 +74,32 @@ test('a create that is stored: allow, each admission plugin, validation, the rev
     spec: { hard: { configmaps: '1' } },
   });
   assert.equal(quota.status, 201, JSON.stringify(quota.body));
-  const res = await c.request('POST', QCM, { metadata: { name: 'kept' }, data: { a: 'b' } }, { 'user-agent': 'trace-test/1.0' });
+  // Two watches of the namespace's ConfigMaps, one with a selector the object matches: the write is handed to both.
+  const watches = [c.watch(QCM), c.watch(`${QCM}?labelSelector=app%3Dtraced`)];
+  for (const w of watches) assert.equal((await w.ready).status, 200);
+  const res = await c.request(
+    'POST',
+    QCM,
+    { metadata: { name: 'kept', labels: { app: 'traced' } }, data: { a: 'b' } },
+    { 'user-agent': 'trace-test/1.0' },
+  );
   assert.equal(res.status, 201, JSON.stringify(res.body));
   const t = await traceOf(res);
   assert.deepEqual(
     stages(t.steps),
-    ['authentication', 'authorization', 'admission', 'validation', 'storage', 'response'],
+    ['authentication', 'authorization', 'admission', 'validation', 'storage', 'watch', 'response'],
     JSON.stringify(t.steps),
   );
   assert.equal(t.userAgent, 'trace-test/1.0');
+  const notified = t.steps.find((s) => s.stage === 'watch')!;
+  // The apiserver's own informers may watch ConfigMaps too.
+  assert.ok(notified.watchers! >= 2, JSON.stringify(notified));
+  for (const w of watches) {
+    let ev = await w.next();
+    while (ev && ev.object.metadata.name !== 'kept') ev = await w.next();
+    assert.equal(ev?.type, 'ADDED');
+    w.close();
+  }
   const authz = t.steps.find((s) => s.stage === 'authorization')!;
   assert.equal(authz.outcome, 'allow');
   assert.match(authz.detail!, /^RBAC: allowed by ClusterRoleBinding/);
@@ -161,4 +180,35 @@ test('reading traces needs list on requests.history.ksim.io; an unknown ID is a 
   assert.equal(missing.status, 404);
   assert.equal(missing.body.kind, 'Status');
   assert.equal(missing.body.message, 'requests.history.ksim.io "no-such-id" not found');
+});
+
+/** Opens a WebSocket watch of `path`; resolves with the handshake's answer (101 or a refusal) and its Audit-Id. */
+function openWebSocket(path: string, headers: Record<string, string> = {}): Promise<{ code: number; auditID?: string; ws: WebSocket }> {
+  const ws = new WebSocket(`${server.url.replace('http', 'ws')}${path}`, { ...tlsFor(server).tls, headers });
+  return new Promise((resolve, reject) => {
+    ws.once('upgrade', (res) => resolve({ code: 101, auditID: res.headers['audit-id'] as string | undefined, ws }));
+    ws.once('unexpected-response', (_req, res) => {
+      resolve({ code: res.statusCode ?? 0, auditID: res.headers['audit-id'] as string | undefined, ws });
+      res.resume();
+    });
+    ws.once('error', reject);
+  });
+}
+
+test('a WebSocket watch is traced: its 101 names the audit ID, and so does a refused one', async () => {
+  const open = await openWebSocket(`${CM}?watch=true`);
+  assert.equal(open.code, 101);
+  assert.ok(open.auditID, 'the 101 carries Audit-Id');
+  const t = await traceOf({ headers: { 'audit-id': open.auditID } } as unknown as ApiResponse);
+  assert.deepEqual(stages(t.steps), ['authentication', 'authorization', 'response'], JSON.stringify(t.steps));
+  assert.equal(t.verb, 'watch');
+  assert.equal(t.code, 101);
+  open.ws.close();
+
+  const refused = await openWebSocket(`${CM}?watch=true`, { 'impersonate-user': 'dave' });
+  assert.equal(refused.code, 403);
+  assert.ok(refused.auditID, 'the refusal carries Audit-Id');
+  const denied = await traceOf({ headers: { 'audit-id': refused.auditID } } as unknown as ApiResponse);
+  assert.deepEqual(stages(denied.steps), ['authentication', 'impersonation', 'authorization', 'response'], JSON.stringify(denied.steps));
+  assert.equal(denied.code, 403);
 });

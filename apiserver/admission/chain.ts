@@ -28,7 +28,7 @@ import type { ServiceAccountView } from './service-account.ts';
 import { AdmissionChain, type AdmissionPlugin } from './types.ts';
 import { validatingAdmissionPolicy } from './validating-admission-policy/plugin.ts';
 import type { RequestTraces } from '../request-trace/ring.ts';
-import { tracedPlugin } from '../request-trace/admission.ts';
+import { traceOfRequest, tracedPlugin } from '../request-trace/admission.ts';
 
 export const SERVICE_ACCOUNTS_BUCKET = '/registry/core/serviceaccounts';
 
@@ -101,5 +101,5 @@ export function buildAdmissionChain(store: Store, opts: AdmissionChainOptions = 
   ];
   const enabled = plugins.filter((p) => !disabled.has(p.name));
   const traces = opts.traces;
-  return new AdmissionChain(traces ? enabled.map((p) => tracedPlugin(p, traces)) : enabled);
+  return new AdmissionChain(traces ? enabled.map((p) => tracedPlugin(p, traceOfRequest(traces))) : enabled);
 }

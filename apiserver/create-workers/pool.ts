@@ -10,6 +10,7 @@ import { internalError, StatusError } from '../../shared/api/errors.ts';
 import type { NewObjectPreparer, NewObjectRequest, PreparedCreate } from '../handlers/new-object-types.ts';
 import { RESOURCE_VERSION_PLACEHOLDER, SerializedObject } from '../storage/serialized-object.ts';
 import type { AdmissionSnapshot } from '../admission/snapshot.ts';
+import type { TraceSink } from '../../shared/api/request-trace-types.ts';
 import type { CreateWorkerData, PrepareBatch, PrepareMessage, PrepareReply, WorkerReply } from './protocol.ts';
 
 /** The ksim command, which starts a worker when given `__create-worker`. */
@@ -26,6 +27,7 @@ export interface PriorityClassSource {
 interface Pending {
   resolve: (p: PreparedCreate | undefined) => void;
   reject: (err: unknown) => void;
+  trace?: TraceSink;
 }
 
 class CreateWorker {
@@ -84,6 +86,7 @@ class CreateWorker {
     if (!p) return;
     this.pending.delete(m.id);
     this.answered++;
+    if (p.trace && 'steps' in m) for (const s of m.steps ?? []) p.trace.step(s);
     if ('json' in m) p.resolve({ value: new SerializedObject(m.json), name: m.name, generateName: m.generateName, warnings: m.warnings });
     else if ('status' in m) p.reject(new StatusError(m.status.code, m.status.reason, m.status.message, m.status.details));
     else {
@@ -123,7 +126,7 @@ export class CreateWorkerPool implements NewObjectPreparer {
   }
 
   /** Prepares `req` on a worker; undefined when no worker can (the caller prepares it itself). */
-  prepare(req: NewObjectRequest): Promise<PreparedCreate | undefined> {
+  prepare(req: NewObjectRequest, trace?: TraceSink): Promise<PreparedCreate | undefined> {
     const worker = this.pick();
     if (!worker) return Promise.resolve(undefined);
     const id = ++this.nextId;
@@ -143,6 +146,7 @@ export class CreateWorkerPool implements NewObjectPreparer {
       uid: req.uid,
       user: req.user,
     };
+    if (trace) msg.traced = true;
     // The handler adds what the worker's admission reads (admission/snapshot.ts) to a Pod's request.
     const snapshot = (req as NewObjectRequest & AdmissionSnapshot).serviceAccounts;
     if (snapshot) msg.serviceAccounts = snapshot;
@@ -152,7 +156,7 @@ export class CreateWorkerPool implements NewObjectPreparer {
       worker.classesVersion = version;
     }
     return new Promise((resolve, reject) => {
-      worker.pending.set(id, { resolve, reject });
+      worker.pending.set(id, { resolve, reject, trace });
       worker.send(msg);
     });
   }

@@ -1,6 +1,7 @@
 // The messages between the apiserver's main thread and its create workers.
 import type { UserInfo } from '../auth/user-info.ts';
 import type { StatusDetails } from '../../shared/api/errors.ts';
+import type { TraceStep } from '../../shared/api/request-trace-types.ts';
 
 /** What a worker is started with. */
 export interface CreateWorkerData {
@@ -26,6 +27,8 @@ export interface PrepareMessage {
   priorityClasses?: string[];
   /** A Pod's: the ServiceAccounts of its namespace, as JSON texts (see admission/snapshot.ts). */
   serviceAccounts?: string[];
+  /** The request is traced: the reply lists the admission steps taken. */
+  traced?: boolean;
 }
 
 /** A prepared object: its JSON with the placeholder as its resourceVersion. */
@@ -35,12 +38,16 @@ export interface PreparedMessage {
   name: string;
   generateName?: string;
   warnings: string[];
+  /** For a traced request: each admission hook run, as the request trace records it. */
+  steps?: TraceStep[];
 }
 
 /** The Status the client should get. */
 export interface RefusedMessage {
   id: number;
   status: { code: number; reason: string; message: string; details?: StatusDetails };
+  /** For a traced request: the admission steps up to the refusal (the plugin that denied it last). */
+  steps?: TraceStep[];
 }
 
 /** An unexpected error (a bug): the main thread logs it and answers 500. */

@@ -8,6 +8,8 @@ import { findResource } from '../../shared/api/resources.ts';
 import { objectAdmissionPlugins } from '../admission/pod-defaults.ts';
 import { priorityClassSnapshot, type PriorityClassView } from '../admission/priority-classes.ts';
 import { AdmissionChain } from '../admission/types.ts';
+import type { TraceSink, TraceStep } from '../../shared/api/request-trace-types.ts';
+import { tracedPlugin } from '../request-trace/admission.ts';
 import { serviceAccountSnapshot, type ServiceAccountView } from '../admission/service-account.ts';
 import { prepareNewObject } from '../handlers/new-object.ts';
 import { refuseSetResourceVersion } from '../registry/lifecycle.ts';
@@ -21,15 +23,20 @@ export function runCreateWorker(): void {
   const { placeholder } = workerData as CreateWorkerData;
   let classes: PriorityClassView = priorityClassSnapshot([]);
   let accounts: ServiceAccountView = serviceAccountSnapshot([]);
+  // A traced request's admission steps are collected while it is prepared, and sent back with it.
+  let steps: TraceStep[] | undefined;
+  const sink: TraceSink = { step: (s) => steps?.push(s) };
   const admission = new AdmissionChain(
     objectAdmissionPlugins(
       { lookup: (name) => classes.lookup(name), globalDefault: () => classes.globalDefault() },
       { get: (ns, name) => accounts.get(ns, name) },
-    ),
+    ).map((p) => tracedPlugin(p, () => (steps ? sink : undefined))),
   );
   const send = (m: WorkerReply) => port.postMessage(m);
 
   const prepare = (m: PrepareMessage): PrepareReply => {
+    steps = m.traced ? [] : undefined;
+    const taken = (): { steps?: TraceStep[] } => (steps ? { steps } : {});
     try {
       accounts = serviceAccountSnapshot(m.serviceAccounts ?? []);
       if (m.priorityClasses) classes = priorityClassSnapshot(m.priorityClasses.map((j) => JSON.parse(j)));
@@ -54,10 +61,10 @@ export function runCreateWorker(): void {
       out.value.metadata.resourceVersion = placeholder;
       // With its managedFields: the main thread puts the request's field manager in the placeholder's place.
       const json = serializeCreated({ rt, manager: managerPlaceholder(placeholder), subresource: '', now: new Date(m.nowMs) }, out.value);
-      return { id: m.id, json, name: out.name, generateName: out.generateName, warnings: out.warnings };
+      return { id: m.id, json, name: out.name, generateName: out.generateName, warnings: out.warnings, ...taken() };
     } catch (err) {
       if (err instanceof StatusError)
-        return { id: m.id, status: { code: err.code, reason: err.reason, message: err.message, details: err.details } };
+        return { id: m.id, status: { code: err.code, reason: err.reason, message: err.message, details: err.details }, ...taken() };
       return { id: m.id, failure: err instanceof Error ? (err.stack ?? err.message) : String(err) };
     }
   };

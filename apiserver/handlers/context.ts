@@ -12,6 +12,7 @@ import type { UserInfo } from '../auth/user-info.ts';
 import type { Authorizer } from '../auth/authorizer-types.ts';
 import type { Authentication } from '../auth/authn/index.ts';
 import type { AuditRecord } from '../audit/auditor.ts';
+import type { TraceSink } from '../../shared/api/request-trace-types.ts';
 
 /** The apiserver's collaborators, shared by every request. */
 export interface ApiContext {
@@ -53,6 +54,8 @@ export interface ApiRequest {
   view: ResponseView;
   /** Reads the body (size-limited). */
   body(): Promise<Buffer>;
+  /** The request's trace when it is recorded: a handler adds what the request path cannot see (a create worker's admission). */
+  trace?: TraceSink;
   req: IncomingMessage;
   res: ServerResponse;
 }

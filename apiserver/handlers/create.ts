@@ -85,7 +85,7 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   let prepared: PreparedCreate;
   try {
     // A worker names its managedFields entry's manager with a placeholder (it does not know the request's).
-    const fromWorker = await worker?.prepare(request);
+    const fromWorker = await worker?.prepare(request, r.trace);
     prepared = fromWorker ? withManager(fromWorker, manager) : prepareHere();
   } catch (err) {
     // kube decodes first (400, 413, 415), then admits the namespace (404 when it is missing),

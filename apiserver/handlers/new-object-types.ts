@@ -2,6 +2,7 @@
 // the create workers that prepare objects off the main thread. Types only:
 // the handlers' context names the preparer without importing what prepares.
 import type { UserInfo } from '../auth/user-info.ts';
+import type { TraceSink } from '../../shared/api/request-trace-types.ts';
 import type { ResourceType } from '../../shared/api/resource-type.ts';
 import type { SerializedObject } from '../storage/serialized-object.ts';
 import type { StoredObject } from '../storage/types.ts';
@@ -35,6 +36,10 @@ export interface PreparedCreate<Value = StoredObject | SerializedObject> {
  * pool depends on the handlers and never the other way round.
  */
 export interface NewObjectPreparer {
-  /** The prepared create, or undefined when no worker can take it now (the caller prepares it itself). */
-  prepare(req: NewObjectRequest): Promise<PreparedCreate | undefined>;
+  /**
+   * The prepared create, or undefined when no worker can take it now (the
+   * caller prepares it itself). The admission steps the worker took, allowed
+   * or denied, are added to `trace` when there is one.
+   */
+  prepare(req: NewObjectRequest, trace?: TraceSink): Promise<PreparedCreate | undefined>;
 }

@@ -7,6 +7,6 @@ import { servedGroup } from '../served-group-discovery.ts';
 
 /** The group's discovery documents. */
 export const historyDiscovery = servedGroup(HISTORY_GROUP, HISTORY_VERSION, [
-  { name: 'changes', kind: 'Change', namespaced: false, verbs: ['list'] },
+  { name: 'changes', kind: 'Change', namespaced: false, verbs: ['list', 'watch'] },
   { name: 'requests', kind: 'RequestTrace', namespaced: false, verbs: ['get', 'list'] },
 ]);

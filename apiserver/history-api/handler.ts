@@ -28,8 +28,9 @@ import type { Authorizer } from '../auth/authorizer-types.ts';
 import type { UserInfo } from '../auth/user-info.ts';
 import { historyDiscovery } from './discovery.ts';
 import { blame, fieldChanges } from './field-changes.ts';
-import { limitParam, revisionParam } from './query-params.ts';
-import { HISTORY_VIEWS, keyOfRef, refOfKey, resourceOfSegment } from './object-ref.ts';
+import { limitParam, resourcePrefixesParam, revisionParam } from './query-params.ts';
+import { changeItem, revisionOf, type MayRead } from './change-item.ts';
+import { HISTORY_VIEWS, keyOfRef, resourceOfSegment } from './object-ref.ts';
 import { rfc3339, traceOf } from './trace.ts';
 
 const PREFIX = `/apis/${HISTORY_GROUP}`;
@@ -40,12 +41,6 @@ const MAX_WAIT_SECONDS = 60;
 export function isHistoryApiPath(pathname: string): boolean {
   return pathname === PREFIX || pathname.startsWith(`${PREFIX}/`);
 }
-
-const revisionOf = (r: RevisionInfo): Revision => {
-  const out: Revision = { revision: String(r.rev), type: r.type, time: rfc3339(r.at) };
-  if (r.writer) out.writer = r.writer;
-  return out;
-};
 
 /** One object's path: which resource, object and view. */
 interface ObjectPath {
@@ -201,8 +196,7 @@ async function objectView(history: History, p: ObjectPath, query: URLSearchParam
   throw notFoundPath();
 }
 
-/** Whether the caller may read an object's body: a `get` of it, asked of the authorizer (one answer per resource and namespace). */
-export type MayRead = (ref: ObjectRef) => boolean;
+export type { MayRead };
 
 /** `mayRead` for `user`: kube's get on the object's resource, cached per resource and namespace for one request. */
 export function mayReadAs(authorizer: Authorizer, user: UserInfo): MayRead {
@@ -217,26 +211,6 @@ export function mayReadAs(authorizer: Authorizer, user: UserInfo): MayRead {
     }
     return ok;
   };
-}
-
-/**
- * `resource=pods,deployments.apps`: the storage prefixes of the resources
- * named (each "RESOURCE[.GROUP]" as in the history paths); undefined when
- * absent. Two APIs for one storage (core and events.k8s.io Events) share a prefix.
- */
-function resourcePrefixesParam(query: URLSearchParams): string[] | undefined {
-  const v = query.get('resource');
-  if (v === null || v === '') return undefined;
-  const prefixes = new Set<string>();
-  for (const segment of v.split(',')) {
-    const rt = resourceOfSegment(segment.trim());
-    if (!rt)
-      throw badRequest(
-        `resource: ${JSON.stringify(segment)} is not a served resource (RESOURCE or RESOURCE.GROUP, e.g. pods or deployments.apps)`,
-      );
-    prefixes.add(`${rt.storagePrefix}/`);
-  }
-  return [...prefixes];
 }
 
 async function changes(store: Store, query: URLSearchParams, mayRead: MayRead): Promise<ChangeList> {
@@ -257,10 +231,7 @@ async function changes(store: Store, query: URLSearchParams, mayRead: MayRead): 
     keyPrefixes: resourcePrefixesParam(query),
   });
   const items = page.items.map((c) => {
-    const item: Change = { ...revisionOf(c), object: refOfKey(c.key) ?? { group: '', resource: '', name: c.key } };
-    // A body is the object itself: only for a caller who may read the object (a Secret's history is a Secret).
-    if (objects && c.json && mayRead(item.object)) item.body = JSON.parse(c.json);
-    return item;
+    return changeItem(c, objects, mayRead);
   });
   const metadata: ChangeList['metadata'] = { resourceVersion: String(store.revision) };
   if (page.continue) metadata.continue = page.continue;

@@ -7,7 +7,7 @@ import { AdmissionChain, type AdmissionAttributes, type AdmissionPlugin } from '
 import type { ObjectToStore } from '../storage/types.ts';
 import type { Authorizer } from '../auth/authorizer-types.ts';
 import { parseRequestUrl } from '../http/request-url.ts';
-import { tracedPlugin } from './admission.ts';
+import { traceOfRequest, tracedPlugin } from './admission.ts';
 import { RequestTraces } from './ring.ts';
 import { serveRequestTraces, traceFailure } from './routes.ts';
 
@@ -45,7 +45,7 @@ function traced() {
 
 test('each hook a traced request runs is a step: phase, plugin, outcome, changed', () => {
   const { traces, t, attrs } = traced();
-  const chain = new AdmissionChain([labeler, refuser].map((p) => tracedPlugin(p, traces)));
+  const chain = new AdmissionChain([labeler, refuser].map((p) => tracedPlugin(p, traceOfRequest(traces))));
   const obj = { metadata: { name: 'x' } } as ObjectToStore;
   assert.throws(() => chain.admit('CREATE', configmaps, obj, undefined, 'all', { ...attrs, name: 'x' }), /no, thank you/);
   assert.deepEqual(obj.metadata?.labels, { added: 'yes' });
@@ -58,7 +58,7 @@ test('each hook a traced request runs is a step: phase, plugin, outcome, changed
 
 test('a request that is not traced runs the plugins unrecorded, and the wrapper keeps the plugin flags', () => {
   const { traces, t, attrs } = traced();
-  const wrapped = tracedPlugin({ ...labeler, contextual: true, transactional: true, appliesTo: () => false }, traces);
+  const wrapped = tracedPlugin({ ...labeler, contextual: true, transactional: true, appliesTo: () => false }, traceOfRequest(traces));
   assert.equal(wrapped.contextual, true);
   assert.equal(wrapped.transactional, true);
   assert.equal(wrapped.appliesTo!(configmaps), false);

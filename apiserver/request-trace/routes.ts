@@ -58,6 +58,7 @@ export function requestsTable(items: readonly RequestTrace[]): object {
       col('Code', 'The answer.'),
       col('Authorization', 'The decision and its reason.', 1),
       col('Revision', 'The revision it wrote.', 1),
+      col('Watchers', 'How many watches its write was handed to.', 1),
     ],
     rows: items.map((t) => ({
       cells: [
@@ -69,6 +70,7 @@ export function requestsTable(items: readonly RequestTrace[]): object {
         t.code === undefined ? '' : String(t.code),
         [last(t, 'authorization')?.outcome, last(t, 'authorization')?.detail].filter(Boolean).join(': '),
         last(t, 'storage')?.revision ?? '',
+        String(last(t, 'watch')?.watchers ?? ''),
       ],
       object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: t.auditID } },
     })),

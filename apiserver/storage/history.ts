@@ -75,7 +75,8 @@ function infoOf(r: RevisionRecord): RevisionInfo {
   return info;
 }
 
-function changeOf(r: HistoryRecord, withObject: boolean | undefined): ChangeInfo {
+/** A kept revision as a change (with its object when `withObject`). */
+export function changeOf(r: HistoryRecord, withObject: boolean | undefined): ChangeInfo {
   const c: ChangeInfo = { ...infoOf(r), key: r.key };
   if (withObject) c.json = r.json;
   return c;

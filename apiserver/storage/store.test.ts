@@ -280,3 +280,21 @@ test('on LevelDB a version replaced after a restart had dropped its event starts
     assert.deepEqual(names(store.list({ bucket: B, keyPrefix: `${B}/` }).items), ['a', 'b']);
     await store.close();
   }));
+
+test('a write an observer follows learns how many watchers its event reached; others are not counted', async () => {
+  const store = await Store.open(new MemoryBackend());
+  const outcomes: { watchers?: number }[] = [];
+  store.observeWrites((key) => (key.endsWith('/followed') ? ({ result }) => outcomes.push({ watchers: result?.watchers }) : undefined));
+  const stops = [
+    store.watch({ bucket: B, keyPrefix: `${B}/a/`, deliver: () => {} }, 0),
+    store.watch({ bucket: B, keyPrefix: `${B}/`, deliver: () => {} }, 0),
+    store.watch({ bucket: B, keyPrefix: `${B}/b/`, deliver: () => {} }, 0),
+  ];
+  const [followed, other] = await Promise.all([put(store, 'a', 'followed'), put(store, 'a', 'other')]);
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(outcomes, [{ watchers: 2 }]);
+  assert.equal(followed.watchers, 2);
+  assert.equal(other.watchers, undefined);
+  for (const stop of stops) stop();
+  await store.close();
+});

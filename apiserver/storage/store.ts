@@ -25,6 +25,7 @@ import type {
   ChangeEvent,
   Entry,
   HistoryPolicy,
+  HistoryRecord,
   Mutate,
   ObjectMatcher,
   ObjectToStore,
@@ -48,6 +49,13 @@ export interface WriteOptions {
  * writes of traced requests.
  */
 export type WriteObserver = (key: string, opts: WriteOptions) => ((outcome: { result?: TxnResult; error?: unknown }) => void) | undefined;
+
+/**
+ * Told of every committed batch's history records, in revision order, right
+ * after its watchers (the history API's watch of `changes`). Only while
+ * history is kept: without it there are no changes to follow.
+ */
+export type CommitObserver = (records: readonly HistoryRecord[]) => void;
 
 /** How long the change log is kept. */
 export interface CompactionPolicy {
@@ -97,6 +105,8 @@ interface PendingWrite {
   type: TxnResult['type'];
   resolve: (r: TxnResult) => void;
   reject: (err: unknown) => void;
+  /** A WriteObserver follows it: its result counts the watchers its event reached. */
+  observed?: boolean;
 }
 
 /** What the store does about a failing backend, and whom it tells. */
@@ -149,6 +159,7 @@ export class Store {
   private lastTickRev = 0;
   private closed = false;
   private readonly writeObservers: WriteObserver[] = [];
+  private readonly commitObservers = new Set<CommitObserver>();
   /** Keys written since the last history trim (only tracked when history is kept by count). */
   private readonly trimKeys = new Set<string>();
   private trimming?: Promise<void>;
@@ -296,7 +307,7 @@ export class Store {
   txn(key: string, mutate: Mutate, opts: WriteOptions = {}): Promise<TxnResult> {
     if (this.writeObservers.length === 0) return this.write(key, mutate, opts);
     const told = this.writeObservers.map((o) => o(key, opts)).filter((f) => f !== undefined);
-    const done = this.write(key, mutate, opts);
+    const done = this.write(key, mutate, opts, told.length > 0);
     if (told.length)
       done.then(
         (result) => told.forEach((f) => f({ result })),
@@ -305,12 +316,18 @@ export class Store {
     return done;
   }
 
+  /** Follows every later commit (see CommitObserver) until the returned function is called. */
+  observeCommits(observer: CommitObserver): () => void {
+    this.commitObservers.add(observer);
+    return () => this.commitObservers.delete(observer);
+  }
+
   /** Follows every later write (see WriteObserver). */
   observeWrites(observer: WriteObserver): void {
     this.writeObservers.push(observer);
   }
 
-  private write(key: string, mutate: Mutate, opts: WriteOptions): Promise<TxnResult> {
+  private write(key: string, mutate: Mutate, opts: WriteOptions, observed = false): Promise<TxnResult> {
     if (this.closed) return Promise.reject(new Error('store is closed'));
     let resolve!: (r: TxnResult) => void;
     let reject!: (e: unknown) => void;
@@ -334,14 +351,14 @@ export class Store {
         const json = JSON.stringify(obj);
         const event: ChangeEvent = { rev, type: 'DELETED', key, json, prevRev: current.rev, prev: current.json };
         this.pending.set(key, { rev, json: null });
-        this.enqueue({ key, event, rev, json, type: 'DELETED', resolve, reject, at: this.now(), writer: opts.writer });
+        this.enqueue({ key, event, rev, json, type: 'DELETED', resolve, reject, at: this.now(), writer: opts.writer, observed });
       } else {
         const rev = ++this.assignedRev;
         const json = next instanceof SerializedObject ? next.withResourceVersion(rev) : stampAndSerialize(next, rev);
         const type = current ? 'MODIFIED' : 'ADDED';
         const event: ChangeEvent = { rev, type, key, json, prevRev: current?.rev ?? 0, prev: current?.json };
         this.pending.set(key, { rev, json });
-        this.enqueue({ key, event, rev, json, type, resolve, reject, at: this.now(), writer: opts.writer });
+        this.enqueue({ key, event, rev, json, type, resolve, reject, at: this.now(), writer: opts.writer, observed });
       }
     } catch (err) {
       // A refusal that read a write not yet committed is answered once that write is: whoever
@@ -389,12 +406,38 @@ export class Store {
     }
     for (const ev of events) this.apply(ev);
     if (events.length > 0) this.committedRev = events[events.length - 1].rev;
-    this.hub.dispatch(events);
-    for (const w of batch) w.resolve({ type: w.type, rev: w.rev, json: w.json });
+    // Followed writes learn how many watchers their event reached.
+    let tally: Map<ChangeEvent, number> | undefined;
+    for (const w of writes) if (w.observed) (tally ??= new Map()).set(w.event!, 0);
+    this.hub.dispatch(events, tally);
+    if (this.commitObservers.size > 0 && this.historyPolicy !== false && writes.length > 0) this.tellCommit(writes);
+    for (const w of batch)
+      w.resolve(
+        tally && w.observed && w.event
+          ? { type: w.type, rev: w.rev, json: w.json, watchers: tally.get(w.event) }
+          : { type: w.type, rev: w.rev, json: w.json },
+      );
     this.wakeRevisionWaiters();
     this.trimWindow();
     this.writing = false;
     if (this.queue.length > 0) void this.flush();
+  }
+
+  /** Hands a committed batch's records to the commit observers; one that throws is dropped, the others go on. */
+  private tellCommit(writes: PendingWrite[]): void {
+    const records: HistoryRecord[] = writes.map((w) => {
+      const ev = w.event!;
+      const r: HistoryRecord = { rev: ev.rev, type: ev.type, key: ev.key, at: w.at!, json: ev.json };
+      if (w.writer) r.writer = w.writer;
+      return r;
+    });
+    for (const observe of [...this.commitObservers]) {
+      try {
+        observe(records);
+      } catch {
+        this.commitObservers.delete(observe);
+      }
+    }
   }
 
   /**

@@ -46,6 +46,8 @@ export interface TxnResult {
   rev: number;
   /** The stored JSON after the change (for DELETED, the deleted object; for NOOP, the current one if any). */
   json: string | undefined;
+  /** For a write a WriteObserver follows: how many watchers its event was handed to. */
+  watchers?: number;
 }
 
 /**

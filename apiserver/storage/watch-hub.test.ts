@@ -204,3 +204,24 @@ test("an encoding's HTTP chunk frame is the same bytes, not a copy: a socket hol
   const other = Buffer.from('{"type":"ADDED"}\n');
   assert.equal(httpFramed(other).toString(), `${other.length.toString(16)}\r\n{"type":"ADDED"}\n\r\n`);
 });
+
+test('a tally counts, for the events it holds, the watchers each was handed to, selected ones included', () => {
+  const { hub } = hubWith({
+    plain1: {},
+    plain2: {},
+    onlyOther: { keyPrefix: `${B}/other/` },
+    big: { matches: label('app', 'big') },
+    small: { matches: label('app', 'small') },
+  });
+  const counted = change(20, 'ADDED', 'big', { app: 'big' });
+  const skipped = change(21, 'ADDED', 'small', { app: 'small' });
+  const tally = new Map([[counted, 0]]);
+  hub.dispatch([counted, skipped], tally);
+  assert.deepEqual([...tally.values()], [3], 'the two plain watchers and the selector that matches');
+  assert.equal(tally.has(skipped), false, 'an event not asked about is not counted');
+  // A change that leaves a selector is handed to it (as DELETED) and counts.
+  const left = change(22, 'MODIFIED', 'big', { app: 'gone' }, { app: 'big' });
+  const again = new Map([[left, 0]]);
+  hub.dispatch([left], again);
+  assert.equal(again.get(left), 3);
+});

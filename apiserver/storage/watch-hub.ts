@@ -179,8 +179,13 @@ export class WatchHub {
     }
   }
 
-  /** Delivers one committed batch. */
-  dispatch(events: ChangeEvent[]): void {
+  /**
+   * Delivers one committed batch. For each event that `tally` holds, adds to
+   * its count the watchers it was handed to (the request trace's "watchers
+   * notified"); events not in it are not counted, so counting costs nothing
+   * when nobody asks.
+   */
+  dispatch(events: ChangeEvent[], tally?: Map<ChangeEvent, number>): void {
     if (this.total === 0) return;
     // One list per range group, handed as is to each member: their transports can share one encoding of it.
     const perGroup = new Map<RangeGroup, WatchEvent[]>();
@@ -195,21 +200,27 @@ export class WatchHub {
         b = this.byBucket.get(bucket);
       }
       if (!b) continue;
+      const counted = tally?.has(ev) ? tally : undefined;
+      let recipients = 0;
       for (const g of b.groups.values()) {
         if (!inRange(g, ev.key)) continue;
+        recipients += g.members.size;
         const list = perGroup.get(g);
         if (list) list.push(ev);
         else perGroup.set(g, [ev]);
       }
-      if (b.selected.size === 0) continue;
-      cache ??= new DispatchCache();
-      for (const w of b.selected) {
-        const view = viewOf(w, ev, cache);
-        if (!view) continue;
-        const list = perSelected.get(w);
-        if (list) list.push(view);
-        else perSelected.set(w, [view]);
+      if (b.selected.size > 0) {
+        cache ??= new DispatchCache();
+        for (const w of b.selected) {
+          const view = viewOf(w, ev, cache);
+          if (!view) continue;
+          recipients++;
+          const list = perSelected.get(w);
+          if (list) list.push(view);
+          else perSelected.set(w, [view]);
+        }
       }
+      if (counted) counted.set(ev, counted.get(ev)! + recipients);
     }
     for (const [g, list] of perGroup) for (const w of g.members) w.deliver(list);
     if (perSelected.size === 0) return;

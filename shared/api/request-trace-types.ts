@@ -3,7 +3,8 @@
 // of the web UI and `GET .../requests/AUDITID` show it.
 
 /** The stages a request passes, in kube-apiserver's handler-chain order. */
-export type TraceStage = 'authentication' | 'impersonation' | 'authorization' | 'admission' | 'validation' | 'storage' | 'response';
+export type TraceStage =
+  'authentication' | 'impersonation' | 'authorization' | 'admission' | 'validation' | 'storage' | 'watch' | 'response';
 
 /** One step of a request's path. */
 export interface TraceStep {
@@ -19,8 +20,15 @@ export interface TraceStep {
   changed?: boolean;
   /** Storage only: the revision written. */
   revision?: string;
+  /** Watch only: how many watches the write's event was handed to (the apiserver's own informers among them). */
+  watchers?: number;
   /** How long the step took (absent when the step is inferred, not timed). */
   ms?: number;
+}
+
+/** Where steps are added: a request's trace, or a create worker's list of what its admission did. */
+export interface TraceSink {
+  step(step: TraceStep): void;
 }
 
 /** One request's trace. */

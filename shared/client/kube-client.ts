@@ -310,7 +310,19 @@ export class KubeClient {
   /** Opens a watch; `onEvent` runs for each event in order. */
   watch<T extends KubeObject = KubeObject>(rt: ResourceType, opts: WatchOptions, onEvent: (ev: WatchEvent<T>) => void): WatchHandle {
     const { namespace, ...query } = opts;
-    const path = this.target(KubeClient.path(rt, namespace), { ...query, watch: 'true' });
+    return this.watchPath(KubeClient.path(rt, namespace), query, onEvent);
+  }
+
+  /**
+   * Opens a watch of any path that streams watch events (a resource's, or
+   * the history API's changes); `onEvent` runs for each event in order.
+   */
+  watchPath<E = WatchEvent>(
+    pathname: string,
+    query: Record<string, string | number | boolean | undefined>,
+    onEvent: (ev: E) => void,
+  ): WatchHandle {
+    const path = this.target(pathname, { ...query, watch: 'true' });
     const mod = this.url.protocol === 'https:' ? https : http;
     let req: http.ClientRequest | undefined;
     let stopped = false;
@@ -343,7 +355,7 @@ export class KubeClient {
               from = nl + 1;
               if (stopped || line.trim() === '') continue;
               try {
-                onEvent(JSON.parse(line) as WatchEvent<T>);
+                onEvent(JSON.parse(line) as E);
               } catch (err) {
                 req?.destroy(err as Error);
               }

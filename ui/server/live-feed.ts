@@ -1,6 +1,9 @@
-// The UI server's one loop over the cluster's changes: it long-polls the
-// history API's `changes` from the last revision it saw and fans each page
-// out to every connected browser as a JSON message. A browser that connects
+// The UI server's one loop over the cluster's changes: it reads the history
+// API's `changes` from the last revision it saw, a page at a time, until it
+// has caught up; then it watches them (`changes?watch=true`: each commit's
+// changes as the apiserver commits them), and opens the watch again from the
+// last change when it ends. Each batch goes out to every connected browser
+// as one JSON message (the changes that arrived together). A browser that connects
 // first gets the newest changes the feed keeps. Sending never waits for a
 // browser: a socket whose unsent data passes a limit is dropped, so a slow
 // or hostile page cannot stall the loop or grow the server's memory.
@@ -24,7 +27,7 @@ export interface LiveFeedOptions {
   backlog?: number;
   /** A socket with more unsent bytes than this is dropped (default 4 MiB). */
   maxBufferedBytes?: number;
-  /** How long one poll waits for a change (default 10 s). */
+  /** How long one watch of the changes lasts before it is opened again (default 300 s). */
   timeoutSeconds?: number;
   /** Changes read per request (default 500). */
   pageSize?: number;
@@ -40,11 +43,12 @@ export class LiveFeed {
   private last = 0n;
   private running = false;
   private wake?: () => void;
+  private stopWatch?: () => void;
   private readonly o: Required<Omit<LiveFeedOptions, 'registry'>>;
   private readonly metrics?: { clients: prom.Gauge; changes: prom.Counter; dropped: prom.Counter; errors: prom.Counter };
 
   constructor(opts: LiveFeedOptions) {
-    this.o = { backlog: 2000, maxBufferedBytes: 4 << 20, timeoutSeconds: 10, pageSize: 500, ...opts };
+    this.o = { backlog: 2000, maxBufferedBytes: 4 << 20, timeoutSeconds: 300, pageSize: 500, ...opts };
     if (opts.registry) {
       const registers = [opts.registry];
       this.metrics = {
@@ -75,6 +79,7 @@ export class LiveFeed {
   stop(): void {
     this.running = false;
     this.wake?.();
+    this.stopWatch?.();
     for (const ws of this.sockets) ws.terminate();
     this.sockets.clear();
   }
@@ -124,9 +129,61 @@ export class LiveFeed {
     });
   }
 
+  /** Takes changes read or watched: those not seen yet go to the backlog and out to every browser. */
+  private take(read: readonly Change[]): void {
+    const items = read.filter((c) => rev(c.revision) > this.last);
+    for (const c of items) if (rev(c.revision) > this.last) this.last = rev(c.revision);
+    if (!items.length) return;
+    this.metrics?.changes.inc(items.length);
+    this.recent = this.recent.concat(items);
+    if (this.recent.length > this.o.backlog) this.recent = this.recent.slice(-this.o.backlog);
+    this.broadcast(items);
+  }
+
+  /** Reads pages of changes from the last one seen until a page is short: caught up. */
+  private async catchUp(): Promise<void> {
+    while (this.running) {
+      const page = await this.read({
+        // `from` is a resourceVersion (positive): leave it out to read from the start.
+        ...(this.last > 0n ? { from: String(this.last) } : {}),
+        limit: this.o.pageSize,
+      });
+      this.take(page.items);
+      if (page.items.length < this.o.pageSize && !page.metadata.continue) return;
+    }
+  }
+
+  /** Watches the changes from the last one seen until the watch ends; the changes of one chunk go out together. */
+  private follow(): Promise<void> {
+    let batch: Change[] = [];
+    let scheduled = false;
+    const flush = () => {
+      scheduled = false;
+      const items = batch;
+      batch = [];
+      this.take(items);
+    };
+    const handle = this.o.client.watchPath<{ type: string; object: Change }>(
+      CHANGES_PATH,
+      { ...(this.last > 0n ? { from: String(this.last) } : {}), timeoutSeconds: this.o.timeoutSeconds },
+      (ev) => {
+        if (ev.type !== 'ADDED') return;
+        batch.push(ev.object);
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      },
+    );
+    this.stopWatch = () => handle.stop();
+    return handle.done.finally(() => {
+      this.stopWatch = undefined;
+      if (batch.length) flush();
+    });
+  }
+
   private async loop(): Promise<void> {
     let backoff = 500;
-    let caughtUp = false;
     while (this.running) {
       try {
         if (!this.synced) {
@@ -138,21 +195,12 @@ export class LiveFeed {
           this.synced = true;
           this.o.log.info({ from: String(start), newest: String(newest) }, 'reading the cluster changes');
         }
-        const page = await this.read({
-          // `from` is a resourceVersion (positive): leave it out to read from the start.
-          ...(this.last > 0n ? { from: String(this.last) } : {}),
-          limit: this.o.pageSize,
-          ...(caughtUp ? { timeoutSeconds: this.o.timeoutSeconds } : {}),
-        });
-        const items = page.items.filter((c) => rev(c.revision) > this.last);
-        for (const c of items) if (rev(c.revision) > this.last) this.last = rev(c.revision);
-        caughtUp = page.items.length < this.o.pageSize && !page.metadata.continue;
-        if (items.length) {
-          this.metrics?.changes.inc(items.length);
-          this.recent = this.recent.concat(items);
-          if (this.recent.length > this.o.backlog) this.recent = this.recent.slice(-this.o.backlog);
-          this.broadcast(items);
-        }
+        await this.catchUp();
+        if (!this.running) break;
+        const opened = Date.now();
+        await this.follow();
+        // A watch the apiserver ends at once (it is shutting down, say) is not opened again at once.
+        if (Date.now() - opened < 1000) await this.sleep(backoff);
         backoff = 500;
       } catch (err) {
         if (!this.running) break;

@@ -376,7 +376,7 @@ const CLUSTER_ROLES: ClusterRole[] = [
   ]),
   clusterRole(UI_USER, [
     // Every write as it happens, and the history of every object but Secrets.
-    rule(['list'], [HISTORY_GROUP], ['changes']),
+    rule(['list', 'watch'], [HISTORY_GROUP], ['changes']),
     // The request traces: RBAC is asked for get of one, and the traces then want list.
     rule(['get', 'list'], [HISTORY_GROUP], ['requests']),
     rule(['get'], [HISTORY_GROUP], [...new Set(historyOfAllButSecrets())]),
