@@ -165,7 +165,7 @@ export function createApiHandler(
           metrics.watchClosed();
           finish(200);
         });
-        await serveChangesWatch(ctx.store, req, res, url, mayReadAs(ctx.authorizer, who?.user ?? ANONYMOUS), ctx.log);
+        await serveChangesWatch(ctx.store, res, url, mayReadAs(ctx.authorizer, who?.user ?? ANONYMOUS), ctx.log);
         return;
       }
       if (isHistoryApiPath(url.pathname)) {

@@ -8,7 +8,8 @@
 //   mark on the page (a MutationObserver in the page; the apiserver and the
 //   browser share the machine's clock);
 // - reading one object's 1,000 revisions through the history API.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
@@ -111,6 +112,13 @@ async function watchInBrowser(server: Apiserver, ctx: BenchContext): Promise<() 
     }).observe(document.querySelector('.plot')!, { subtree: true, childList: true });
   }, `ws://127.0.0.1:${port}/live`);
   ctx.progress('the UI is open in Chromium');
+  // With BENCH_CPU_PROF=DIR, the page's own CPU profile too (DIR/ui-page-<time>.cpuprofile, for Chrome's DevTools).
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const cdp = profileDir ? await page.context().newCDPSession(page) : undefined;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
   await page.evaluate(() => ((window as unknown as { __since: number }).__since = Date.now()));
   return async () => {
     const { lat, recv } = await page.evaluate(() => {
@@ -119,6 +127,12 @@ async function watchInBrowser(server: Apiserver, ctx: BenchContext): Promise<() 
     });
     const sorted = [...recv].sort((a, b) => a - b);
     if (sorted.length) ctx.progress(`feed: write -> in the browser p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms`);
+    if (cdp && profileDir) {
+      const { profile } = await cdp.send('Profiler.stop');
+      const file = join(profileDir, `ui-page-${Date.now()}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      ctx.progress(`the page's CPU profile: ${file}`);
+    }
     await browser.close();
     await ui.stop();
     return lat;

@@ -11,7 +11,7 @@
 // MAX_UNSENT_BYTES, is ended; it resumes with `from` set to the last change
 // it got, as a kube watch ended by the apiserver resumes at its last
 // resourceVersion. `timeoutSeconds` ends the stream after that long.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { badRequest } from '../../shared/api/errors.ts';
 import { HISTORY_GROUP } from '../../shared/api/history-types.ts';
@@ -51,14 +51,7 @@ function watchParams(query: URLSearchParams) {
 }
 
 /** Serves one watch of the changes until the client goes away, the timeout passes or the client falls behind. */
-export async function serveChangesWatch(
-  store: Store,
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: RequestUrl,
-  mayRead: MayRead,
-  log: Logger,
-): Promise<void> {
+export async function serveChangesWatch(store: Store, res: ServerResponse, url: RequestUrl, mayRead: MayRead, log: Logger): Promise<void> {
   const p = watchParams(url.searchParams);
   const wanted = p.prefixes ? (key: string) => p.prefixes!.some((pre) => key.startsWith(pre)) : () => true;
   let ended = false;
@@ -91,7 +84,7 @@ export async function serveChangesWatch(
     clearTimeout(timer);
     res.end();
   }
-  req.on('close', end);
+  // The response closes when the client goes away (as the resource watches' transport learns it).
   res.on('close', end);
 
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });

@@ -15,7 +15,7 @@ import { StepView } from './step-view.tsx';
 import { TimelineView } from './timeline-view.tsx';
 
 /** How long a write waits in the page before it is drawn: at least FLUSH_MS, at most MAX_FLUSH_MS (see the flush below). */
-const FLUSH_MS = 100;
+const FLUSH_MS = 50;
 const MAX_FLUSH_MS = 2000;
 
 /** What the object view shows: an object, and the revision to start from. */
@@ -47,7 +47,8 @@ export function App() {
     // Batches arrive many a second during a rollout: they are merged and drawn
     // together, at most every FLUSH_MS, so the page draws each write once, not once per batch.
     // A page that draws slowly (thousands of marks) draws less often, so that it never
-    // falls behind the feed: the next draw waits twice as long as the last one took.
+    // falls behind the feed: the next draw waits as long as the last one took (drawing
+    // at most half the time).
     let buffered: Change[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
     let drawMs = 0;
@@ -64,7 +65,7 @@ export function App() {
         if (buffered.length) timer = setTimeout(flush, delay());
       });
     };
-    const delay = () => Math.min(MAX_FLUSH_MS, Math.max(FLUSH_MS, 2 * drawMs));
+    const delay = () => Math.min(MAX_FLUSH_MS, Math.max(FLUSH_MS, drawMs));
     const stop = connectLive((items) => {
       buffered = buffered.concat(items);
       timer ??= setTimeout(flush, delay());
