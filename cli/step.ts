@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { ControllerSteps, ItemRecord } from '../shared/controller/stepper.ts';
 import { splitArgs } from '../shared/cli/split-args.ts';
 import { stepAction, stepEndpoints, type StepAction } from './step-client.ts';
+import { timeOfDay } from './time-of-day.ts';
 
 export const STEP_USAGE = `Usage:
   ksim step show [CONTROLLER]       each controller: paused?, the items held, the last items with their notes
@@ -25,12 +26,10 @@ class UsageError extends Error {}
 
 const FLAGS = { 'data-dir': { value: true }, output: { value: true, short: 'o' }, help: { value: false, short: 'h' } } as const;
 
-const clock = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString().slice(11, 23));
-
 /** An item as lines: key, triggers, state and timing, then each note. */
 export function itemText(i: ItemRecord): string {
   const took = i.startedAt !== undefined && i.endedAt !== undefined ? ` in ${i.endedAt - i.startedAt} ms` : '';
-  let out = `#${i.id} ${i.controller} ${i.key} ${i.state}${took}${i.triggers.length ? ` (queued by ${i.triggers.join(', ')})` : ''} at ${clock(i.takenAt)}\n`;
+  let out = `#${i.id} ${i.controller} ${i.key} ${i.state}${took}${i.triggers.length ? ` (queued by ${i.triggers.join(', ')})` : ''} at ${timeOfDay(i.takenAt)}\n`;
   for (const n of i.notes) for (const [k, v] of Object.entries(n)) out += `    ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}\n`;
   if (i.error) out += `    error: ${i.error}\n`;
   if (i.requeueAfterMs !== undefined) out += `    requeue after: ${i.requeueAfterMs} ms\n`;

@@ -1,5 +1,6 @@
 // The text `ksim history|diff|blame|trace` print: tables in kubectl's style
 // and the trace as an indented tree, from the history API's objects.
+import { timeOfDay } from '../time-of-day.ts';
 import type { FieldBlame, RevisionDiff, RevisionList, Trace, TraceNode, Writer } from '../../shared/api/history-types.ts';
 import { formatColumns } from '../../shared/cli/columns.ts';
 import { targetText } from './target.ts';
@@ -11,13 +12,6 @@ export function valueText(v: unknown): string {
   const s = v === undefined ? '<none>' : typeof v === 'string' ? v : JSON.stringify(v);
   return s.length > MAX_VALUE ? `${s.slice(0, MAX_VALUE - 3)}...` : s;
 }
-
-/** The local time of day with milliseconds: 10:04:05.123. */
-export const clock = (iso: string): string => {
-  const d = new Date(iso);
-  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
-};
 
 /** The verb and subresource: "patch", "update status", "create binding". */
 export const verbText = (w: Writer | undefined): string => (w ? [w.verb, w.subresource].filter(Boolean).join(' ') : '');
@@ -41,7 +35,7 @@ export function historyTable(list: RevisionList): string {
     const shown = changed.slice(0, 3).join(' ') + (changed.length > 3 ? ` (+${changed.length - 3} more)` : '');
     rows.push([
       r.revision,
-      clock(r.time),
+      timeOfDay(r.time),
       r.type,
       r.writer?.user ?? '<unknown>',
       r.writer?.fieldManager ?? '',
@@ -82,7 +76,7 @@ export function blameTable(b: FieldBlame): string {
 
 function nodeLine(n: TraceNode, rootTime: number): string {
   const dt = Date.parse(n.time) - rootTime;
-  const when = dt === 0 ? clock(n.time) : `+${dt}ms`;
+  const when = dt === 0 ? timeOfDay(n.time) : `+${dt}ms`;
   const object = `${targetText(n.object)}${n.object.namespace ? ` -n ${n.object.namespace}` : ''}`;
   const who = n.writer ? ` by ${n.writer.user}${n.writer.fieldManager ? ` (${n.writer.fieldManager})` : ''}` : '';
   const why = causeText(n.writer);
