@@ -35,6 +35,8 @@ function comparable(res: { status: number; headers: Record<string, string>; body
   const body = structuredClone(res.body);
   if (body?.metadata) {
     for (const k of ['uid', 'creationTimestamp', 'resourceVersion']) if (body.metadata[k] !== undefined) body.metadata[k] = `<${k}>`;
+    // The managedFields entry is stamped with the create's second, like creationTimestamp: two creates may straddle one.
+    for (const entry of body.metadata.managedFields ?? []) if (entry.time !== undefined) entry.time = '<time>';
     if (body.metadata.generateName && body.metadata.name) {
       const generated = body.metadata.name;
       body.metadata.name = generated.slice(0, body.metadata.generateName.length) + '<suffix>';
