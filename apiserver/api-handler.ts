@@ -37,7 +37,6 @@ import { parseRequest, type RequestInfo } from './request-info.ts';
 import { toScale } from './registry/scale.ts';
 import type { ApiContext, ApiRequest, ApiResponse } from './handlers/context.ts';
 import { handleCreate } from './handlers/create.ts';
-import { requestIDOf } from './handlers/write-record.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
 import { handleGet } from './handlers/get.ts';
 import { handleList } from './handlers/list.ts';
@@ -156,7 +155,7 @@ export function createApiHandler(
         return;
       }
       // A watch of the changes streams until the client goes (history-api/changes-watch.ts).
-      if (isHistoryApiPath(url.pathname) && isChangesWatch(url)) {
+      if (isChangesWatch(url)) {
         verb = 'watch';
         resource = 'history.ksim.io';
         if (req.method !== 'GET') throw methodNotAllowed((req.method ?? '').toLowerCase(), { group: HISTORY_GROUP, resource: 'changes' });
@@ -224,9 +223,8 @@ export function createApiHandler(
         body: () => readBody(req),
         req,
         res,
+        trace: who?.trace,
       };
-      const requestID = traces ? requestIDOf(r) : undefined;
-      if (requestID !== undefined) r.trace = traces!.get(requestID);
       try {
         const out = await dispatch(ctx, r);
         if (out) {

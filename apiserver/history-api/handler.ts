@@ -230,9 +230,7 @@ async function changes(store: Store, query: URLSearchParams, mayRead: MayRead): 
     objects,
     keyPrefixes: resourcePrefixesParam(query),
   });
-  const items = page.items.map((c) => {
-    return changeItem(c, objects, mayRead);
-  });
+  const items = page.items.map((c) => changeItem(c, objects, mayRead));
   const metadata: ChangeList['metadata'] = { resourceVersion: String(store.revision) };
   if (page.continue) metadata.continue = page.continue;
   return { kind: 'ChangeList', apiVersion: HISTORY_API_VERSION, metadata, items };

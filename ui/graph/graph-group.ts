@@ -8,7 +8,7 @@
 // and in the timeline. The cluster's Nodes are drawn only where a Pod of the
 // graph runs (withoutIdleNodes): a namespace's graph on 5,000 nodes is not
 // 5,000 dots.
-import { nodeId, type GraphEdge, type GraphModel, type GraphNode } from './graph-model.ts';
+import { edgeId, nodeId, type GraphEdge, type GraphModel, type GraphNode } from './graph-model.ts';
 
 /** An owner with more Pods than this has them drawn as one group node. */
 export const MAX_PODS_PER_OWNER = 12;
@@ -51,7 +51,7 @@ export function groupPods(model: GraphModel, max = MAX_PODS_PER_OWNER): GraphMod
   for (const e of model.edges) {
     const source = standIn.get(e.source) ?? e.source;
     const target = standIn.get(e.target) ?? e.target;
-    const id = source === e.source && target === e.target ? e.id : `${e.kind}:${source}->${target}`;
+    const id = source === e.source && target === e.target ? e.id : edgeId(e.kind, source, target);
     if (seen.has(id)) continue;
     seen.add(id);
     edges.push(id === e.id ? e : { id, source, target, kind: e.kind });

@@ -57,6 +57,11 @@ const KINDS: { key: keyof GraphObjects; kind: string; group: string; namespaced:
   { key: 'configmaps', kind: 'ConfigMap', group: '', namespaced: true },
 ];
 
+/** The id of an edge of `kind` from `source` to `target`. */
+export function edgeId(kind: EdgeKind, source: string, target: string): string {
+  return `${kind}:${source}->${target}`;
+}
+
 /** The id of an object's node. */
 export function nodeId(kind: string, namespace: string | undefined, name: string): string {
   return `${kind}/${namespace ?? ''}/${name}`;
@@ -90,7 +95,7 @@ export function buildGraph(objects: GraphObjects): GraphModel {
   const seen = new Set<string>();
   const edge = (source: string | undefined, target: string | undefined, kind: EdgeKind) => {
     if (!source || !target || !byId.has(source) || !byId.has(target)) return;
-    const id = `${kind}:${source}->${target}`;
+    const id = edgeId(kind, source, target);
     if (seen.has(id)) return;
     seen.add(id);
     edges.push({ id, source, target, kind });
