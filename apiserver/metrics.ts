@@ -1,7 +1,7 @@
 // The apiserver's own metrics, named as kube-apiserver names them where an
 // equivalent exists: requests by verb/resource/code, request latency, open
-// watches, stored objects and storage size, watchers dropped for falling
-// behind and the bytes queued to watchers.
+// watches, stored objects and storage size, how long a write waits for its
+// commit, watchers dropped for falling behind and the bytes queued to watchers.
 import { prom } from '../shared/metrics/registry.ts';
 import type { Registry } from 'prom-client';
 import type { Store } from './storage/store.ts';
@@ -36,6 +36,13 @@ export function createApiMetrics(registry: Registry, store: Store, createWorkers
     labelNames: ['verb'],
     registers: [registry],
   });
+  const commitDelay = new prom.Histogram({
+    name: 'ksim_storage_commit_delay_seconds',
+    help: "Each write's delay from its sequencing (its revision's time) to its commit: the wait for the batch before it and its own durable write.",
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  store.observeCommitDelays((ms) => commitDelay.observe(ms / 1000));
   new prom.Gauge({
     name: 'apiserver_storage_objects',
     help: 'Number of stored objects.',

@@ -21,6 +21,7 @@ import { freePort, ksimNodeArgs, spawnTracked, type Apiserver } from '../test/he
 import { withCluster } from './components.ts';
 import { waitAvailable } from './deployment.ts';
 import { withApiserver } from './server.ts';
+import { histogramQuantiles } from './proc.ts';
 import { KubeClient as Client } from '../shared/client/kube-client.ts';
 import type { BenchContext, Benchmark } from './report.ts';
 
@@ -50,7 +51,16 @@ async function watchInBrowser(server: Apiserver, ctx: BenchContext): Promise<() 
   const port = await freePort();
   const ui = await spawnTracked(
     process.execPath,
-    [...ksimNodeArgs(), 'ui', '--kubeconfig', server.kubeconfigOf('ui'), '--port', String(port)],
+    // Profiled, the app is bundled unminified, so that the page's profile names its functions.
+    [
+      ...ksimNodeArgs(),
+      'ui',
+      '--kubeconfig',
+      server.kubeconfigOf('ui'),
+      '--port',
+      String(port),
+      ...(process.env.BENCH_CPU_PROF ? ['--dev'] : []),
+    ],
     {
       env: { ...process.env, KSIM_LOG_LEVEL: 'warn' },
       stdio: 'ignore',
@@ -73,8 +83,15 @@ async function watchInBrowser(server: Apiserver, ctx: BenchContext): Promise<() 
       __recv: number[];
       __seen: Set<string>;
       __since: number;
+      __long: number[];
     };
     w.__times = new Map();
+    // The page's long tasks (over 50 ms on its main thread): what holds a mark back.
+    w.__long = [];
+    new PerformanceObserver((list) => {
+      if (w.__since === Number.MAX_SAFE_INTEGER) return;
+      for (const e of list.getEntries()) w.__long.push(Math.round(e.duration));
+    }).observe({ type: 'longtask', buffered: false });
     w.__lat = [];
     w.__seen = new Set();
     w.__recv = [];
@@ -119,19 +136,31 @@ async function watchInBrowser(server: Apiserver, ctx: BenchContext): Promise<() 
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.start');
   }
+  // With BENCH_TRACE=FILE, a Chromium performance trace of the rollout (style, layout, paint: for DevTools' Performance panel).
+  const traceFile = process.env.BENCH_TRACE;
+  if (traceFile)
+    await browser.startTracing(page, { path: traceFile, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   await page.evaluate(() => ((window as unknown as { __since: number }).__since = Date.now()));
   return async () => {
-    const { lat, recv } = await page.evaluate(() => {
-      const w = window as unknown as { __lat: number[]; __recv: number[] };
-      return { lat: w.__lat, recv: w.__recv };
+    const { lat, recv, long, marks } = await page.evaluate(() => {
+      const w = window as unknown as { __lat: number[]; __recv: number[]; __long: number[] };
+      return { lat: w.__lat, recv: w.__recv, long: w.__long, marks: document.querySelectorAll('.mark').length };
     });
     const sorted = [...recv].sort((a, b) => a - b);
     if (sorted.length) ctx.progress(`feed: write -> in the browser p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms`);
+    const longest = [...long].sort((a, b) => b - a);
+    ctx.progress(
+      `the page: ${marks} marks drawn at the end; ${long.length} long tasks, ${long.reduce((a, b) => a + b, 0)} ms in all, the longest ${longest.slice(0, 5).join(', ')} ms`,
+    );
     if (cdp && profileDir) {
       const { profile } = await cdp.send('Profiler.stop');
       const file = join(profileDir, `ui-page-${Date.now()}.cpuprofile`);
       writeFileSync(file, JSON.stringify(profile));
       ctx.progress(`the page's CPU profile: ${file}`);
+    }
+    if (traceFile) {
+      await browser.stopTracing();
+      ctx.progress(`the page's trace: ${traceFile}`);
     }
     await browser.close();
     await ui.stop();
@@ -180,13 +209,29 @@ async function rollout(
     async (client, _cm, server) => {
       const withUi = mode === 'ui' && existsSync(CHROMIUM);
       // Without the browser: how far behind a reader of `changes` (as the UI server reads it) falls.
-      const feed = mode === 'on' ? followChanges(client) : undefined;
+      // With the UI open too, for the same rollout: how much of a mark's delay is the feed's.
+      const feed = mode !== 'off' ? followChanges(client) : undefined;
       const stop = withUi ? await watchInBrowser(server, ctx) : undefined;
       const t0 = performance.now();
       await client.create(deployments, 'default', deployment(replicas));
       const ok = await waitAvailable(client, 'big', replicas, 1, 240_000, ctx);
       out = { ms: ok ? Math.round(performance.now() - t0) : 'timed out' };
-      if (feed) out.feedLag = await feed();
+      if (mode !== 'off') {
+        const delay = await histogramQuantiles(server, 'ksim_storage_commit_delay_seconds', [0.5, 0.99]);
+        if (delay)
+          ctx.progress(
+            `storage: write sequenced -> committed p50 <= ${delay.bounds[0] * 1000} ms, p99 <= ${delay.bounds[1] * 1000} ms (${delay.count} writes, buckets)`,
+          );
+      }
+      if (feed) {
+        const lags = await feed();
+        if (withUi) {
+          const sorted = lags.sort((a, b) => a - b);
+          ctx.progress(
+            `feed: write -> read from changes (the bench's own reader) p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms`,
+          );
+        } else out.feedLag = lags;
+      }
       if (stop) {
         await sleep(1000);
         out.lat = await stop();
@@ -209,8 +254,11 @@ export const historyBench: Benchmark = {
     const times: Record<Mode, number[]> = { on: [], off: [], ui: [] };
     let lat: number[] = [];
     let feedLag: number[] = [];
+    // BENCH_HISTORY_MODES=ui (a comma list of off, on, ui) runs only those rollouts, for working on one figure.
+    const only = process.env.BENCH_HISTORY_MODES?.split(',');
     for (let i = 0; i < rounds; i++)
       for (const mode of i % 2 === 0 ? (['off', 'on', 'ui'] as const) : (['ui', 'on', 'off'] as const)) {
+        if (only && !only.includes(mode)) continue;
         ctx.progress(`round ${i + 1}: ${mode === 'ui' ? 'recording on, the UI open' : `recording ${mode}`}`);
         const r = await rollout(mode, replicas, nodes, ctx);
         if (typeof r.ms === 'number') times[mode].push(r.ms);

@@ -127,6 +127,34 @@ export async function runtimeMetrics(server: ApiTarget): Promise<RuntimeMetrics>
   }
 }
 
+/**
+ * The quantiles `qs` of a histogram without labels of its own (the registry's default ones aside) on the apiserver's /metrics,
+ * each as the upper bound of the bucket it falls in (seconds; Infinity past
+ * the last bound), and how many observations it has; undefined when it cannot be read.
+ */
+export async function histogramQuantiles(
+  server: ApiTarget,
+  name: string,
+  qs: number[],
+): Promise<{ count: number; bounds: number[] } | undefined> {
+  const c = api(server);
+  try {
+    const res = await c.request('GET', '/metrics', undefined, { accept: 'text/plain' });
+    if (res.status !== 200) return undefined;
+    const buckets = [...res.text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)"[^}]*\\} (\\d+)$`, 'gm'))].map((m) => ({
+      le: m[1] === '+Inf' ? Infinity : Number(m[1]),
+      n: Number(m[2]),
+    }));
+    const count = buckets.at(-1)?.n ?? 0;
+    if (!count) return undefined;
+    return { count, bounds: qs.map((q) => buckets.find((b) => b.n >= q * count)!.le) };
+  } catch {
+    return undefined;
+  } finally {
+    c.close();
+  }
+}
+
 /** For progress lines: each call returns the apiserver's and this process's CPU use since the previous call. */
 export function cpuTicker(pid: () => number): () => string {
   const meter = new CpuMeter(pid);

@@ -298,3 +298,25 @@ test('a write an observer follows learns how many watchers its event reached; ot
   for (const stop of stops) stop();
   await store.close();
 });
+
+test('each committed write reports its delay from its sequencing to its commit; a no-op reports none', async () => {
+  let clock = 1_000;
+  const backend = new MemoryBackend();
+  const commit = backend.commit.bind(backend);
+  // The durable write takes 40 ms of the store's clock.
+  backend.commit = async (ops, rev) => {
+    clock += 40;
+    return commit(ops, rev);
+  };
+  const store = await Store.open(backend, { now: () => clock });
+  const delays: number[] = [];
+  store.observeCommitDelays((ms) => delays.push(ms));
+  const first = put(store, 'a', 'one');
+  clock += 5;
+  const second = put(store, 'a', 'two');
+  await Promise.all([first, second]);
+  assert.deepEqual(delays, [45, 40]);
+  await store.txn(`${B}/a/one`, () => undefined);
+  assert.equal(delays.length, 2);
+  await store.close();
+});

@@ -160,6 +160,7 @@ export class Store {
   private closed = false;
   private readonly writeObservers: WriteObserver[] = [];
   private readonly commitObservers = new Set<CommitObserver>();
+  private commitDelayListener?: (ms: number) => void;
   /** Keys written since the last history trim (only tracked when history is kept by count). */
   private readonly trimKeys = new Set<string>();
   private trimming?: Promise<void>;
@@ -317,6 +318,11 @@ export class Store {
   }
 
   /** Follows every later commit (see CommitObserver) until the returned function is called. */
+  /** Calls `listener` with each committed write's delay from its sequencing (its revision's time) to its commit: the wait for earlier batches and the durable write. */
+  observeCommitDelays(listener: (ms: number) => void): void {
+    this.commitDelayListener = listener;
+  }
+
   observeCommits(observer: CommitObserver): () => void {
     this.commitObservers.add(observer);
     return () => this.commitObservers.delete(observer);
@@ -403,6 +409,10 @@ export class Store {
       this.abandon(batch, events, err);
       this.writing = false;
       return;
+    }
+    if (this.commitDelayListener && writes.length > 0) {
+      const committedAt = this.now();
+      for (const w of writes) this.commitDelayListener(committedAt - w.at!);
     }
     for (const ev of events) this.apply(ev);
     if (events.length > 0) this.committedRev = events[events.length - 1].rev;

@@ -42,12 +42,36 @@ export function followWindow(changes: readonly Change[], prev: Range | undefined
   return { from: first - span * 0.03, to: last + span * FOLLOW_HEADROOM };
 }
 
-/** What is on screen: for which window, lanes and writes (the first `count` of the list, ending with `last`). */
+/** What is on screen: for which window and lanes, and the newest write drawn. */
 interface Drawn {
   key: string;
   lanes: string[];
-  count: number;
   last?: Change;
+}
+
+const revisionNumber = (c: Change): number => Number(c.revision);
+
+/**
+ * The writes of `changes` (in revision order) newer than `last`, the newest
+ * write drawn, or undefined when the list no longer holds it (the page's
+ * list was cut past it, or began again): then the page draws anew. The list
+ * may have lost older writes at its front (the page keeps a bounded number):
+ * what is drawn of them stays, as a fresh drawing of a window that still
+ * covers their time would not show them, but nothing else moves.
+ */
+export function writesAfter(changes: readonly Change[], last: Change | undefined): readonly Change[] | undefined {
+  if (!last) return changes;
+  const r = revisionNumber(last);
+  let lo = 0;
+  let hi = changes.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const m = revisionNumber(changes[mid]);
+    if (m === r) return changes[mid] === last ? changes.slice(mid + 1) : undefined;
+    if (m < r) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
 }
 
 /** See the file comment. */
@@ -85,21 +109,21 @@ export function TimelineView(props: { changes: readonly Change[]; selected?: str
     if (!el) return;
     const key = `${win.from}|${win.to}|${win.width}|${win.selected ?? ''}|${hide}`;
     const d = drawn.current;
-    if (d && d.key === key && d.count <= changes.length && (d.count === 0 ? !d.last : changes[d.count - 1] === d.last)) {
-      const fresh = changes.slice(d.count);
+    const fresh = d && d.key === key ? writesAfter(changes, d.last) : undefined;
+    if (d && fresh) {
       const grown = fresh.length ? appendToTimeline(fresh, win, d.lanes, (r) => byRevision.get(r)) : { marks: '', links: '' };
       const marks = el.querySelector('g.marks');
       const links = el.querySelector('g.links');
       if (grown && marks && links && d.lanes.length) {
         if (grown.links) links.insertAdjacentHTML('beforeend', grown.links);
         if (grown.marks) marks.insertAdjacentHTML('beforeend', grown.marks);
-        drawn.current = { ...d, count: changes.length, last: changes[changes.length - 1] };
+        drawn.current = { ...d, last: changes[changes.length - 1] ?? d.last };
         return;
       }
     }
     const r = drawChangeTimeline(changes, win);
     el.innerHTML = r.svg;
-    drawn.current = { key, lanes: r.lanes, count: changes.length, last: changes[changes.length - 1] };
+    drawn.current = { key, lanes: r.lanes, last: changes[changes.length - 1] };
   }, [changes, win.from, win.to, win.width, win.selected, hide]);
 
   const zoomBy = (factor: number) => {
