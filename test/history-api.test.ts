@@ -206,6 +206,10 @@ describe('the whole cluster', () => {
     const third = await all.next();
     assert.deepEqual([second?.object.object.name, third?.object.object.name], ['watched-2', 'watched-3']);
     assert.ok(Number(second?.object.revision) < Number(third?.object.revision));
+    // A live change says when it was committed (at or after its sequencing); one from the kept history does not.
+    assert.equal(first?.object.committed, undefined);
+    assert.match(second?.object.committed, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.ok(Date.parse(second?.object.committed) >= Date.parse(second?.object.time));
     const secret = await onlySecrets.next();
     assert.equal(secret?.object.object.name, 'watched-3', 'the filtered watch skips the ConfigMaps');
     assert.equal(secret?.object.body, undefined, 'no body unless asked for');

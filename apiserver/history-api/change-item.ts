@@ -21,5 +21,6 @@ export function changeItem(c: ChangeInfo, objects: boolean, mayRead: MayRead): C
   const item: Change = { ...revisionOf(c), object: refOfKey(c.key) ?? { group: '', resource: '', name: c.key } };
   // A body is the object itself: only for a caller who may read the object (a Secret's history is a Secret).
   if (objects && c.json && mayRead(item.object)) item.body = JSON.parse(c.json) as unknown;
+  if (c.committedAt !== undefined) item.committed = new Date(c.committedAt).toISOString();
   return item;
 }

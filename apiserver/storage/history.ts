@@ -20,6 +20,8 @@ export interface RevisionInfo {
 export interface ChangeInfo extends RevisionInfo {
   key: string;
   json?: string;
+  /** When it was committed (ms since the epoch), for a change handed over as it was committed. */
+  committedAt?: number;
 }
 
 /** A page of results; `continue` is set when more may follow. */
@@ -79,6 +81,7 @@ function infoOf(r: RevisionRecord): RevisionInfo {
 export function changeOf(r: HistoryRecord, withObject: boolean | undefined): ChangeInfo {
   const c: ChangeInfo = { ...infoOf(r), key: r.key };
   if (withObject) c.json = r.json;
+  if (r.committedAt !== undefined) c.committedAt = r.committedAt;
   return c;
 }
 

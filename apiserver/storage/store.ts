@@ -410,17 +410,15 @@ export class Store {
       this.writing = false;
       return;
     }
-    if (this.commitDelayListener && writes.length > 0) {
-      const committedAt = this.now();
-      for (const w of writes) this.commitDelayListener(committedAt - w.at!);
-    }
+    const committedAt = this.now();
+    if (this.commitDelayListener) for (const w of writes) this.commitDelayListener(committedAt - w.at!);
     for (const ev of events) this.apply(ev);
     if (events.length > 0) this.committedRev = events[events.length - 1].rev;
     // Followed writes learn how many watchers their event reached.
     let tally: Map<ChangeEvent, number> | undefined;
     for (const w of writes) if (w.observed) (tally ??= new Map()).set(w.event!, 0);
     this.hub.dispatch(events, tally);
-    if (this.commitObservers.size > 0 && this.historyPolicy !== false && writes.length > 0) this.tellCommit(writes);
+    if (this.commitObservers.size > 0 && this.historyPolicy !== false && writes.length > 0) this.tellCommit(writes, committedAt);
     for (const w of batch)
       w.resolve(
         tally && w.observed && w.event
@@ -434,10 +432,10 @@ export class Store {
   }
 
   /** Hands a committed batch's records to the commit observers; one that throws is dropped, the others go on. */
-  private tellCommit(writes: PendingWrite[]): void {
+  private tellCommit(writes: PendingWrite[], committedAt: number): void {
     const records: HistoryRecord[] = writes.map((w) => {
       const ev = w.event!;
-      const r: HistoryRecord = { rev: ev.rev, type: ev.type, key: ev.key, at: w.at!, json: ev.json };
+      const r: HistoryRecord = { rev: ev.rev, type: ev.type, key: ev.key, at: w.at!, json: ev.json, committedAt };
       if (w.writer) r.writer = w.writer;
       return r;
     });

@@ -67,6 +67,8 @@ export interface HistoryRecord {
   writer?: WriteRecord;
   /** The object after the change; for DELETED, its last state (resourceVersion = rev). */
   json: string;
+  /** When the store committed it (ms since the epoch): only on the records handed to commit observers, the kept history does not store it. */
+  committedAt?: number;
 }
 
 /** A revision's record without the object: what a list of one object's revisions shows. */

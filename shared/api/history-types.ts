@@ -122,6 +122,13 @@ export interface Trace {
 /** One write anywhere in the cluster. */
 export interface Change extends Revision {
   object: ObjectRef;
+  /**
+   * When the apiserver committed it (RFC 3339 with milliseconds): only on the
+   * changes a watch hands over as they are committed (the kept history holds
+   * `time`, when the write was sequenced, alone). The two differ by the wait
+   * for the durable write.
+   */
+  committed?: string;
   /** The object after the write (for DELETED, its last state), when asked for with objects=true. */
   body?: unknown;
 }

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Change, Writer } from '../../shared/api/history-types.ts';
 import { laneOf } from './lanes.ts';
-import { appendToTimeline, drawChangeTimeline, renderChangeTimeline } from './timeline-svg.ts';
+import { appendToTimeline, describeChange, drawChangeTimeline, renderChangeTimeline } from './timeline-svg.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
@@ -79,6 +79,12 @@ test('each write is a mark in its lane, with what it was on hover', () => {
     svg.includes('<title>2026-01-01T00:00:03.000Z create/binding Deployment default/web (revision 13, MODIFIED)\nby system:kube-scheduler'),
   );
   assert.ok(svg.includes('cause: replicaset reconciling default/web, triggered by revision 11'));
+  // A change seen live says how long its commit took.
+  const live = { ...changes[3], committed: '2026-01-01T00:00:03.042Z' };
+  assert.match(
+    describeChange(live),
+    /^2026-01-01T00:00:03\.000Z create\/binding Deployment default\/web \(revision 13, MODIFIED\), committed 42 ms later\n/,
+  );
   // x scales onto the plot: 200 px of labels, 788 px for 10 s; revision 11 is at 1 s.
   assert.match(svg, /data-revision="11"[^>]* cx="278.8"/);
 });
@@ -109,6 +115,16 @@ test('names are escaped in marks, titles and lanes', () => {
   assert.ok(svg.includes('data-lane="user &lt;script&gt;&quot;x&quot;&amp;"'));
   assert.ok(svg.includes('data-name="&lt;img onerror=1&gt;"'));
   assert.ok(svg.includes('cause: a&#39;b&lt;'));
+});
+
+test("a page that keeps the changes draws marks without their object's attributes", () => {
+  const lean = renderChangeTimeline(changes, { ...win, objectData: false, titles: false });
+  assert.deepEqual(
+    marks(lean).map(([revision]) => revision),
+    marks(renderChangeTimeline(changes, win)).map(([revision]) => revision),
+  );
+  assert.ok(!/data-(name|namespace|kind|resource|group)=/.test(lean), lean);
+  assert.ok(renderChangeTimeline(changes, win).includes('data-name="web"'));
 });
 
 test('the same input gives the same bytes; the selected mark is drawn as such', () => {

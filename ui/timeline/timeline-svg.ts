@@ -30,6 +30,12 @@ export interface TimelineWindow {
    * passes false: ten thousand titles are half of a rollout's SVG.
    */
   titles?: boolean;
+  /**
+   * data-* attributes naming each mark's object (the default). A page that
+   * keeps the changes finds a clicked mark's object by its data-revision and
+   * passes false: half of a mark's attributes, parsed and styled for nothing.
+   */
+  objectData?: boolean;
 }
 
 const COLORS: Record<LaneKind, string> = {
@@ -58,6 +64,8 @@ export function describeChange(c: Change): string {
   const w = c.writer;
   const verb = w ? `${w.verb}${w.subresource ? `/${w.subresource}` : ''}` : c.type.toLowerCase();
   let s = `${c.time} ${verb} ${objectLabel(c)} (revision ${c.revision}, ${c.type})`;
+  // Seen live: how long the durable write took (a slow disk, or a busy apiserver, shows here).
+  if (c.committed) s += `, committed ${Date.parse(c.committed) - Date.parse(c.time)} ms later`;
   if (w) s += `\nby ${w.user}${w.fieldManager ? ` as ${w.fieldManager}` : ''}${w.userAgent ? ` (${w.userAgent})` : ''}`;
   if (w?.requestID) s += `\nrequest ${w.requestID}`;
   const cause = w?.cause;
@@ -148,10 +156,14 @@ function markSvg(c: Change, x: number, y: number, count: number, win: TimelineWi
   const lane = laneOf(c);
   const color = lane.kind === 'chaos' && faultReason(c) === 'ChaosRecovered' ? RECOVERED : COLORS[lane.kind];
   const o = c.object;
+  const object =
+    win.objectData === false
+      ? ''
+      : ` data-group="${escapeXml(o.group)}" data-resource="${escapeXml(o.resource)}" data-kind="${escapeXml(o.kind ?? '')}"` +
+        ` data-namespace="${escapeXml(o.namespace ?? '')}" data-name="${escapeXml(o.name)}"`;
   const data =
     `class="mark${c.revision === win.selected ? ' selected' : ''}" data-revision="${escapeXml(c.revision)}" data-lane="${escapeXml(lane.label)}"` +
-    ` data-group="${escapeXml(o.group)}" data-resource="${escapeXml(o.resource)}" data-kind="${escapeXml(o.kind ?? '')}"` +
-    ` data-namespace="${escapeXml(o.namespace ?? '')}" data-name="${escapeXml(o.name)}"${count > 1 ? ` data-count="${count}"` : ''}`;
+    `${object}${count > 1 ? ` data-count="${count}"` : ''}`;
   const selected = c.revision === win.selected;
   const more = count > 1 ? ` (and ${count - 1} more writes of this lane here)` : '';
   const title = win.titles === false ? '' : `<title>${escapeXml(describeChange(c) + more)}</title>`;
