@@ -97,7 +97,7 @@ export function TimelineView(props: { changes: readonly Change[]; selected?: str
   const follow = useRef<Range | undefined>(undefined);
   const all = useMemo(() => (follow.current = followWindow(changes, follow.current)), [changes]);
   const range = zoom ?? all;
-  const win: TimelineWindow = { ...range, width, labelWidth: LABEL_WIDTH, selected: props.selected, titles: false };
+  const win: TimelineWindow = { ...range, width, labelWidth: LABEL_WIDTH, selected: props.selected, titles: false, objectData: false };
   const span = range.to - range.from;
   const byRevision = useMemo(() => new Map(changes.map((c) => [c.revision, c])), [changes]);
 
@@ -159,19 +159,9 @@ export function TimelineView(props: { changes: readonly Change[]; selected?: str
     mark.appendChild(title);
   };
   const onClick = (ev: MouseEvent) => {
-    const mark = (ev.target as Element).closest<SVGElement>('.mark');
-    if (!mark) return;
-    const d = mark.dataset;
-    props.onSelect({
-      ref: {
-        group: d.group ?? '',
-        resource: d.resource ?? '',
-        kind: d.kind || undefined,
-        namespace: d.namespace || undefined,
-        name: d.name ?? '',
-      },
-      revision: d.revision,
-    });
+    // A mark names its write's revision; the write names the object (see objectData).
+    const c = byRevision.get((ev.target as Element).closest<SVGElement>('.mark')?.dataset.revision ?? '');
+    if (c) props.onSelect({ ref: c.object, revision: c.revision });
   };
 
   return (
