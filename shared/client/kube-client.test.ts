@@ -54,12 +54,15 @@ test('answers framed by Content-Length, chunked encoding and 204; bodies and que
   assert.deepEqual(await c.patch(configmaps, 'x', 'a b', 'merge', { data: { k: 'v' } }), { echo: { data: { k: 'v' } } });
   assert.equal(await c.delete(configmaps, 'x', 'gone'), undefined);
   await c.list(configmaps, { namespace: 'x', labelSelector: 'app in (a, b),tier!=db', limit: 5, continue: '' });
+  // A list's text as it came, unparsed.
+  assert.equal(await c.listText(configmaps, { namespace: 'x' }), '{"echo":null}');
   assert.deepEqual(seen, [
     'GET /chunked  ',
     'POST /api/v1/namespaces/x/configmaps application/json {"metadata":{"name":"ü"}}',
     'PATCH /api/v1/namespaces/x/configmaps/a%20b application/merge-patch+json {"data":{"k":"v"}}',
     'DELETE /api/v1/namespaces/x/configmaps/gone  ',
     'GET /api/v1/namespaces/x/configmaps?labelSelector=app%20in%20(a%2C%20b)%2Ctier!%3Ddb&limit=5  ',
+    'GET /api/v1/namespaces/x/configmaps  ',
   ]);
 });
 

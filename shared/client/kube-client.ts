@@ -110,6 +110,8 @@ export interface RequestOptions {
   contentType?: string;
   /** On success, resolve with undefined without parsing the answer: for writes whose caller has no use for it. */
   discardBody?: boolean;
+  /** On success, resolve with the answer's text unparsed: for a caller that passes it on as it came. */
+  rawBody?: boolean;
 }
 
 /**
@@ -248,6 +250,7 @@ export class KubeClient {
     const code = res.status;
     if (opts.discardBody && code >= 200 && code < 300) return undefined as T;
     const text = res.body;
+    if (opts.rawBody && code >= 200 && code < 300) return text as T;
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -261,6 +264,12 @@ export class KubeClient {
   /** GET of one object (or one of its subresources). */
   get<T extends KubeObject = any>(rt: ResourceType, namespace: string | undefined, name: string, subresource?: string): Promise<T> {
     return this.request('GET', KubeClient.path(rt, namespace, name, subresource));
+  }
+
+  /** One page of a list as the apiserver sent it (JSON text), for a caller that passes it on. */
+  listText(rt: ResourceType, opts: ListOptions = {}): Promise<string> {
+    const { namespace, ...query } = opts;
+    return this.request('GET', KubeClient.path(rt, namespace), { query: { ...query }, rawBody: true });
   }
 
   /** One page of a list: `items` are `T`s. */

@@ -67,8 +67,9 @@ export function apiRouter(client: KubeClient, log: Logger): express.Router {
     const rt = allResources().find((r) => r.plural === plural && r.group === group);
     if (!rt) return badRequest(res, `resource ${resource} is not served`);
     try {
-      const list = await client.list(rt, { namespace: rt.namespaced ? namespace : undefined });
-      res.json(list);
+      // As the apiserver sent it: a thousand Pods parsed and written again would hold the live feed up.
+      const list = await client.listText(rt, { namespace: rt.namespaced ? namespace : undefined });
+      res.type('application/json').send(list);
     } catch (err) {
       sendError(res, log, err);
     }
