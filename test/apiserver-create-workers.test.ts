@@ -79,6 +79,23 @@ test('a Pod is defaulted, admitted and stored the same on a worker as on the mai
   assert.deepEqual(stored.body, res.body);
 });
 
+test("what mutating admission adds to a Pod is no manager's, on a worker as on the main thread (kube tracks managedFields before it)", async () => {
+  const res = await both(PODS, pod('owned'));
+  assert.equal(res.status, 201);
+  // Admission added these: the token volume and its mount, the priority, the not-ready/unreachable tolerations.
+  assert.ok(res.body.spec.volumes.some((v: any) => v.name.startsWith('kube-api-access-')));
+  assert.equal(res.body.spec.priority, 0);
+  assert.equal(res.body.spec.tolerations.length, 2);
+  const [entry] = res.body.metadata.managedFields;
+  const spec = entry.fieldsV1['f:spec'];
+  for (const f of ['f:volumes', 'f:priority', 'f:preemptionPolicy', 'f:tolerations', 'f:serviceAccountName'])
+    assert.equal(spec[f], undefined, `${f} is not owned: ${JSON.stringify(spec)}`);
+  assert.equal(spec['f:containers']['k:{"name":"c"}']['f:volumeMounts'], undefined);
+  // What the client sent and what defaulting set are the creator's.
+  assert.ok(spec['f:containers']['k:{"name":"c"}']['f:image']);
+  assert.ok(spec['f:dnsPolicy'], 'a default is owned, as kube decodes with defaults');
+});
+
 test('generateName, YAML bodies, dry runs and other kinds match too', async () => {
   const gen = await both(PODS, { ...pod(''), metadata: { generateName: 'gen-' } });
   assert.match(gen.body.metadata.name, /^gen-[a-z0-9]{5}$/);

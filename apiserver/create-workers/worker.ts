@@ -13,7 +13,7 @@ import { tracedPlugin } from '../request-trace/admission.ts';
 import { serviceAccountSnapshot, type ServiceAccountView } from '../admission/service-account.ts';
 import { prepareNewObject } from '../handlers/new-object.ts';
 import { refuseSetResourceVersion } from '../registry/lifecycle.ts';
-import { managerPlaceholder, serializeCreated } from '../fieldmanager/index.ts';
+import { createdFields, managerPlaceholder, serializeWithCreatedFields, type CreatedFields } from '../fieldmanager/index.ts';
 import type { CreateWorkerData, PrepareBatch, PrepareMessage, PrepareReply, WorkerReply } from './protocol.ts';
 
 /** Serves prepare requests until the main thread goes away. */
@@ -43,6 +43,9 @@ export function runCreateWorker(): void {
       const rt = findResource(m.group, m.version, m.plural);
       if (!rt) throw new Error(`unknown resource ${m.group}/${m.version}/${m.plural}`);
       const body = Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength);
+      // The main thread puts the request's field manager in the placeholder's place.
+      const w = { rt, manager: managerPlaceholder(placeholder), subresource: '', now: new Date(m.nowMs) };
+      let created: CreatedFields = { inPlace: false };
       const out = prepareNewObject(
         {
           rt,
@@ -55,12 +58,14 @@ export function runCreateWorker(): void {
           user: m.user,
         },
         admission,
+        undefined,
+        // managedFields before mutating admission, as kube's create handler.
+        (obj) => (created = createdFields(w, obj)),
       );
       // Last, as kube's storage does: every check and admission plugin of a worker's create has run.
       refuseSetResourceVersion(out.value);
       out.value.metadata.resourceVersion = placeholder;
-      // With its managedFields: the main thread puts the request's field manager in the placeholder's place.
-      const json = serializeCreated({ rt, manager: managerPlaceholder(placeholder), subresource: '', now: new Date(m.nowMs) }, out.value);
+      const json = serializeWithCreatedFields(w, out.value, created);
       return { id: m.id, json, name: out.name, generateName: out.generateName, warnings: out.warnings, ...taken() };
     } catch (err) {
       if (err instanceof StatusError)

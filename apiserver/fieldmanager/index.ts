@@ -638,27 +638,39 @@ export function createEntriesBySets(w: WriteContext, next: KubeObject): ManagedF
   return encodeManaged(updateManaged(w, atom, emptyObject(w.rt, atom), next, emptyManaged(), updaterId(w)));
 }
 
+/** A new object's managedFields, worked out before mutating admission: set on the object, or the text of its one entry. */
+export type CreatedFields = { inPlace: true } | { inPlace: false; text?: string };
+
 /**
- * A new object's JSON with its managedFields (what a create worker sends
- * back): the common create's entry is written as text into the JSON, not
- * built as objects and serialized.
+ * The managedFields of a new object as it stands: as kube's create handler,
+ * before mutating admission (what admission adds, a ServiceAccount's token
+ * volume or a Priority, is no manager's). The common create's entry is kept
+ * as text, to be written into the JSON (serializeWithCreatedFields).
  */
-export function serializeCreated(w: WriteContext, obj: KubeObject): string {
+export function createdFields(w: WriteContext, obj: KubeObject): CreatedFields {
   const sent: unknown = obj.metadata.managedFields;
   if (!MANAGED_FIELDS_ENABLED || (sent !== undefined && !isReset(sent))) {
     trackUpdate(w, undefined, obj);
-    return JSON.stringify(obj);
+    return { inPlace: true };
   }
-  let text: string | undefined;
+  delete obj.metadata.managedFields;
   try {
-    text = createEntriesText(w, obj);
+    return { inPlace: false, text: createEntriesText(w, obj) };
   } catch (err) {
     if (!isStackExhausted(err)) throw err;
+    return { inPlace: false };
   }
-  if (text === undefined) {
-    delete obj.metadata.managedFields;
-    return JSON.stringify(obj);
-  }
+}
+
+/** A new object's JSON with the managedFields createdFields worked out (what a create worker sends back). */
+export function serializeCreated(w: WriteContext, obj: KubeObject): string {
+  return serializeWithCreatedFields(w, obj, createdFields(w, obj));
+}
+
+/** `obj`'s JSON with `created` (from createdFields, before admission) as its managedFields. */
+export function serializeWithCreatedFields(w: WriteContext, obj: KubeObject, created: CreatedFields): string {
+  const text = created.inPlace ? undefined : created.text;
+  if (text === undefined) return JSON.stringify(obj);
   const marker = `managed-fields-${w.now.getTime()}-${Math.random()}`;
   (obj.metadata as Record<string, unknown>).managedFields = marker;
   const json = JSON.stringify(obj);

@@ -78,9 +78,10 @@ export async function handleCreate(ctx: ApiContext, r: ApiRequest): Promise<ApiR
   // What the worker's ServiceAccount admission reads, sent along with a Pod.
   if (worker && rt.group === '' && rt.plural === 'pods') request.serviceAccounts = serviceAccountTexts(ctx.store, namespace);
   const prepareHere = (): PreparedCreate<StoredObject> => {
-    const p = prepareNewObject(request, ctx.admission, attrs);
-    trackUpdate({ rt, manager, subresource: '', now: request.now }, undefined, p.value);
-    return p;
+    // managedFields before mutating admission, as kube's create handler (prepareNewObject calls back before admitting).
+    return prepareNewObject(request, ctx.admission, attrs, (obj) =>
+      trackUpdate({ rt, manager, subresource: '', now: request.now }, undefined, obj),
+    );
   };
   let prepared: PreparedCreate;
   try {
