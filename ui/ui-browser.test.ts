@@ -438,6 +438,26 @@ test('the UI shows the timeline, the live changes, the graph and an object histo
     t.diagnostic(`a pushed change was on screen after ${Date.now() - pushedAt} ms`);
     assert.equal(await laneOf(page, '105'), 'kubelet node-1');
 
+    // Thousands of writes at once, past the window's end: the timeline is drawn anew, the newest
+    // marks first and the older ones in later tasks; in the end every write has its mark.
+    const burst: Change[] = Array.from({ length: 3000 }, (_, i) => ({
+      revision: String(1000 + i),
+      type: 'MODIFIED',
+      time: new Date(T0 + 20_000 + Math.floor(i / 30) * 400).toISOString(),
+      object: ref('', 'pods', 'Pod', `burst-${i}`),
+      writer: { user: `system:node:burst-${String(i % 30).padStart(2, '0')}`, verb: 'patch', subresource: 'status' },
+    }));
+    for (const c of burst) api.push(c);
+    await page.waitForSelector('.plot .mark[data-revision="3999"]', { timeout: 10_000 });
+    await page.waitForFunction((n) => document.querySelectorAll('.plot .mark[data-lane^="kubelet burst-"]').length === n, burst.length, {
+      timeout: 10_000,
+    });
+    const drawnBurst = await page.$$eval('.plot .mark[data-lane^="kubelet burst-"]', (els) =>
+      els.map((e) => e.getAttribute('data-revision')),
+    );
+    assert.deepEqual(new Set(drawnBurst), new Set(burst.map((c) => c.revision)), 'one mark per write, none lost or doubled');
+    assert.equal(await page.locator('.plot .mark[data-revision="104"]').count(), 1, 'the older writes are still drawn');
+
     // Clicking a mark opens the object: its revisions, the diff to the one before, the blame.
     await page.click('.plot .mark[data-revision="104"]');
     await page.waitForSelector('.object table.revisions tr[data-revision="100"]', { timeout: 5000 });

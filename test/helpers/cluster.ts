@@ -5,7 +5,7 @@
 // CA and admin certificate come from DIR/kubeconfig, and a component started
 // again runs under its own identity's kubeconfig, as `ksim up` starts it.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { ClusterState, ComponentState } from '../../cli/cluster-state.ts';
 import { join } from 'node:path';
 import { loadKubeconfig } from '../../shared/client/kubeconfig.ts';
@@ -76,6 +76,22 @@ async function controlCall(dataDir: string, method: string, path: string, body?:
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
+/** The last `n` lines of `text`. */
+const tail = (text: string, n: number): string => text.trimEnd().split('\n').slice(-n).join('\n');
+
+/**
+ * Why a cluster did not come up, with what there is to read: the last lines
+ * of `ksim up`'s output and of each component's log in the data dir (which
+ * is removed when the test ends).
+ */
+function startFailure(why: string, output: string, dataDir: string): Error {
+  const parts = [why, `--- ksim up (last lines) ---\n${tail(output, 30)}`];
+  const logs = join(dataDir, 'logs');
+  for (const file of existsSync(logs) ? readdirSync(logs).sort() : [])
+    parts.push(`--- ${file} (last lines) ---\n${tail(readFileSync(join(logs, file), 'utf8'), 15)}`);
+  return new Error(parts.join('\n'));
+}
+
 /** Starts `ksim up` (with `upArgs` besides the data dir, port, nodes and speed) and waits for `nodes` Ready nodes. */
 export async function startCluster(opts: { nodes?: number; speed?: number; upArgs?: string[] } = {}): Promise<Cluster> {
   const nodes = opts.nodes ?? 3;
@@ -110,7 +126,7 @@ export async function startCluster(opts: { nodes?: number; speed?: number; upArg
   const k = (args: string[], input?: string) => kubectl(args, { kubeconfig, input, timeoutMs: 60_000 });
   const deadline = Date.now() + 60_000;
   while (!output.includes('export KUBECONFIG=')) {
-    if (!up.running() || Date.now() > deadline) throw new Error(`ksim up did not come up:\n${output}`);
+    if (!up.running() || Date.now() > deadline) throw startFailure('ksim up did not come up', output, dataDir);
     await sleep(100);
   }
   for (;;) {
@@ -126,7 +142,12 @@ export async function startCluster(opts: { nodes?: number; speed?: number; upArg
     // removes that, the scheduler keeps new Pods off the node, and a test that spreads Pods would see it empty).
     const schedulable = workers.filter((s) => s.endsWith(' True') && !s.includes('node.kubernetes.io/not-ready'));
     if (r.code === 0 && schedulable.length >= nodes) break;
-    if (Date.now() > deadline) throw new Error(`nodes not Ready in time: ${r.stdout} ${r.stderr}`);
+    if (Date.now() > deadline)
+      throw startFailure(
+        `nodes not Ready in time (kubectl get nodes: exit ${r.code}${r.timedOut ? ', timed out' : ''}): ${r.stdout} ${r.stderr}`,
+        output,
+        dataDir,
+      );
     await sleep(200);
   }
   const config = loadKubeconfig(kubeconfig);

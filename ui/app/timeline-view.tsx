@@ -11,10 +11,19 @@
 // a batch costs what it adds, not what is on screen. "follow" therefore
 // moves in steps: its window ends well after the newest write, and only a
 // write past its end (or a new lane, a zoom, a resize, a selection) draws
-// the whole timeline again.
+// the whole timeline again. Such a redraw shows the newest marks first and
+// fills in the older ones beneath them a chunk per task, so that a redraw of
+// ten thousand writes does not hold up the page (and the next live batch).
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Change } from '../../shared/api/history-types.ts';
-import { appendToTimeline, describeChange, drawChangeTimeline, timeAtX, type TimelineWindow } from '../timeline/timeline-svg.ts';
+import {
+  appendToTimeline,
+  assembleTimeline,
+  describeChange,
+  drawTimelineParts,
+  timeAtX,
+  type TimelineWindow,
+} from '../timeline/timeline-svg.ts';
 import type { Selection } from './app.tsx';
 
 const LABEL_WIDTH = 200;
@@ -51,6 +60,21 @@ interface Drawn {
 
 const revisionNumber = (c: Change): number => Number(c.revision);
 
+/** The index of the write with `revision` in `changes` (in revision order), or -1. */
+export function indexOfRevision(changes: readonly Change[], revision: string): number {
+  const r = Number(revision);
+  let lo = 0;
+  let hi = changes.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const m = revisionNumber(changes[mid]);
+    if (m === r) return mid;
+    if (m < r) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
 /**
  * The writes of `changes` (in revision order) newer than `last`, the newest
  * write drawn, or undefined when the list no longer holds it (the page's
@@ -61,18 +85,13 @@ const revisionNumber = (c: Change): number => Number(c.revision);
  */
 export function writesAfter(changes: readonly Change[], last: Change | undefined): readonly Change[] | undefined {
   if (!last) return changes;
-  const r = revisionNumber(last);
-  let lo = 0;
-  let hi = changes.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const m = revisionNumber(changes[mid]);
-    if (m === r) return changes[mid] === last ? changes.slice(mid + 1) : undefined;
-    if (m < r) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return undefined;
+  const i = indexOfRevision(changes, last.revision);
+  return i >= 0 && changes[i] === last ? changes.slice(i + 1) : undefined;
 }
+
+/** A full redraw shows its newest CHUNK_MARKS marks at once, then older chunks of as many, in tasks of about CHUNK_BUDGET_MS. */
+const CHUNK_MARKS = 1000;
+const CHUNK_BUDGET_MS = 12;
 
 /** See the file comment. */
 export function TimelineView(props: { changes: readonly Change[]; selected?: string; onSelect: (s: Selection) => void }) {
@@ -99,11 +118,19 @@ export function TimelineView(props: { changes: readonly Change[]; selected?: str
   const range = zoom ?? all;
   const win: TimelineWindow = { ...range, width, labelWidth: LABEL_WIDTH, selected: props.selected, titles: false, objectData: false };
   const span = range.to - range.from;
-  const byRevision = useMemo(() => new Map(changes.map((c) => [c.revision, c])), [changes]);
+  // The write a mark names (by its data-revision): the list is in revision order.
+  const byRevision = (revision: string | undefined): Change | undefined => {
+    const i = revision === undefined ? -1 : indexOfRevision(changes, revision);
+    return i >= 0 ? changes[i] : undefined;
+  };
 
-  // Drawn here, not by Preact: most batches only append (see the file comment).
+  // Drawn here, not by Preact: most batches only append (see the file comment). A full redraw
+  // shows the newest marks at once and the older ones beneath them in later tasks (each
+  // drawing has its generation: a newer drawing stops the filling in of an older one).
   const canvas = useRef<HTMLDivElement>(null);
   const drawn = useRef<Drawn | undefined>(undefined);
+  const generation = useRef(0);
+  useEffect(() => () => void generation.current++, []);
   useLayoutEffect(() => {
     const el = canvas.current;
     if (!el) return;
@@ -111,7 +138,7 @@ export function TimelineView(props: { changes: readonly Change[]; selected?: str
     const d = drawn.current;
     const fresh = d && d.key === key ? writesAfter(changes, d.last) : undefined;
     if (d && fresh) {
-      const grown = fresh.length ? appendToTimeline(fresh, win, d.lanes, (r) => byRevision.get(r)) : { marks: '', links: '' };
+      const grown = fresh.length ? appendToTimeline(fresh, win, d.lanes, byRevision) : { marks: '', links: '' };
       const marks = el.querySelector('g.marks');
       const links = el.querySelector('g.links');
       if (grown && marks && links && d.lanes.length) {
@@ -121,9 +148,26 @@ export function TimelineView(props: { changes: readonly Change[]; selected?: str
         return;
       }
     }
-    const r = drawChangeTimeline(changes, win);
-    el.innerHTML = r.svg;
-    drawn.current = { key, lanes: r.lanes, last: changes[changes.length - 1] };
+    const parts = drawTimelineParts(changes, win);
+    const chunks = parts.chunks(CHUNK_MARKS)[Symbol.iterator]();
+    const newest = chunks.next();
+    el.innerHTML = assembleTimeline(parts.frame, newest.done ? [] : [newest.value]);
+    drawn.current = { key, lanes: parts.lanes, last: changes[changes.length - 1] };
+    const mine = ++generation.current;
+    const fillIn = () => {
+      const marks = el.querySelector('g.marks');
+      const links = el.querySelector('g.links');
+      if (generation.current !== mine || !marks || !links) return;
+      const started = performance.now();
+      while (performance.now() - started < CHUNK_BUDGET_MS) {
+        const older = chunks.next();
+        if (older.done) return;
+        links.insertAdjacentHTML('afterbegin', older.value.links);
+        marks.insertAdjacentHTML('afterbegin', older.value.marks);
+      }
+      setTimeout(fillIn, 0);
+    };
+    if (!newest.done) setTimeout(fillIn, 0);
   }, [changes, win.from, win.to, win.width, win.selected, hide]);
 
   const zoomBy = (factor: number) => {
@@ -151,7 +195,7 @@ export function TimelineView(props: { changes: readonly Change[]; selected?: str
   const onOver = (ev: MouseEvent) => {
     const mark = (ev.target as Element).closest<SVGElement>('.mark');
     if (!mark || mark.querySelector('title')) return;
-    const c = byRevision.get(mark.dataset.revision ?? '');
+    const c = byRevision(mark.dataset.revision);
     if (!c) return;
     const count = Number(mark.dataset.count ?? 1);
     const title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
@@ -160,7 +204,7 @@ export function TimelineView(props: { changes: readonly Change[]; selected?: str
   };
   const onClick = (ev: MouseEvent) => {
     // A mark names its write's revision; the write names the object (see objectData).
-    const c = byRevision.get((ev.target as Element).closest<SVGElement>('.mark')?.dataset.revision ?? '');
+    const c = byRevision((ev.target as Element).closest<SVGElement>('.mark')?.dataset.revision);
     if (c) props.onSelect({ ref: c.object, revision: c.revision });
   };
 

@@ -43,11 +43,11 @@ export function laneOf(change: Pick<Change, 'writer'>): Lane {
   return { label: `user ${user}`, kind: 'user' };
 }
 
-/** The distinct lanes of `changes`, in display order (by kind, then by label). */
-export function lanesOf(changes: readonly Pick<Change, 'writer'>[]): Lane[] {
+/** The distinct lanes of `changes`, in display order (by kind, then by label); `laneOfChange` is laneOf or a cache of it. */
+export function lanesOf<C extends Pick<Change, 'writer'>>(changes: readonly C[], laneOfChange: (c: C) => Lane = laneOf): Lane[] {
   const byLabel = new Map<string, Lane>();
   for (const c of changes) {
-    const lane = laneOf(c);
+    const lane = laneOfChange(c);
     if (!byLabel.has(lane.label)) byLabel.set(lane.label, lane);
   }
   return [...byLabel.values()].sort(

@@ -4,7 +4,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Change, Writer } from '../../shared/api/history-types.ts';
 import { laneOf } from './lanes.ts';
-import { appendToTimeline, describeChange, drawChangeTimeline, renderChangeTimeline } from './timeline-svg.ts';
+import {
+  appendToTimeline,
+  assembleTimeline,
+  describeChange,
+  drawChangeTimeline,
+  drawTimelineParts,
+  renderChangeTimeline,
+} from './timeline-svg.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
@@ -211,4 +218,27 @@ test('appendToTimeline draws later writes onto a drawing, or says it must be dra
     appendToTimeline([change('32', 7000, { user: 'carol', verb: 'patch' })], win, drawn.lanes, () => undefined),
     undefined,
   );
+});
+
+test('a timeline drawn in chunks, newest first, puts together the same drawing', () => {
+  const win = { from: T0, to: T0 + 10_000, width: 1200 };
+  const parts = drawTimelineParts(changes, win);
+  const chunks = [...parts.chunks(2)];
+  assert.equal(chunks.length, 3);
+  // The newest writes come first: a page shows them before it fills in the past.
+  assert.deepEqual(
+    chunks.map((c) => marks(c.marks).map(([revision]) => revision)),
+    [
+      ['14', '15'],
+      ['12', '13'],
+      ['10', '11'],
+    ],
+  );
+  // Each link is drawn once, in the chunk of the mark it ends at.
+  assert.deepEqual(
+    chunks.map((c) => [...c.links.matchAll(/data-from="(\d+)" data-to="(\d+)"/g)].map((m) => `${m[1]}->${m[2]}`)),
+    [['13->14'], ['11->12', '12->13'], ['10->11']],
+  );
+  assert.equal(assembleTimeline(parts.frame, chunks.reverse()), drawChangeTimeline(changes, win).svg);
+  assert.deepEqual(parts.lanes, drawChangeTimeline(changes, win).lanes);
 });

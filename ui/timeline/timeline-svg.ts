@@ -10,7 +10,7 @@
 // with a red band in the chaos lane while a fault lasts.
 import type { Change } from '../../shared/api/history-types.ts';
 import { escapeXml, tickStep } from '../../shared/timeline/svg.ts';
-import { CHAOS_CONTROLLER, laneOf, lanesOf, type LaneKind } from './lanes.ts';
+import { CHAOS_CONTROLLER, laneOf, lanesOf, type Lane, type LaneKind } from './lanes.ts';
 
 /** The window to draw and how. Times are milliseconds since the epoch. */
 export interface TimelineWindow {
@@ -49,6 +49,20 @@ const COLORS: Record<LaneKind, string> = {
 };
 const AXIS = 24;
 const RIGHT = 12;
+
+/**
+ * Each write's time and lane, worked out once: a page draws the same writes
+ * again whenever its window moves. (A Change is never changed once made, so
+ * this is still a pure function of the changes.)
+ */
+const facts = new WeakMap<Change, { t: number; lane: Lane }>();
+function factsOf(c: Change): { t: number; lane: Lane } {
+  let f = facts.get(c);
+  if (!f) facts.set(c, (f = { t: Date.parse(c.time), lane: laneOf(c) }));
+  return f;
+}
+const timeOf = (c: Change): number => factsOf(c).t;
+const cachedLaneOf = (c: Change): Lane => factsOf(c).lane;
 
 const n = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
@@ -153,7 +167,7 @@ function layoutOf(win: TimelineWindow, laneLabels: readonly string[]): Layout {
 
 /** One mark: a circle (a red square for a delete) with the data-* attributes a page reads. */
 function markSvg(c: Change, x: number, y: number, count: number, win: TimelineWindow): string {
-  const lane = laneOf(c);
+  const lane = cachedLaneOf(c);
   const color = lane.kind === 'chaos' && faultReason(c) === 'ChaosRecovered' ? RECOVERED : COLORS[lane.kind];
   const o = c.object;
   const object =
@@ -181,6 +195,28 @@ export interface DrawnTimeline {
   lanes: string[];
 }
 
+/** Some of a timeline's marks and links, as SVG text for its `g.marks` and `g.links`. */
+export interface TimelineChunk {
+  marks: string;
+  links: string;
+}
+
+/**
+ * A timeline laid out but not yet written: its frame (axis, lanes, fault
+ * bands) and its marks and links, written a chunk at a time, newest first.
+ * The drawing is `frame`, then `<g class="links">` with every chunk's links,
+ * then `<g class="marks">` with every chunk's marks (oldest first), then
+ * `</svg>`: a page can show the newest writes at once and put the older ones
+ * beneath them in later tasks (each older chunk goes before the ones already
+ * there), so that a redraw of ten thousand writes never holds the page.
+ */
+export interface TimelineParts {
+  lanes: string[];
+  frame: string;
+  /** The marks and links of up to `size` marks at a time, newest first. */
+  chunks(size: number): Iterable<TimelineChunk>;
+}
+
 /** The timeline SVG of the `changes` whose time is in [from, to]. */
 export function renderChangeTimeline(changes: readonly Change[], win: TimelineWindow): string {
   return drawChangeTimeline(changes, win).svg;
@@ -192,11 +228,42 @@ export function renderChangeTimeline(changes: readonly Change[], win: TimelineWi
  * page can append later writes to them (appendToTimeline).
  */
 export function drawChangeTimeline(changes: readonly Change[], win: TimelineWindow): DrawnTimeline {
+  const parts = drawTimelineParts(changes, win);
+  const chunks = [...parts.chunks(Number.MAX_SAFE_INTEGER)].reverse();
+  return { svg: assembleTimeline(parts.frame, chunks), lanes: parts.lanes };
+}
+
+/** The whole SVG from a frame and its chunks, oldest first. */
+export function assembleTimeline(frame: string, oldestFirst: readonly TimelineChunk[]): string {
+  const links = oldestFirst.map((c) => c.links).join('');
+  const marks = oldestFirst.map((c) => c.marks).join('');
+  return `${frame}<g class="links">${links}</g><g class="marks">${marks}</g></svg>`;
+}
+
+/** A mark standing for the writes of one lane on the same couple of pixels: the newest of them, and how many. */
+interface Cell {
+  newest: Change;
+  x: number;
+  y: number;
+  count: number;
+}
+
+/** A line from a write to the write that caused it, drawn in the chunk of the mark it ends at. */
+interface Link {
+  from: string;
+  to: string;
+  a: { x: number; y: number };
+  b: { x: number; y: number };
+  cell: number;
+}
+
+/** See TimelineParts. */
+export function drawTimelineParts(changes: readonly Change[], win: TimelineWindow): TimelineParts {
   const visible = changes.filter((c) => {
-    const t = Date.parse(c.time);
+    const t = timeOf(c);
     return t >= win.from && t <= win.to;
   });
-  const lanes = lanesOf(visible);
+  const lanes = lanesOf(visible, cachedLaneOf);
   const L = layoutOf(
     win,
     lanes.map((l) => l.label),
@@ -240,26 +307,30 @@ export function drawChangeTimeline(changes: readonly Change[], win: TimelineWind
   // another: one mark stands for them all (the newest; its title counts the others), and one
   // line for the links between two such marks. A rollout's ten thousand writes stay a page
   // the browser can draw several times a second.
-  const at = new Map<string, { x: number; y: number; cell: string }>();
-  const cells = new Map<string, { newest: Change; x: number; y: number; count: number }>();
+  const at = new Map<string, { x: number; y: number; cell: number }>();
+  const cells: Cell[] = [];
+  const cellOfKey = new Map<string, number>();
   for (const c of visible) {
-    const lane = laneOf(c);
-    const x = xOf(Date.parse(c.time));
+    const lane = cachedLaneOf(c);
+    const x = xOf(timeOf(c));
     const y = AXIS + laneIndex.get(lane.label)! * laneHeight + laneHeight / 2;
-    const cell = `${lane.label}\u0000${Math.round(x / CELL_PX)}\u0000${c.type}`;
-    at.set(c.revision, { x, y, cell });
-    const had = cells.get(cell);
+    const key = `${lane.label}\u0000${Math.round(x / CELL_PX)}\u0000${c.type}`;
+    const i = cellOfKey.get(key);
+    const had = i === undefined ? undefined : cells[i];
     // The selected write always keeps its own mark.
     if (had && c.revision !== win.selected && had.newest.revision !== win.selected) {
       had.newest = c;
       had.x = x;
       had.count++;
-    } else cells.set(had ? `${cell}\u0000${c.revision}` : cell, { newest: c, x, y, count: 1 });
+      at.set(c.revision, { x, y, cell: i! });
+    } else {
+      const cell = cells.push({ newest: c, x, y, count: 1 }) - 1;
+      if (!had) cellOfKey.set(key, cell);
+      at.set(c.revision, { x, y, cell });
+    }
   }
-  const marks: string[] = [];
-  for (const { newest: c, x, y, count } of cells.values()) marks.push(markSvg(c, x, y, count, win));
+  const links: Link[] = [];
   const linked = new Set<string>();
-  out.push('<g class="links">');
   for (const c of visible) {
     const to = at.get(c.revision)!;
     for (const trigger of c.writer?.cause?.triggers ?? []) {
@@ -268,11 +339,26 @@ export function drawChangeTimeline(changes: readonly Change[], win: TimelineWind
       const pair = `${from.cell}\u0001${to.cell}`;
       if (linked.has(pair)) continue;
       linked.add(pair);
-      out.push(linkSvg(trigger, c.revision, from, to));
+      links.push({ from: trigger, to: c.revision, a: from, b: to, cell: to.cell });
     }
   }
-  out.push('</g><g class="marks">', ...marks, '</g></svg>');
-  return { svg: out.join(''), lanes: lanes.map((l) => l.label) };
+  // Each chunk's links are those ending at its marks.
+  links.sort((p, q) => p.cell - q.cell);
+
+  function* chunks(size: number): Iterable<TimelineChunk> {
+    let link = links.length;
+    for (let hi = cells.length; hi > 0; hi -= size) {
+      const lo = Math.max(hi - size, 0);
+      const marks: string[] = [];
+      for (let i = lo; i < hi; i++) marks.push(markSvg(cells[i].newest, cells[i].x, cells[i].y, cells[i].count, win));
+      const end = link;
+      while (link > 0 && links[link - 1].cell >= lo) link--;
+      const lines: string[] = [];
+      for (let i = link; i < end; i++) lines.push(linkSvg(links[i].from, links[i].to, links[i].a, links[i].b));
+      yield { marks: marks.join(''), links: lines.join('') };
+    }
+  }
+  return { lanes: lanes.map((l) => l.label), frame: out.join(''), chunks };
 }
 
 /**
@@ -290,8 +376,8 @@ export function appendToTimeline(
 ): { marks: string; links: string } | undefined {
   const L = layoutOf(win, lanes);
   const pos = (c: Change) => {
-    const t = Date.parse(c.time);
-    const i = L.laneIndex.get(laneOf(c).label);
+    const t = timeOf(c);
+    const i = L.laneIndex.get(cachedLaneOf(c).label);
     if (t < win.from || t > win.to || i === undefined) return undefined;
     return { x: L.xOf(t), y: AXIS + i * L.laneHeight + L.laneHeight / 2 };
   };
