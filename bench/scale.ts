@@ -2,7 +2,9 @@
 // Nodes as fast as 100 clients can, then measures a paged list of every Pod,
 // the apiserver's memory, the data dir against the live data, a restart
 // (spawn -> a watch delivers a new write), and the disk again after churn:
-// 20% of Pods relabelled twice, 10% deleted and created again.
+// 20% of Pods relabelled twice, 10% deleted and created again; then the same
+// load and churn with --history off, for what keeping every revision (the
+// default) costs on disk once the change log is compacted.
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Apiserver } from '../test/helpers/index.ts';
@@ -81,10 +83,12 @@ function recordLoad(ctx: BenchContext, what: string, r: LoadResult, usage: { ser
   if (r.errors > 0) ctx.record(`load ${what} failures`, r.errors, '', { note: r.errorSamples[0] });
 }
 
-async function recordDisk(ctx: BenchContext, server: Apiserver, label: string, live: number, note: string): Promise<void> {
+/** Records the data dir's disk, and against the live data; returns the bytes allocated. */
+async function recordDisk(ctx: BenchContext, server: Apiserver, label: string, live: number, note: string): Promise<number> {
   const disk = await dirSize(join(server.dataDir, 'db'));
   ctx.record(`${label}: disk (du)`, disk.allocated / MiB, 'MiB', { note: `apparent ${formatBytes(disk.apparent)}` });
   ctx.record(`${label}: disk / live data`, disk.allocated / live, 'x', { target: { op: '<', value: 2 }, note });
+  return disk.allocated;
 }
 
 function recordMemory(ctx: BenchContext, server: Apiserver, label: string): void {
@@ -149,6 +153,87 @@ async function measureRestart(ctx: BenchContext, server: Apiserver, label = 'res
   ctx.record(`${label}: apiserver CPU, spawn to ready and first event`, cpuSecondsOf(server.pid) * 1000, 'ms');
 }
 
+/** The progress reporting closedLoop takes, under `label`. */
+type Progress = (label: string) => Parameters<typeof closedLoop>[0]['progress'];
+
+/** The Namespaces, `pods` Pods and `nodes` Nodes, as fast as CONCURRENCY clients can; `cpu` measures each. */
+async function loadObjects(client: LoadClient, pods: number, nodes: number, progress: Progress, cpu: CpuMeter) {
+  for (let i = 0; i < NAMESPACES; i++)
+    await client.expectOk('POST', '/api/v1/namespaces', JSON.stringify(namespaceFixture(podNamespace(i))));
+  const podBody = bodyTemplate(3, (name, ns, node) => podFixture(name, ns, node));
+  cpu.start();
+  const podLoad = await closedLoop({
+    concurrency: CONCURRENCY,
+    total: pods,
+    op: (i) =>
+      client.expectOk('POST', podPath(i), podBody(podName(i), podNamespace(i), nodeName(Math.floor(i / PODS_PER_NODE)))).then(() => {}),
+    progress: progress('loading Pods'),
+  });
+  const podCpu = cpu.read();
+  cpu.start();
+  const nodeLoad = await closedLoop({
+    concurrency: CONCURRENCY,
+    total: nodes,
+    op: (i) => client.expectOk('POST', '/api/v1/nodes', JSON.stringify(nodeFixture(nodeName(i), i))).then(() => {}),
+    progress: progress('loading Nodes'),
+  });
+  return { podLoad, podCpu, nodeLoad, nodeCpu: cpu.read() };
+}
+
+/** The churn: 20% of the Pods relabelled twice, then 10% deleted and created again; each recorded under `label`. */
+async function churn(
+  ctx: BenchContext,
+  client: LoadClient,
+  pods: number,
+  progress: Progress,
+  cpu: CpuMeter,
+  label = 'churn',
+): Promise<void> {
+  const podBody = bodyTemplate(3, (name, ns, node) => podFixture(name, ns, node));
+  const relabel = Math.floor(pods / 5);
+  ctx.progress(`${label}: relabelling ${relabel.toLocaleString('en-US')} Pods twice`);
+  cpu.start();
+  const updates = await closedLoop({
+    concurrency: CONCURRENCY,
+    total: relabel * 2,
+    op: (seq) => {
+      const i = (seq % relabel) * 5;
+      const patch = JSON.stringify({ metadata: { labels: { churn: String(seq < relabel ? 1 : 2) } } });
+      return client.expectOk('PATCH', `${podPath(i)}/${podName(i)}`, patch, 'application/merge-patch+json').then(() => {});
+    },
+    progress: progress('relabelling'),
+  });
+  ctx.record(`${label}: label updates`, (updates.ok * 1000) / updates.elapsedMs, '/s', { note: cpuNote(cpu.read()) });
+  if (updates.errors > 0) ctx.record(`${label}: failed updates`, updates.errors, '', { note: updates.errorSamples[0] });
+
+  const recreate = Math.floor(pods / 10);
+  ctx.progress(`${label}: deleting and creating again ${recreate.toLocaleString('en-US')} Pods`);
+  cpu.start();
+  const recreates = await closedLoop({
+    concurrency: CONCURRENCY,
+    total: recreate,
+    op: async (seq) => {
+      const i = seq * 10 + 1;
+      await client.expectOk('DELETE', `${podPath(i)}/${podName(i)}?gracePeriodSeconds=0`);
+      await client.expectOk('POST', podPath(i), podBody(podName(i), podNamespace(i), nodeName(Math.floor(i / PODS_PER_NODE))));
+    },
+    progress: progress('delete+create'),
+  });
+  ctx.record(`${label}: delete+create pairs`, (recreates.ok * 1000) / recreates.elapsedMs, '/s', { note: cpuNote(cpu.read()) });
+  if (recreates.errors > 0) ctx.record(`${label}: failed delete+create`, recreates.errors, '', { note: recreates.errorSamples[0] });
+}
+
+/** Waits two compaction intervals and a little, for the change log to be compacted; returns the seconds waited. */
+async function waitForCompaction(ctx: BenchContext, server: Apiserver, compactionS: number): Promise<number> {
+  const waitS = 2 * compactionS + 2;
+  ctx.progress(`waiting ${waitS} s for the change log to be compacted`);
+  for (let left = waitS; left > 0; left -= 5) {
+    await sleep(Math.min(5, left) * 1000);
+    if (left > 5) ctx.progress(`  ${left - 5} s left, db ${formatBytes((await dirSize(join(server.dataDir, 'db'))).allocated)}`);
+  }
+  return waitS;
+}
+
 export const scale: Benchmark = {
   name: 'scale',
   description: '150,000 Pods and 5,000 Nodes: load rate, paged list, RSS, disk, restart, churn',
@@ -158,12 +243,10 @@ export const scale: Benchmark = {
     const compactionS = ctx.size(30, 5);
     ctx.progress('baseline: restarting an apiserver with an empty data dir');
     await withApiserver([], (server) => measureRestart(ctx, server, 'empty-dir restart (baseline)'));
+    let historyDisk = NaN;
     await withApiserver(['--compaction-interval', String(compactionS)], async (server) => {
       let client = new LoadClient(server, CONCURRENCY);
       try {
-        for (let i = 0; i < NAMESPACES; i++)
-          await client.expectOk('POST', '/api/v1/namespaces', JSON.stringify(namespaceFixture(podNamespace(i))));
-        const podBody = bodyTemplate(3, (name, ns, node) => podFixture(name, ns, node));
         const cpuNow = cpuTicker(() => server.pid);
         const rss = () => `, apiserver RSS ${formatBytes(memoryOf(server.pid).rss)}${cpuNow()}`;
         const progress = (label: string) => ({ label, progress: ctx.progress, everyMs: ctx.size(5000, 1000), extra: rss });
@@ -172,25 +255,9 @@ export const scale: Benchmark = {
           `loading ${pods.toLocaleString('en-US')} Pods and ${nodes.toLocaleString('en-US')} Nodes with ${CONCURRENCY} clients (change-log compaction every ${compactionS} s)`,
         );
         const cpu = new CpuMeter(() => server.pid);
-        const podLoad = await closedLoop({
-          concurrency: CONCURRENCY,
-          total: pods,
-          op: (i) =>
-            client
-              .expectOk('POST', podPath(i), podBody(podName(i), podNamespace(i), nodeName(Math.floor(i / PODS_PER_NODE))))
-              .then(() => {}),
-          progress: progress('loading Pods'),
-        });
-        const podCpu = cpu.read();
-        cpu.start();
-        const nodeLoad = await closedLoop({
-          concurrency: CONCURRENCY,
-          total: nodes,
-          op: (i) => client.expectOk('POST', '/api/v1/nodes', JSON.stringify(nodeFixture(nodeName(i), i))).then(() => {}),
-          progress: progress('loading Nodes'),
-        });
+        const { podLoad, podCpu, nodeLoad, nodeCpu } = await loadObjects(client, pods, nodes, progress, cpu);
         recordLoad(ctx, 'Pods', podLoad, podCpu);
-        recordLoad(ctx, 'Nodes', nodeLoad, cpu.read());
+        recordLoad(ctx, 'Nodes', nodeLoad, nodeCpu);
 
         ctx.progress(`paged list of every Pod, ${PAGE} per page`);
         const listCpu = cpuSecondsOf(server.pid);
@@ -217,37 +284,7 @@ export const scale: Benchmark = {
         recordMemory(ctx, server, 'after restart');
         client = new LoadClient(server, CONCURRENCY);
 
-        const relabel = Math.floor(pods / 5);
-        ctx.progress(`churn: relabelling ${relabel.toLocaleString('en-US')} Pods twice`);
-        cpu.start();
-        const updates = await closedLoop({
-          concurrency: CONCURRENCY,
-          total: relabel * 2,
-          op: (seq) => {
-            const i = (seq % relabel) * 5;
-            const patch = JSON.stringify({ metadata: { labels: { churn: String(seq < relabel ? 1 : 2) } } });
-            return client.expectOk('PATCH', `${podPath(i)}/${podName(i)}`, patch, 'application/merge-patch+json').then(() => {});
-          },
-          progress: progress('relabelling'),
-        });
-        ctx.record('churn: label updates', (updates.ok * 1000) / updates.elapsedMs, '/s', { note: cpuNote(cpu.read()) });
-        if (updates.errors > 0) ctx.record('churn: failed updates', updates.errors, '', { note: updates.errorSamples[0] });
-
-        const recreate = Math.floor(pods / 10);
-        ctx.progress(`churn: deleting and creating again ${recreate.toLocaleString('en-US')} Pods`);
-        cpu.start();
-        const recreates = await closedLoop({
-          concurrency: CONCURRENCY,
-          total: recreate,
-          op: async (seq) => {
-            const i = seq * 10 + 1;
-            await client.expectOk('DELETE', `${podPath(i)}/${podName(i)}?gracePeriodSeconds=0`);
-            await client.expectOk('POST', podPath(i), podBody(podName(i), podNamespace(i), nodeName(Math.floor(i / PODS_PER_NODE))));
-          },
-          progress: progress('delete+create'),
-        });
-        ctx.record('churn: delete+create pairs', (recreates.ok * 1000) / recreates.elapsedMs, '/s', { note: cpuNote(cpu.read()) });
-        if (recreates.errors > 0) ctx.record('churn: failed delete+create', recreates.errors, '', { note: recreates.errorSamples[0] });
+        await churn(ctx, client, pods, progress, cpu);
 
         const after = await pagedList(client, '/api/v1/pods');
         ctx.record('after churn: paged list of all Pods', after.ms, 'ms', { note: `${after.items.toLocaleString('en-US')} items` });
@@ -256,13 +293,28 @@ export const scale: Benchmark = {
         recordMemory(ctx, server, 'after churn');
         await recordDisk(ctx, server, 'after churn', live, 'right after');
 
-        const waitS = 2 * compactionS + 2;
-        ctx.progress(`waiting ${waitS} s for the change log to be compacted`);
-        for (let left = waitS; left > 0; left -= 5) {
-          await sleep(Math.min(5, left) * 1000);
-          if (left > 5) ctx.progress(`  ${left - 5} s left, db ${formatBytes((await dirSize(join(server.dataDir, 'db'))).allocated)}`);
-        }
-        await recordDisk(ctx, server, 'after compaction', live, `${waitS} s later`);
+        const waitS = await waitForCompaction(ctx, server, compactionS);
+        historyDisk = await recordDisk(ctx, server, 'after compaction', live, `${waitS} s later`);
+      } finally {
+        client.close();
+      }
+    });
+
+    // Issue 18: what keeping every revision (the apiserver's default) costs on disk, against the
+    // same load and churn with --history off, whose store once compacted holds only the live objects.
+    await withApiserver(['--compaction-interval', String(compactionS), '--history', 'off'], async (server) => {
+      const client = new LoadClient(server, CONCURRENCY);
+      try {
+        const progress = (label: string) => ({ label: `history off: ${label}`, progress: ctx.progress, everyMs: ctx.size(5000, 1000) });
+        ctx.progress('history off: the same load and churn');
+        await loadObjects(client, pods, nodes, progress, new CpuMeter(() => server.pid));
+        await churn(ctx, client, pods, progress, new CpuMeter(() => server.pid), 'history off: churn');
+        await waitForCompaction(ctx, server, compactionS);
+        const off = (await dirSize(join(server.dataDir, 'db'))).allocated;
+        ctx.record('history off, after compaction: disk (du)', off / MiB, 'MiB');
+        ctx.record('every revision kept / history off: disk after churn and compaction', historyDisk / off, 'x', {
+          target: { op: '<', value: 2 },
+        });
       } finally {
         client.close();
       }

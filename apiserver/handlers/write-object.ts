@@ -74,8 +74,9 @@ export function updateMutation(w: WriteRequest): Mutate {
       if (!w.allowCreate || w.subresource || !strategyFor(w.rt).allowCreateOnUpdate) throw notFound(gr, w.name);
       const obj = w.incoming(() => undefined) as StoredObject;
       prepareCreate(w.rt, obj, w.now, w.newUid(), w.attrs?.user);
-      w.admission?.admit('CREATE', w.rt, obj, undefined, 'all', w.attrs && { ...w.attrs, operation: 'CREATE' });
+      // As a create: managedFields before mutating admission (what admission adds is no manager's).
       if (w.manager !== undefined) trackUpdate({ rt: w.rt, manager: w.manager, subresource: '', now: w.now }, undefined, obj);
+      w.admission?.admit('CREATE', w.rt, obj, undefined, 'all', w.attrs && { ...w.attrs, operation: 'CREATE' });
       return obj;
     }
     let incoming: StoredObject;

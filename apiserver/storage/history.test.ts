@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -149,16 +150,29 @@ test('retention by age drops old revisions across the cluster and leaves the win
     now += 120_000;
     await put(store, 'a', 'new');
     await store.trimHistory();
+    // a's first version is gone; b's is its current one, which retention keeps.
     assert.deepEqual(
       (await store.history.changesBetween(0, store.revision)).items.map((c) => [c.rev, c.key, c.at]),
-      [[3, keyOf('a'), 1_120_000]],
+      [
+        [2, keyOf('b'), 1_000_000],
+        [3, keyOf('a'), 1_120_000],
+      ],
     );
-    assert.equal((await store.history.revisionsOf(keyOf('b'))).items.length, 0);
-    // The live object is still served at its revision, from memory.
+    assert.equal((await store.history.revisionsOf(keyOf('a'))).items.length, 1);
     assert.equal(dataOf((await store.history.objectAt(keyOf('b'), 3))?.json), 'old');
+    // Once b changes, its old version is history like any other, and the next trim drops it.
+    await put(store, 'b', 'newer');
+    await store.trimHistory();
+    assert.deepEqual(
+      (await store.history.changesBetween(0, store.revision)).items.map((c) => [c.rev, c.key]),
+      [
+        [3, keyOf('a')],
+        [4, keyOf('b')],
+      ],
+    );
     const replay: WatchEvent[] = [];
     watchFrom(store, 0, replay);
-    assert.equal(replay.length, 3);
+    assert.equal(replay.length, 4);
     await store.close();
   });
 });
@@ -299,5 +313,40 @@ test('changesBetween with keyPrefixes keeps only those keys, in full pages, acro
       [...seen].sort((a, b) => a - b),
     );
     assert.ok(pages <= 4, `${pages} pages`);
+  });
+});
+
+test('LevelDB keeps each version once: the live one in its object record, a replaced one beside its revision', async () => {
+  await withDataDir(async (dir) => {
+    // LevelDB's write-ahead log holds each put as written (uncompressed): count a version's JSON there.
+    const onDisk = (text: string) =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.log'))
+        .reduce((n, f) => n + readFileSync(join(dir, f), 'latin1').split(text).length - 1, 0);
+    let store = await Store.open(await LevelBackend.open(dir));
+    await put(store, 'a', 'first-version');
+    assert.equal(onDisk('first-version'), 1, 'a new object: its record only, not a second copy for its revision');
+    await put(store, 'other', 'x');
+    await put(store, 'a', 'second-version');
+    await store.close();
+    // Each state is read back after a restart: the replaced version, the live one, and both after a delete.
+    store = await Store.open(await LevelBackend.open(dir));
+    const at = async (rev: number) => dataOf((await store.history.objectAt(keyOf('a'), rev))?.json);
+    assert.equal(await at(1), 'first-version');
+    assert.equal(await at(3), 'second-version');
+    const withObjects = async () =>
+      (await store.history.changesBetween(0, store.revision, { objects: true })).items.map((c) => [c.rev, c.type, dataOf(c.json)]);
+    assert.deepEqual(await withObjects(), [
+      [1, 'ADDED', 'first-version'],
+      [2, 'ADDED', 'x'],
+      [3, 'MODIFIED', 'second-version'],
+    ]);
+    await del(store, 'a');
+    assert.equal(await at(3), 'second-version');
+    assert.deepEqual((await withObjects()).slice(-2), [
+      [3, 'MODIFIED', 'second-version'],
+      [4, 'DELETED', 'second-version'],
+    ]);
+    await store.close();
   });
 });

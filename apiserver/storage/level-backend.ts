@@ -14,6 +14,10 @@
 // ordered range scan of small records, and "r<rev:16>" ->
 // "<type>\n<at>\n<bytes>\n<key>\n<writer JSON>\n<object JSON>", the
 // cluster-wide revision order with the bodies. "m/history-bytes" counts both.
+// As in the change log, a revision that is still the live object stores no
+// body of its own ("a"/"m", read from "o<key>"): the commit that replaces or
+// deletes it puts its JSON in "b<rev:16>", in the same batch. Every version
+// is then on disk once, however many revisions are kept.
 import { Level } from 'level';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -36,6 +40,8 @@ const META_REV = 'm/rev';
 const META_COMPACTED = 'm/compacted';
 const HISTORY = 'h';
 const REVISIONS = 'r';
+/** The body of a kept revision that is no longer the live object (see the file comment). */
+const BODIES = 'b';
 const META_HISTORY_BYTES = 'm/history-bytes';
 /** Deletes per batch when trimming history, so a large trim never holds up commits for long. */
 const TRIM_BATCH = 1000;
@@ -70,6 +76,16 @@ function revisionKey(rev: number): string {
   return REVISIONS + String(rev).padStart(16, '0');
 }
 
+function bodyKey(rev: number): string {
+  return BODIES + String(rev).padStart(16, '0');
+}
+
+/** The revision and JSON of an "o" record ("<rev>\n<json>"). */
+function decodeObject(value: string): { rev: number; json: string } {
+  const nl = value.indexOf('\n');
+  return { rev: Number(value.slice(0, nl)), json: value.slice(nl + 1) };
+}
+
 /** Splits a record into its first `n` newline-terminated fields and the rest. */
 function fields(value: string, n: number): string[] {
   const out: string[] = [];
@@ -98,10 +114,14 @@ function decodeRevisionMeta(hkey: string, value: string): RevisionRecord & { byt
   return rec;
 }
 
-/** Decodes an "r" record: "<type>\n<at>\n<bytes>\n<key>\n<writer JSON or nothing>\n<object JSON>". */
-function decodeRevisionBody(rkey: string, value: string): HistoryRecord & { bytes: number } {
+/** A decoded "r" record; `live` when its body is the live object's (or, once replaced, its "b" record's). */
+type DecodedRevision = HistoryRecord & { bytes: number; live: boolean };
+
+/** Decodes an "r" record: "<type>\n<at>\n<bytes>\n<key>\n<writer JSON or nothing>\n<object JSON, or nothing when live>". */
+function decodeRevisionBody(rkey: string, value: string): DecodedRevision {
   const [type, at, bytes, key, writer, json] = fields(value, 5);
-  const rec: HistoryRecord & { bytes: number } = {
+  const rec: DecodedRevision = {
+    live: type === 'a' || type === 'm',
     rev: Number(rkey.slice(REVISIONS.length)),
     type: CODE_TYPE[type],
     key,
@@ -234,10 +254,18 @@ export class LevelBackend implements PersistenceBackend {
         const writer = history.writer ? JSON.stringify(history.writer) : '';
         const bytes = hkey.length + rkey.length + 2 * (writer.length + 24) + event.key.length + event.json.length;
         batch.put(hkey, `${type}\n${history.at}\n${bytes}\n${writer}`);
-        batch.put(rkey, `${type}\n${history.at}\n${bytes}\n${event.key}\n${writer}\n${event.json}`);
+        // A live version's body is the object record's (see the file comment).
+        const record =
+          event.type === 'DELETED'
+            ? `${type}\n${history.at}\n${bytes}\n${event.key}\n${writer}\n${event.json}`
+            : `${LIVE_TYPE_CODE[event.type]}\n${history.at}\n${bytes}\n${event.key}\n${writer}\n`;
+        batch.put(rkey, record);
         added += bytes;
         this.lastCommitBytes.set(event.rev, bytes);
       }
+      // The version this event replaces leaves the object record: a kept revision of it now needs its own body.
+      if ((history || this.historyBytes > 0) && event.prevRev > 0 && event.prev !== undefined)
+        batch.put(bodyKey(event.prevRev), event.prev);
       // The version this event replaces leaves the object record: its log record now needs its JSON.
       if (replaces && replaces.json !== '') batch.put(logKey(replaces.rev), encodeEvent(replaces));
       if (event.type === 'DELETED') {
@@ -283,6 +311,8 @@ export class LevelBackend implements PersistenceBackend {
       batch.del(logKey(event.rev));
       batch.del(historyKey(event.key, event.rev));
       batch.del(revisionKey(event.rev));
+      // The version it replaced is the live object again: its body is the object record's.
+      if (event.prevRev > 0) batch.del(bodyKey(event.prevRev));
       this.historyBytes -= this.lastCommitBytes.get(event.rev) ?? 0;
       this.lastCommitBytes.delete(event.rev);
       if (event.prevRev === 0) batch.del(OBJECT + event.key);
@@ -329,8 +359,8 @@ export class LevelBackend implements PersistenceBackend {
       const rkey = revisionKey(Number(before.slice(before.lastIndexOf('\0') + 1)));
       const body = await this.db.get(rkey);
       if (body === undefined) return {};
-      const { bytes: _, ...at } = decodeRevisionBody(rkey, body);
-      return { at };
+      const [at] = await this.withBodies([decodeRevisionBody(rkey, body)]);
+      return at ? { at } : {};
     }
     const [first] = await this.db.iterator({ gte: prefix, lt: `${HISTORY}${key}\x01`, limit: 1 }).all();
     if (!first) return {};
@@ -341,29 +371,51 @@ export class LevelBackend implements PersistenceBackend {
   async historyRecords(revs: readonly number[]): Promise<HistoryRecord[]> {
     const rkeys = revs.map(revisionKey);
     const bodies = await this.db.getMany(rkeys);
-    const out: HistoryRecord[] = [];
+    const out: DecodedRevision[] = [];
     bodies.forEach((body, i) => {
-      if (body === undefined) return;
-      const { bytes: _, ...rec } = decodeRevisionBody(rkeys[i], body);
-      out.push(rec);
+      if (body !== undefined) out.push(decodeRevisionBody(rkeys[i], body));
     });
-    return out;
+    return this.withBodies(out);
+  }
+
+  /**
+   * The records with their bodies: a live one's from the object record while
+   * it is still that version, else from its "b" record. A commit may replace
+   * the version between the reads; it puts the "b" record in the same batch,
+   * so a second look finds it. A record still without a body (a failed
+   * commit's, being undone) is left out.
+   */
+  private async withBodies(recs: DecodedRevision[]): Promise<HistoryRecord[]> {
+    let pending = recs.filter((r) => r.live);
+    for (let attempt = 0; attempt < 2 && pending.length; attempt++) {
+      const values = await this.db.getMany(pending.flatMap((r) => [bodyKey(r.rev), OBJECT + r.key]));
+      pending = pending.filter((r, i) => {
+        const body = values[2 * i];
+        const stored = values[2 * i + 1];
+        const object = stored !== undefined ? decodeObject(stored) : undefined;
+        if (body !== undefined) r.json = body;
+        else if (object?.rev === r.rev) r.json = object.json;
+        else return true;
+        r.live = false;
+        return false;
+      });
+    }
+    const missing = new Set(pending);
+    return recs.filter((r) => !missing.has(r)).map(({ bytes: _, live: _live, ...rec }) => rec);
   }
 
   async historyBetween(afterRev: number, toRev: number, limit: number): Promise<HistoryRecord[]> {
     if (toRev <= afterRev || limit <= 0) return [];
-    const out: HistoryRecord[] = [];
+    const out: DecodedRevision[] = [];
     await this.scan(
       revisionKey(afterRev),
       revisionKey(toRev) + '\0',
       (k, v) => {
-        if (out.length >= limit) return;
-        const { bytes: _, ...rec } = decodeRevisionBody(k, v);
-        out.push(rec);
+        if (out.length < limit) out.push(decodeRevisionBody(k, v));
       },
       limit,
     );
-    return out;
+    return this.withBodies(out);
   }
 
   async trimHistory(policy: HistoryPolicy, now: number, keys: Iterable<string>): Promise<void> {
@@ -383,10 +435,13 @@ export class LevelBackend implements PersistenceBackend {
       const counted = new Set(doomed.map((d) => d.rev));
       // Only the head of each record is needed, but LevelDB reads values whole: a large trim reads the bodies it drops.
       for await (const [k, v] of this.db.iterator({ gt: REVISIONS, lt: REVISIONS + '\xff' })) {
-        const [, at, bytes, key] = fields(v, 4);
+        const [type, at, bytes, key] = fields(v, 4);
         if (Number(at) >= cutoff && excess <= 0) break;
         const rev = Number(k.slice(REVISIONS.length));
         if (counted.has(rev)) continue;
+        // An object's current version is never trimmed: its body is the object itself (and, had its
+        // record gone, the body its replacement writes would be kept for nothing).
+        if ((type === 'a' || type === 'm') && (await this.db.get(bodyKey(rev))) === undefined) continue;
         doomed.push({ key, rev, bytes: Number(bytes) });
         excess -= Number(bytes);
       }
@@ -397,6 +452,7 @@ export class LevelBackend implements PersistenceBackend {
       for (const d of doomed.slice(i, i + TRIM_BATCH)) {
         batch.del(historyKey(d.key, d.rev));
         batch.del(revisionKey(d.rev));
+        batch.del(bodyKey(d.rev));
         removed += d.bytes;
       }
       this.historyBytes = Math.max(0, this.historyBytes - removed);

@@ -113,6 +113,8 @@ export class MemoryBackend implements PersistenceBackend {
       const over = policy.maxBytes !== undefined && bytes > policy.maxBytes;
       if (r.at >= cutoff && !over) break;
       if (doomed.has(r.rev)) continue;
+      // As LevelBackend: an object's current version is never trimmed by age or size.
+      if (this.objects.get(r.key)?.rev === r.rev) continue;
       doomed.add(r.rev);
       bytes -= recordBytes(r);
     }
