@@ -185,3 +185,40 @@ test("conflicts' Status: one, or several grouped by manager", () => {
     field: '.status.x',
   });
 });
+
+test('creates from one template share their walk, and any other difference gets its own entry', () => {
+  const variant = (name: string, edit: (p: any) => void = () => {}): KubeObject => {
+    const p = pod() as any;
+    p.metadata.name = name;
+    p.metadata.uid = `uid-${name}`;
+    p.metadata.creationTimestamp = `2026-12-03T10:00:0${name.length % 10}Z`;
+    edit(p);
+    return p as KubeObject;
+  };
+  const variants = [
+    variant('a'),
+    variant('bb'),
+    variant('c', (p) => (p.spec.containers[0].name = 'other')),
+    variant('d', (p) => (p.metadata.labels = { ...p.metadata.labels, extra: 'x' })),
+    // The same length as the one before, another field: remembered by length it would be mistaken for it.
+    variant('d2', (p) => (p.metadata.labels = { ...p.metadata.labels, extrb: 'x' })),
+    variant('e', (p) => (p.spec.containers[0].ports = [{ containerPort: 81 }])),
+    variant('f', (p) => (p.spec.containers[0].image = '')),
+    variant('g'),
+  ];
+  // Twice over: the second round finds each one's entry remembered, and must still be right.
+  for (const round of [1, 2])
+    for (const make of variants) {
+      const obj = structuredClone(make);
+      trackUpdate(w(pods, 'creator'), undefined, obj);
+      const reference = createEntriesBySets(w(pods, 'creator'), structuredClone(make));
+      assert.deepEqual(obj.metadata.managedFields, reference, `round ${round}, ${make.metadata.name}`);
+    }
+  const fieldsOf = (obj: KubeObject) => {
+    const o = structuredClone(obj);
+    trackUpdate(w(pods, 'creator'), undefined, o);
+    return JSON.stringify(o.metadata.managedFields![0].fieldsV1);
+  };
+  assert.equal(fieldsOf(variants[0]), fieldsOf(variants[1]), "name, uid and creationTimestamp are no manager's");
+  assert.notEqual(fieldsOf(variants[0]), fieldsOf(variants[2]), 'a keyed list item by its key');
+});

@@ -427,14 +427,41 @@ const OMIT_STRIPPED: Omit = {
 const OMIT_STRIPPED_AND_STATUS: Omit = { ...OMIT_STRIPPED, 'f:status': true };
 
 /**
+ * A create's fieldsV1 is a function of its resource, subresource and the
+ * object's JSON without the fields no manager owns (stripmeta: name,
+ * namespace, uid, creationTimestamp, ...): the Pods a ReplicaSet creates
+ * from one template, or a benchmark's, differ only there. The walk that
+ * writes it is then done once per template, and a JSON.stringify (native,
+ * several times faster) finds it again. Bounded; a large object is not kept.
+ */
+const createdDocs = new Map<string, string>();
+const MAX_CREATED_DOCS = 256;
+const MAX_CREATED_KEY = 64 * 1024;
+const UNOWNED_METADATA: Record<string, undefined> = Object.fromEntries(STRIP_METADATA.map((f) => [f, undefined]));
+
+function createdFieldsKey(w: WriteContext, next: KubeObject): string | undefined {
+  const owned = JSON.stringify({ ...next, metadata: { ...next.metadata, ...UNOWNED_METADATA } });
+  if (owned.length > MAX_CREATED_KEY) return undefined;
+  return `${apiVersionOf(w.rt)}/${w.rt.plural}/${w.subresource}\n${owned}`;
+}
+
+/**
  * A create's managedFields as JSON text, in one walk of the object: the same
  * entry updateManaged makes from kube's empty object (undefined when the
  * create owns nothing). The create workers splice it into the object's JSON.
  */
 export function createEntriesText(w: WriteContext, next: KubeObject): string | undefined {
-  const atom = atomFor(w.rt);
-  const omit = w.subresource === '' && w.rt.subresources.includes('status') ? OMIT_STRIPPED_AND_STATUS : OMIT_STRIPPED;
-  const doc = changedFieldsV1Text(emptyObject(w.rt, atom), next, atom, omit);
+  const key = createdFieldsKey(w, next);
+  let doc = key === undefined ? undefined : createdDocs.get(key);
+  if (doc === undefined) {
+    const atom = atomFor(w.rt);
+    const omit = w.subresource === '' && w.rt.subresources.includes('status') ? OMIT_STRIPPED_AND_STATUS : OMIT_STRIPPED;
+    doc = changedFieldsV1Text(emptyObject(w.rt, atom), next, atom, omit);
+    if (key !== undefined) {
+      if (createdDocs.size >= MAX_CREATED_DOCS) createdDocs.clear();
+      createdDocs.set(key, doc);
+    }
+  }
   if (doc === '{}') return undefined;
   return `[${entryHead(w)},"fieldsV1":${doc}}]`;
 }
