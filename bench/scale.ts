@@ -28,6 +28,8 @@ const podNamespace = (i: number) => `ns-${pad(i % NAMESPACES, 2)}`;
 const nodeName = (i: number) => `node-${pad(i, 5)}`;
 const podPath = (i: number) => `/api/v1/namespaces/${podNamespace(i)}/pods`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A Pod's body from its name, namespace and node (the load's and the churn's creates). */
+const podBody = bodyTemplate(3, (name, ns, node) => podFixture(name, ns, node));
 
 /** What a full paged list returned. */
 interface Listing {
@@ -160,7 +162,6 @@ type Progress = (label: string) => Parameters<typeof closedLoop>[0]['progress'];
 async function loadObjects(client: LoadClient, pods: number, nodes: number, progress: Progress, cpu: CpuMeter) {
   for (let i = 0; i < NAMESPACES; i++)
     await client.expectOk('POST', '/api/v1/namespaces', JSON.stringify(namespaceFixture(podNamespace(i))));
-  const podBody = bodyTemplate(3, (name, ns, node) => podFixture(name, ns, node));
   cpu.start();
   const podLoad = await closedLoop({
     concurrency: CONCURRENCY,
@@ -189,7 +190,6 @@ async function churn(
   cpu: CpuMeter,
   label = 'churn',
 ): Promise<void> {
-  const podBody = bodyTemplate(3, (name, ns, node) => podFixture(name, ns, node));
   const relabel = Math.floor(pods / 5);
   ctx.progress(`${label}: relabelling ${relabel.toLocaleString('en-US')} Pods twice`);
   cpu.start();

@@ -689,11 +689,6 @@ export function createdFields(w: WriteContext, obj: KubeObject): CreatedFields {
   }
 }
 
-/** A new object's JSON with the managedFields createdFields worked out (what a create worker sends back). */
-export function serializeCreated(w: WriteContext, obj: KubeObject): string {
-  return serializeWithCreatedFields(w, obj, createdFields(w, obj));
-}
-
 /** `obj`'s JSON with `created` (from createdFields, before admission) as its managedFields. */
 export function serializeWithCreatedFields(w: WriteContext, obj: KubeObject, created: CreatedFields): string {
   const text = created.inPlace ? undefined : created.text;

@@ -49,6 +49,8 @@ const TYPE_CODE: Record<EventType, string> = { ADDED: 'A', MODIFIED: 'M', DELETE
 /** The record's JSON is the object record's (this version is still live). */
 const LIVE_TYPE_CODE: Record<EventType, string> = { ADDED: 'a', MODIFIED: 'm', DELETED: 'D' };
 const CODE_TYPE: Record<string, EventType> = { A: 'ADDED', M: 'MODIFIED', D: 'DELETED', a: 'ADDED', m: 'MODIFIED' };
+/** Whether a record's type code says its JSON is the live object's. */
+const isLiveCode = (code: string): boolean => code === LIVE_TYPE_CODE.ADDED || code === LIVE_TYPE_CODE.MODIFIED;
 /**
  * Entries per read when loading. classic-level also stops a read once it
  * holds highWaterMarkBytes, 16 KiB by default: about eight 2 KB objects, so
@@ -121,7 +123,7 @@ type DecodedRevision = HistoryRecord & { bytes: number; live: boolean };
 function decodeRevisionBody(rkey: string, value: string): DecodedRevision {
   const [type, at, bytes, key, writer, json] = fields(value, 5);
   const rec: DecodedRevision = {
-    live: type === 'a' || type === 'm',
+    live: isLiveCode(type),
     rev: Number(rkey.slice(REVISIONS.length)),
     type: CODE_TYPE[type],
     key,
@@ -254,12 +256,9 @@ export class LevelBackend implements PersistenceBackend {
         const writer = history.writer ? JSON.stringify(history.writer) : '';
         const bytes = hkey.length + rkey.length + 2 * (writer.length + 24) + event.key.length + event.json.length;
         batch.put(hkey, `${type}\n${history.at}\n${bytes}\n${writer}`);
-        // A live version's body is the object record's (see the file comment).
-        const record =
-          event.type === 'DELETED'
-            ? `${type}\n${history.at}\n${bytes}\n${event.key}\n${writer}\n${event.json}`
-            : `${LIVE_TYPE_CODE[event.type]}\n${history.at}\n${bytes}\n${event.key}\n${writer}\n`;
-        batch.put(rkey, record);
+        // A live version's body is the object record's (see the file comment); a delete keeps its own.
+        const body = event.type === 'DELETED' ? event.json : '';
+        batch.put(rkey, `${LIVE_TYPE_CODE[event.type]}\n${history.at}\n${bytes}\n${event.key}\n${writer}\n${body}`);
         added += bytes;
         this.lastCommitBytes.set(event.rev, bytes);
       }
@@ -441,7 +440,7 @@ export class LevelBackend implements PersistenceBackend {
         if (counted.has(rev)) continue;
         // An object's current version is never trimmed: its body is the object itself (and, had its
         // record gone, the body its replacement writes would be kept for nothing).
-        if ((type === 'a' || type === 'm') && (await this.db.get(bodyKey(rev))) === undefined) continue;
+        if (isLiveCode(type) && (await this.db.get(bodyKey(rev))) === undefined) continue;
         doomed.push({ key, rev, bytes: Number(bytes) });
         excess -= Number(bytes);
       }
