@@ -309,6 +309,8 @@ export const scale: Benchmark = {
         ctx.progress('history off: the same load and churn');
         await loadObjects(client, pods, nodes, progress, new CpuMeter(() => server.pid));
         await churn(ctx, client, pods, progress, new CpuMeter(() => server.pid), 'history off: churn');
+        // Next to the same figure with every revision kept: what history holds in memory, if anything.
+        recordMemory(ctx, server, 'history off, after churn');
         await waitForCompaction(ctx, server, compactionS);
         const off = (await dirSize(join(server.dataDir, 'db'))).allocated;
         ctx.record('history off, after compaction: disk (du)', off / MiB, 'MiB');
